@@ -66,7 +66,8 @@ class MerkleTree:
     """Append-only in-memory Merkle tree over leaf hashes (not raw data).
 
     Callers hash their record with :func:`leaf_hash` and append the result, so the tree can be
-    rebuilt from stored leaf hashes without re-reading records.
+    rebuilt from stored leaf hashes without re-reading records. Not thread-safe: one writer, and
+    readers must not run concurrently with ``append``/``extend`` (hold the log's lock).
     """
 
     __slots__ = ("_levels", "_size")
@@ -86,21 +87,23 @@ class MerkleTree:
 
     def append(self, leaf_hash: bytes) -> int:
         """Append one leaf hash; returns its 0-based index. Amortised two SHA-256 calls."""
-        if len(leaf_hash) != HASH_SIZE or not isinstance(leaf_hash, bytes | bytearray):
+        if type(leaf_hash) is not bytes or len(leaf_hash) != HASH_SIZE:
             _check_hash(leaf_hash, "leaf_hash")
         levels = self._levels
         index = self._size
-        levels[0] += leaf_hash
+        level = levels[0]
+        level += leaf_hash
         n = index + 1
         k = 0
         # Each trailing zero bit of the new size completes one more block: hash its two halves.
         while not n & 1:
-            node = sha256(_NODE_PREFIX + levels[k][-64:]).digest()
+            node = sha256(_NODE_PREFIX + level[-64:]).digest()
             k += 1
             n >>= 1
             if k == len(levels):
                 levels.append(bytearray())
-            levels[k] += node
+            level = levels[k]
+            level += node
         self._size = index + 1
         return index
 
@@ -130,12 +133,11 @@ class MerkleTree:
                 if not parents:
                     levels.pop()
                 break
-            view = memoryview(levels[k])
+            children = levels[k]
             prefix = _NODE_PREFIX
             out = bytearray()
             for off in range(start * 64, stop * 64, 64):
-                out += sha256(prefix + view[off : off + 64]).digest()
-            view.release()
+                out += sha256(prefix + children[off : off + 64]).digest()
             parents += out
             k += 1
 
