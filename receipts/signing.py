@@ -35,6 +35,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 __all__ = [
     "ALGORITHM",
+    "OPTIONAL_PUBLIC_KEY_FIELD",
     "PRIVATE_KEY_FILE",
     "PUBLIC_KEY_FILE",
     "STH_FIELDS",
@@ -52,6 +53,9 @@ STH_VERSION = b"metis-sth-v1"
 PRIVATE_KEY_FILE = "signing_key.pem"
 PUBLIC_KEY_FILE = "signing_key.pub.pem"
 STH_FIELDS = ("tree_size", "root_hash", "timestamp_ms", "key_id", "algorithm", "signature")
+# A head may carry its key (base64 raw) for convenience; it is not signed, so it must equal the key
+# the caller verifies with (pin that key from signing_key.pub.pem, not from the head itself).
+OPTIONAL_PUBLIC_KEY_FIELD = "public_key"
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _HEX16 = re.compile(r"[0-9a-f]{16}")
@@ -228,7 +232,8 @@ class TreeHeadSigner:
 def verify_tree_head(sth: dict[str, Any], public_key: str | bytes | Ed25519PublicKey) -> None:
     """Check a signed tree head against a public key (PEM, base64 raw, or key object).
 
-    Raises :class:`SignatureError` on any mismatch: missing or extra fields, wrong types, a key id
+    Raises :class:`SignatureError` on any mismatch: missing or unknown fields (only ``public_key``
+    may be added, and it must be the verifying key), wrong types, a key id
     that is not this key's, an unknown algorithm, or a signature that does not cover these exact
     values. Returns None on success.
     """
@@ -236,7 +241,7 @@ def verify_tree_head(sth: dict[str, Any], public_key: str | bytes | Ed25519Publi
     if not isinstance(sth, dict):
         raise SignatureError(f"tree head must be a dict, got {type(sth).__name__}")
     missing = [f for f in STH_FIELDS if f not in sth]
-    extra = sorted(str(f) for f in sth if f not in STH_FIELDS)
+    extra = sorted(str(f) for f in sth if f not in STH_FIELDS and f != OPTIONAL_PUBLIC_KEY_FIELD)
     if missing or extra:
         raise SignatureError(f"tree head fields: missing {missing}, unexpected {extra}")
     if sth["algorithm"] != ALGORITHM:
@@ -248,6 +253,10 @@ def verify_tree_head(sth: dict[str, Any], public_key: str | bytes | Ed25519Publi
     if not isinstance(sth["root_hash"], str) or not _HEX64.fullmatch(sth["root_hash"]):
         raise SignatureError("root_hash must be 64 lowercase hex digits")
     expected_id = key_id_for(key)
+    if OPTIONAL_PUBLIC_KEY_FIELD in sth:
+        embedded = sth[OPTIONAL_PUBLIC_KEY_FIELD]
+        if not isinstance(embedded, str) or _raw_public(load_public_key(embedded)) != _raw_public(key):
+            raise SignatureError("public_key in the tree head is not the verifying key")
     if sth["key_id"] != expected_id:
         raise SignatureError(f"key_id {sth['key_id']!r} does not match the public key ({expected_id})")
     sig_text = sth["signature"]

@@ -47,6 +47,8 @@ def test_round_trip_all_key_forms(signer: TreeHeadSigner) -> None:
         signer.public_key,
     ):
         assert verify_tree_head(wire, key) is None
+    # The head may carry its own key (unsigned, so it must be the verifying key).
+    assert verify_tree_head({**wire, "public_key": signer.public_key_b64}, signer.public_key_b64) is None
     # Pure Ed25519 is deterministic: the same head signs to the same bytes.
     assert signer.sign(5, ROOT, TS) == sth
     assert signer.sign(0, hashlib.sha256(b"").digest(), 0)["tree_size"] == 0
@@ -104,6 +106,8 @@ TAMPERS = {
     "algorithm": lambda s: {**s, "algorithm": "Ed448"},
     "missing_field": lambda s: {k: v for k, v in s.items() if k != "timestamp_ms"},
     "extra_field": lambda s: {**s, "note": "unsigned"},
+    "embedded_other_public_key": lambda s: {**s, "public_key": base64.b64encode(bytes(32)).decode()},
+    "embedded_public_key_not_str": lambda s: {**s, "public_key": 7},
 }
 
 
