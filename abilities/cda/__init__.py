@@ -1,0 +1,1 @@
+"""CDA: Constraint-Driven Abduction, the bounded, auditable hypothesis engine (spec cda-spec)."""
