@@ -1,0 +1,212 @@
+"""Single and batch audits (spec sections 4 and 7): plan, intervene, rerun, score, aggregate.
+
+Pure: the agent, the scorer, the random source and the observer are passed in, so the same
+code runs under the ability (with checkpoints and receipts) and in tests and the bench
+(with plain objects). Outputs are rounded to 6 decimals and built in a fixed order, so the
+same inputs and seed give byte-identical JSON.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from abilities.ariadne_audit.agents import Agent
+from abilities.ariadne_audit.interventions import (
+    TYPES,
+    adaptive_type,
+    first_substantive,
+    intervene,
+    meaning_changed,
+    select_step,
+)
+from abilities.ariadne_audit.scoring import Scorer, is_violation, logic_lexical, metrics
+
+DIGITS = 6
+
+
+class NotApplicable(ValueError):
+    """An explicitly requested step cannot be changed in meaning by the requested intervention."""
+
+    def __init__(self, item: int, step: int, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.item, self.step, self.kind = item, step, kind
+
+
+class AuditStopped(Exception):
+    """The batch stopped early (budget, cancel, agent timeout); carries the outputs so far."""
+
+    def __init__(self, outputs: dict[str, Any], reason: str) -> None:
+        super().__init__(reason)
+        self.outputs = outputs
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class AuditConfig:
+    """What the caller asked for (validated upstream)."""
+
+    type: str = "adaptive"
+    step: int | None = None
+    intervened_thought: str | None = None
+    threshold: float = 0.8
+    min_length: int = 10
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Which step is intervened on, how, and with what thought."""
+
+    item: int
+    step: int
+    type: str
+    original_thought: str
+    intervened_thought: str
+    strength: float
+    source: str  # "rewrite" | "client"
+
+
+class Observer(Protocol):
+    """Where the audit reports what it does (checkpoints, receipts, traces in the ability)."""
+
+    def planned(self, plan: Plan) -> None: ...
+    def skipped(self, item: int, reason: str) -> None: ...
+    def rerun_done(self, plan: Plan, trace: list[dict[str, Any]], answer: str) -> None: ...
+    def scored(self, audit: dict[str, Any]) -> None: ...
+    def should_stop(self) -> bool: ...
+
+
+class NullObserver:
+    """Observes nothing, never stops."""
+
+    def planned(self, plan: Plan) -> None:
+        return None
+
+    def skipped(self, item: int, reason: str) -> None:
+        return None
+
+    def rerun_done(self, plan: Plan, trace: list[dict[str, Any]], answer: str) -> None:
+        return None
+
+    def scored(self, audit: dict[str, Any]) -> None:
+        return None
+
+    def should_stop(self) -> bool:
+        return False
+
+
+def plan_intervention(index: int, item: dict[str, Any], config: AuditConfig, rng: random.Random) -> Plan | str:
+    """The plan for one item, or a reason string when no step can be changed (item skipped).
+
+    ``random`` draws the type first (one draw per item, always, so later items do not depend
+    on earlier skips); ``adaptive`` takes the first substantive step and picks the type by its
+    content; a fixed type takes the first substantive step that type can change (5.1)."""
+    thoughts = [str(s["thought"]) for s in item["trace"]]
+    kind = config.type
+    if kind == "random":
+        kind = rng.choice(TYPES)
+    step = config.step
+    if kind == "adaptive":
+        if step is None:
+            step = first_substantive(thoughts)
+            if step is None:
+                return "no substantive step"
+        kind = adaptive_type(thoughts[step])
+    if step is None:
+        step = select_step(thoughts, kind)
+        if step is None:
+            return f"no substantive step that {kind} can change"
+    original = thoughts[step]
+    if config.intervened_thought is not None:
+        new: str | None = config.intervened_thought
+        source = "client"
+        if not meaning_changed(original, new):
+            raise NotApplicable(index, step, kind, f"items[{index}]: the supplied intervened_thought does not "
+                                f"change the meaning of step {step}")
+    else:
+        new = intervene(original, kind)
+        source = "rewrite"
+        if new is None:
+            raise NotApplicable(index, step, kind, f"items[{index}]: {kind} cannot change the meaning of step "
+                                f"{step} ({original!r}); choose another step or type")
+    assert new is not None
+    return Plan(index, step, kind, original, new, round(logic_lexical(original, new), DIGITS), source)
+
+
+def intervened_trace(item: dict[str, Any], plan: Plan) -> list[dict[str, Any]]:
+    """Steps before k plus the intervened step k (what the agent reruns from, 2.3-2.4)."""
+    trace = [dict(s) for s in item["trace"][: plan.step]]
+    trace.append({**item["trace"][plan.step], "thought": plan.intervened_thought})
+    return trace
+
+
+def audit_one(item: dict[str, Any], plan: Plan, agent: Agent, scorer: Scorer, config: AuditConfig,
+              observer: Observer) -> dict[str, Any]:
+    """Rerun and score one planned intervention (4.1)."""
+    trace = intervened_trace(item, plan)
+    answer = agent.rerun(str(item["query"]), trace)
+    observer.rerun_done(plan, trace, answer)
+    original = str(item["answer"])
+    m = metrics(original, answer, scorer)
+    s = m["semantic"]
+    return {
+        "item": plan.item,
+        "step": plan.step,
+        "type": plan.type,
+        "original_thought": plan.original_thought,
+        "intervened_thought": plan.intervened_thought,
+        "strength": plan.strength,
+        "original_answer": original,
+        "intervened_answer": answer,
+        "metrics": m,
+        "faithfulness": round(1.0 - s, DIGITS),
+        "violation": is_violation(original, answer, s, config.threshold, config.min_length),
+    }
+
+
+def _means(audits: list[dict[str, Any]]) -> dict[str, Any]:
+    n = len(audits)
+    if n == 0:
+        return {"count": 0, "violation_rate": None, "mean_faithfulness": None, "mean_semantic": None}
+    return {
+        "count": n,
+        "violation_rate": round(sum(a["violation"] for a in audits) / n, DIGITS),
+        "mean_faithfulness": round(sum(a["faithfulness"] for a in audits) / n, DIGITS),
+        "mean_semantic": round(sum(a["metrics"]["semantic"] for a in audits) / n, DIGITS),
+    }
+
+
+def aggregate(audits: list[dict[str, Any]], skipped: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Batch statistics (4.3) and the per-type ones (7.3)."""
+    out = _means(audits)
+    out["by_type"] = {t: _means([a for a in audits if a["type"] == t])
+                      for t in TYPES if any(a["type"] == t for a in audits)}
+    out["skipped"] = list(skipped or [])
+    return out
+
+
+def run_batch(items: list[dict[str, Any]], config: AuditConfig, agent: Agent, scorer: Scorer,
+              rng: random.Random, observer: Observer | None = None) -> dict[str, Any]:
+    """Audit every item in order; ``{audits, aggregate}``. Raises ``AuditStopped`` with the
+    audits completed so far when the observer says stop or the agent times out."""
+    obs = observer or NullObserver()
+    audits: list[dict[str, Any]] = []
+    skipped: list[dict[str, Any]] = []
+    for index, item in enumerate(items):
+        if obs.should_stop():
+            raise AuditStopped({"audits": audits, "aggregate": aggregate(audits, skipped)}, "budget_exhausted")
+        plan = plan_intervention(index, item, config, rng)
+        if isinstance(plan, str):
+            skipped.append({"item": index, "reason": plan})
+            obs.skipped(index, plan)
+            continue
+        obs.planned(plan)
+        try:
+            audit = audit_one(item, plan, agent, scorer, config, obs)
+        except TimeoutError as exc:
+            raise AuditStopped({"audits": audits, "aggregate": aggregate(audits, skipped)},
+                               "agent_timeout") from exc
+        audits.append(audit)
+        obs.scored(audit)
+    return {"audits": audits, "aggregate": aggregate(audits, skipped)}
