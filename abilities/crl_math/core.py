@@ -1,0 +1,171 @@
+"""The socket-free core: one function per goal, returning boundary-only outputs.
+
+``run_problem(request, seed, hooks)`` is what the ability calls inside its worker; tests and
+the benchmark call it directly with ``NullHooks``. All randomness derives from ``seed``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import sympy
+
+from abilities.base import AbilityError
+from abilities.crl_math import report
+from abilities.crl_math.domain import Cond, Contradiction, from_relation, satisfiable
+from abilities.crl_math.parser import ParseError, evaluated, parse_expr_safe, parse_relation
+from abilities.crl_math.simplify import Stopped, plan
+from abilities.crl_math.trail import Hooks, Trail, show
+
+
+@dataclass
+class Request:
+    """Validated inputs (the ability's pydantic model converts to this)."""
+
+    goal: str
+    expression: str | None = None
+    equation: str | None = None
+    variable: str | None = None
+    domain: str = "real"
+    assumptions: list[str] = field(default_factory=list)
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    tests_per_step: int = 20
+
+
+class StoppedWithPartial(Exception):
+    """Raised when the host asked to stop; carries the outputs built so far."""
+
+    def __init__(self, outputs: dict[str, Any]) -> None:
+        super().__init__("stopped")
+        self.outputs = outputs
+
+
+def parse_assumptions(texts: list[str], real: bool) -> list[Cond]:
+    out: list[Cond] = []
+    for i, t in enumerate(texts):
+        try:
+            lhs, op, rhs = parse_relation(t, complex_ok=not real)
+            out.extend(from_relation(lhs, op, rhs, real))
+        except ParseError as exc:
+            raise AbilityError("invalid_assumption", f"assumptions[{i}]: {exc}", {"index": i}) from None
+        except (Contradiction, ValueError) as exc:
+            raise AbilityError("invalid_assumption", f"assumptions[{i}]: {exc}", {"index": i}) from None
+    if not satisfiable(out, real):
+        raise AbilityError("inconsistent_assumptions", "the assumptions exclude every point")
+    return out
+
+
+def _parse(text: str, field_name: str, real: bool) -> sympy.Basic:
+    try:
+        return parse_expr_safe(text, complex_ok=not real)
+    except ParseError as exc:
+        raise AbilityError("invalid_expression", f"{field_name}: {exc}", {"field": field_name, "position": exc.pos}) from None
+
+
+def _mode(result: sympy.Basic, conditions: list[Cond]) -> str:
+    if result.has(sympy.Piecewise):
+        return "piecewise"
+    return "conditional" if conditions else "identical"
+
+
+def base_outputs(trail: Trail, goal: str) -> dict[str, Any]:
+    return {
+        "goal": goal,
+        "domain": "real" if trail.real else "complex",
+        "expressions": [e.out() for e in trail.exprs.values()],
+        "steps": [s.out(trail) for s in trail.steps],
+        "obligations": [o.out() for o in trail.obligations],
+        "witnesses": [w.out() for w in trail.witnesses],
+    }
+
+
+def run_simplify(req: Request, trail: Trail) -> dict[str, Any]:
+    real = trail.real
+    surface = _parse(req.expression or "", "expression", real)
+    try:
+        e0, final_id = plan(trail, surface, req.expression or "", partial=lambda cid: _save(trail, req, cid))
+    except Stopped:
+        raise StoppedWithPartial(_partial_outputs(trail, req)) from None
+    except Contradiction as exc:
+        raise AbilityError("undefined_everywhere", f"expression: {exc}") from None
+    trail.discharge(final_id)
+    conditions = trail.conditions()
+    final = evaluated(trail.exprs[final_id].expr)
+    original = trail.exprs[e0].expr
+    cmp = report.end_to_end(trail, original, final, conditions, max(10, min(50, 2 * req.tests_per_step)))
+    last = trail.steps[-1]
+    w = trail._add_witness(
+        last.step_id,
+        "RandomTest",
+        {"check": "end to end: original vs result under the conditions", "a": show(original), "b": show(final),
+         "conditions": [c.text for c in conditions], **cmp.payload()},
+        f"end to end: {cmp.tested} points agree" if cmp.ok else "end to end: disagreement",
+        cmp.ok,
+    )
+    last.witness_ids.append(w.wit_id)
+    mode = _mode(final, conditions)
+    closing = f"Result: {show(final)}"
+    closing += f", valid where {', '.join(c.text for c in conditions)}" if conditions else ", valid wherever the input is defined"
+    cites = sorted({o.origin_step_id for o in trail.required()}, key=lambda s: int(s[1:])) or [last.step_id]
+    expl = report.explanation(trail, closing, cites)
+    out = base_outputs(trail, "simplify")
+    out.update(
+        {
+            "result": show(final),
+            "equivalence_mode": mode,
+            "conditions": [c.text for c in conditions],
+            "explanation": expl,
+            "invariants": report.audit(trail, [e0], final, conditions, mode, expl, cmp.ok),
+            "latex": report.latex(final, conditions),
+            "graph": report.graph_summary(report.graph(trail)),
+        }
+    )
+    return out
+
+
+def _partial_outputs(trail: Trail, req: Request) -> dict[str, Any]:
+    out = base_outputs(trail, req.goal)
+    if trail.steps:
+        out["result"] = trail.exprs[trail.steps[-1].output_expr_id].surface
+    out["conditions"] = [o.cond.text for o in trail.required()]
+    out["equivalence_mode"] = "conditional" if out["conditions"] else "identical"
+    out["explanation"] = report.explanation(trail, "", [])
+    out["invariants"] = {k: {"ok": False, "detail": "not audited: stopped early"} for k in ("I1", "I2", "I3", "I4", "I5")}
+    return out
+
+
+def _save(trail: Trail, req: Request, _cur_id: str) -> None:
+    trail.hooks.save_partial(_partial_outputs(trail, req))
+
+
+def run_problem(req: Request, seed: bytes, hooks: Hooks) -> dict[str, Any]:
+    """Dispatch on the goal; raises AbilityError for clean failures, StoppedWithPartial on stop."""
+    real = req.domain == "real"
+    assumptions = parse_assumptions(req.assumptions, real)
+    trail = Trail(hooks, seed, real, assumptions, list(req.assumptions), req.tests_per_step)
+    if req.goal == "simplify":
+        out = run_simplify(req, trail)
+    elif req.goal == "solve":
+        from abilities.crl_math.solve import run_solve
+
+        out = run_solve(req, trail)
+    elif req.goal == "check":
+        from abilities.crl_math.check import run_check
+
+        out = run_check(req, trail)
+    else:
+        raise AbilityError("invalid_goal", f"unknown goal {req.goal!r}")
+    hooks.checkpoint(
+        "boundary_summary",
+        {
+            "goal": req.goal,
+            "result": out.get("result"),
+            "solutions": out.get("solutions"),
+            "equivalence_mode": out["equivalence_mode"],
+            "conditions": out["conditions"],
+            "steps": len(out["steps"]),
+            "invariants_ok": all(v["ok"] for v in out["invariants"].values()),
+        },
+    )
+    return out

@@ -1,0 +1,84 @@
+"""The deterministic simplify planner: catalog phases to a fixed point, simplest form wins.
+
+The planner runs the rewrite phases of ``rules.PHASES`` in catalog order, records each change
+as a step (obligations derived by the trail), repeats until nothing changes (at most three
+passes), then keeps the prefix of the chain that ends at the simplest expression by the
+simplicity metric (ties go to the later, more processed form).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sympy
+
+from abilities.base import PartialResult
+from abilities.crl_math.domain import domain
+from abilities.crl_math.parser import evaluated
+from abilities.crl_math.rules import PHASES, Rewrite, simplicity
+from abilities.crl_math.trail import Trail
+
+MAX_PASSES = 3
+
+
+class Stopped(Exception):
+    """The host asked us to stop (budget grace or cancel)."""
+
+
+def plan(trail: Trail, surface: sympy.Basic, surface_text: str, partial: Any = None) -> tuple[str, str]:
+    """Build the step chain; returns (original expr id, chosen final expr id)."""
+    cur = evaluated(surface)
+    same_domain = [c.key for c in domain(surface, trail.real)] == [c.key for c in domain(cur, trail.real)]
+    # sympy's automatic evaluation is only a step of its own when it changes the domain (x/x -> 1)
+    e0 = trail.add_expr(cur if same_domain else surface, surface_text)
+    cur_id = e0
+    if not same_domain:
+        step = trail.add_step("NORMALIZE", cur_id, cur, note="sympy canonical form")
+        trail.witness(step)
+        cur_id = step.output_expr_id
+    for _ in range(MAX_PASSES):
+        changed = False
+        for phase in PHASES:
+            if trail.hooks.should_stop():
+                if partial is not None:
+                    partial(cur_id)
+                raise Stopped()
+            found = phase(cur, trail.real)
+            if found is None:
+                continue
+            rewrites: list[Rewrite] = found if isinstance(found, list) else [found]
+            for rw in rewrites:
+                step = trail.add_step(rw.rule, cur_id, rw.expr, rw.narrowing, rw.note)
+                trail.witness(step)
+                cur_id = step.output_expr_id
+            new = evaluated(rewrites[-1].expr)
+            if new != cur:
+                changed = True
+            cur = new
+            if partial is not None:
+                partial(cur_id)
+        if not changed:
+            break
+    if not trail.steps:
+        step = trail.add_step("NO_REWRITE", cur_id, cur, note="already simplest")
+        trail.witness(step)
+        cur_id = step.output_expr_id
+    return e0, _choose(trail, e0, cur_id)
+
+
+def _choose(trail: Trail, e0: str, last: str) -> str:
+    """Keep the steps up to the simplest expression of the chain; drop the rest."""
+    chain = [s.output_expr_id for s in trail.steps]
+    best = min(range(len(chain)), key=lambda i: (simplicity(evaluated(trail.exprs[chain[i]].expr)), -i))
+    if best == len(chain) - 1:
+        return last
+    dropped = {s.step_id for s in trail.steps[best + 1 :]}
+    trail.steps = trail.steps[: best + 1]
+    trail.obligations = [o for o in trail.obligations if o.origin_step_id not in dropped]
+    trail.witnesses = [w for w in trail.witnesses if w.step_id not in dropped]
+    keep = {e0} | {i for s in trail.steps for i in (*s.input_expr_ids, s.output_expr_id)}
+    trail.exprs = {k: v for k, v in trail.exprs.items() if k in keep}
+    return chain[best]
+
+
+__all__ = ["PartialResult", "Stopped", "plan"]
