@@ -1,0 +1,1 @@
+"""scu_guard: the Symbolic Constraint Unlock guard (lock, echo, deterministic acceptance)."""

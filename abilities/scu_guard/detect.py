@@ -1,0 +1,338 @@
+"""Compare a claim against the locked constraints: the contradiction detector (sans-I/O).
+
+Each constraint is parsed once into a typed ``Rule``; the claim is cut into sentences and
+clause segments (the scope of negation), and each rule kind has one comparison below. A finding
+names the constraint, the claim span (absolute offsets in the claim) and the rule that fired.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from abilities.scu_guard.lexicon import (
+    ACTION_CONCEPTS,
+    ANTONYMS,
+    DENY,
+    KIND_WORDS,
+    PERMIT,
+    REGION_RE,
+    REQUIRE,
+    USAGE,
+    stem,
+)
+from abilities.scu_guard.quantities import Quantity, find_days, find_quantities, find_times
+from abilities.scu_guard.rules import Rule, member_mentions, parse_rule
+from abilities.scu_guard.text import Segment, polarity, segments, sentences, tokenize
+
+PRONOUNS = frozenset({"it", "they", "them", "this", "these", "its", "their"})
+COLOCATE_RE = re.compile(
+    r"\b(?:same|co-?locat\w*|colocat\w*|next to|alongside|together|shar(?:e|es|ed|ing)|both)\b", re.I
+)
+ANY_KIND_RE = re.compile(
+    r"\b(?:any|all|every|other|arbitrary|external|third-party)\s+(\w+)(?:\s+(\w+))?", re.I
+)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One contradiction: the constraint, where in the claim, and which rule fired."""
+
+    constraint: str
+    start: int
+    end: int
+    text: str
+    rule: str
+    detail: str
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "constraint": self.constraint,
+            "claim_span": {"start": self.start, "end": self.end, "text": self.text},
+            "rule": self.rule,
+        }
+
+
+@lru_cache(maxsize=4096)
+def cached_rule(constraint: str) -> Rule:
+    """Constraints repeat across calls (the lock is fixed per action): parse each once."""
+    return parse_rule(constraint)
+
+
+def _concept_hit(seg: Segment, concept: str) -> bool:
+    words = ACTION_CONCEPTS.get(concept, frozenset())
+    return any(s in words for s in seg.stems)
+
+
+def _has(seg: Segment, words: frozenset[str]) -> bool:
+    return any(s in words for s in seg.stems)
+
+
+def _subject_ok(rule: Rule, seg: Segment, sentence_stems: set[str], claim_stems: set[str]) -> bool:
+    if rule.subject_universal or not rule.subject_head:
+        return True
+    if rule.subject_head in seg.stems:
+        return True
+    # elliptic or pronoun subject: accept when the subject is named elsewhere in the sentence/claim
+    if _elliptic(seg) and rule.subject_head in sentence_stems:
+        return True
+    return bool(PRONOUNS & {t.low for t in seg.tokens}) and rule.subject_head in claim_stems
+
+
+def _elliptic(seg: Segment) -> bool:
+    """A coordinated verb phrase with no subject of its own ("... and refuses empty keys")."""
+    if not seg.tokens:
+        return False
+    first = seg.tokens[0]
+    if first.low in (
+        "is",
+        "are",
+        "was",
+        "were",
+        "can",
+        "cannot",
+        "may",
+        "must",
+        "will",
+        "does",
+        "do",
+        "never",
+        "also",
+        "then",
+        "always",
+    ):
+        return True
+    return (
+        any(
+            s in DENY or s in PERMIT or s in USAGE or any(s in v for v in ACTION_CONCEPTS.values())
+            for s in first.stems
+        )
+        and first.text[:1].islower()
+    )
+
+
+def _object_ok(rule: Rule, seg: Segment) -> bool:
+    if not rule.obj:
+        return True
+    if rule.obj_head and rule.obj_head not in seg.stems:
+        return False
+    if len(rule.obj) >= 3:  # modifiers matter: "personal email addresses" is not "example.com addresses"
+        return len(rule.obj & seg.stems) * 3 >= len(rule.obj) * 2
+    return True
+
+
+def _find_polar(rule: Rule, seg: Segment, sent: set[str], claim: set[str]) -> str | None:
+    """forbid / require / permit rules: a detail string when the segment contradicts the rule."""
+    if not _subject_ok(rule, seg, sent, claim):
+        return None
+    pol = polarity(seg.tokens)
+    if rule.kind == "forbid":
+        if not _object_ok(rule, seg):
+            return None
+        cue = _has(seg, PERMIT) or _has(seg, DENY) or (rule.action and _concept_hit(seg, rule.action))
+        if rule.action == "PERMIT" and _has(seg, USAGE):
+            cue = True
+        if cue and pol > 0:
+            return f"asserts or permits what the constraint forbids ({rule.action or 'statement'})"
+        return None
+    if rule.kind == "permit":
+        if not _object_ok(rule, seg):
+            return None
+        cue = _has(seg, PERMIT) or _has(seg, DENY) or (rule.action and _concept_hit(seg, rule.action))
+        if cue and pol < 0:
+            return "denies what the constraint permits"
+        return None
+    # require
+    anchored = (rule.obj_head and rule.obj_head in seg.stems and _object_ok(rule, seg)) or (
+        rule.action
+        and rule.action != "PERMIT"
+        and _concept_hit(seg, rule.action)
+        and (rule.obj_optional or _object_ok(rule, seg))
+    )
+    if not rule.obj_head and not rule.action:
+        anchored = rule.subject_head in seg.stems
+    if rule.obj_optional and not rule.subject_universal and rule.subject_head in seg.stems:
+        anchored = True
+    if anchored and pol < 0:
+        return "negates, skips or makes optional what the constraint requires"
+    rule_words = rule.all_stems
+    for side_a, side_b in ANTONYMS:
+        if rule_words & side_a and seg.stems & side_b and not (seg.stems & side_a & rule_words):
+            if (
+                rule.subject_universal or rule.subject_head in seg.stems or rule.subject_head in sent
+            ) and pol > 0:
+                return (
+                    f"asserts the opposite ({sorted(seg.stems & side_b)[0]}) of what the constraint requires"
+                )
+    return None
+
+
+def _find_allow_list(rule: Rule, seg: Segment, claim: str) -> str | None:
+    cue = _has(seg, PERMIT) or _has(seg, USAGE) or _has(seg, REQUIRE) or _has(seg, DENY)
+    if not cue or polarity(seg.tokens) < 0:
+        return None
+    for member, _s, _e in member_mentions(seg.text, rule.member_kind):
+        if not _allowed(member, rule):
+            return f"{member} is outside the allow-list {list(rule.members)}"
+    kind_words = KIND_WORDS.get(rule.member_kind, frozenset())
+    for m in ANY_KIND_RE.finditer(seg.text):
+        if stem(m.group(1)) in kind_words or (m.group(2) and stem(m.group(2)) in kind_words):
+            return f"'{m.group(0)}' widens the allow-list {list(rule.members)}"
+    return None
+
+
+def _allowed(member: str, rule: Rule) -> bool:
+    for a in rule.members:
+        if rule.member_kind == "domain":
+            base = a[2:] if a.startswith("*.") else a
+            if member == base or member.endswith("." + base):
+                return True
+        elif member == a:
+            return True
+    return False
+
+
+def _violates_bound(bound: Quantity, q: Quantity) -> bool:
+    if q.form == "unlimited":
+        return bound.form == "ceiling"
+    if bound.form == "ceiling":
+        limit = bound.hi
+        if q.lo > limit:
+            return True  # disjoint: everything the claim says is above the limit
+        return q.form in ("point", "ceiling", "range") and q.hi > limit * (1 + 1e-12)
+    limit = bound.lo
+    if q.hi < limit:
+        return True
+    return q.form in ("point", "floor", "range") and q.lo < limit * (1 - 1e-12)
+
+
+def _dims_match(bound: Quantity, q: Quantity, seg: Segment, rule: Rule) -> bool:
+    if q.dim == "any":
+        return True
+    if bound.dim != q.dim:
+        return False
+    if bound.dim in ("count", "rate"):
+        if bound.nouns and q.nouns - {"tim"}:
+            return bool(bound.nouns & q.nouns)
+        return not bound.nouns or bool(bound.nouns & seg.stems)
+    return True
+
+
+def _find_numeric(rule: Rule, seg: Segment, claim: str, masked: list[tuple[int, int]]) -> str | None:
+    bound = rule.bound
+    if bound is None or not (rule.keys & seg.stems or (bound.nouns - {"tim"}) & seg.stems):
+        return None
+    for q in find_quantities(claim, seg.start, seg.end, masked):
+        if not _dims_match(bound, q, seg, rule):
+            continue
+        skip = {i for i, t in enumerate(seg.tokens) if q.start - 25 <= t.start < q.end}
+        if polarity(seg.tokens, skip) < 0:
+            continue
+        if q.comparative and q.subject_position and not _has(seg, PERMIT):
+            continue  # "files above 50 MB are split": a description, not an assertion
+        if _violates_bound(bound, q):
+            return f"{claim[q.start : q.end]!r} is outside the bound of the constraint"
+    return None
+
+
+def _find_temporal(rule: Rule, seg: Segment, claim: str) -> str | None:
+    if not (rule.keys & seg.stems) or polarity(seg.tokens) < 0:
+        return None
+    for ts in find_times(claim, seg.start, seg.end):
+        for lo, hi in rule.forbidden_minutes:
+            if ts.lo < hi and lo < ts.hi:
+                return f"{claim[ts.start : ts.end]!r} falls in a forbidden time window"
+    if rule.forbidden_days:
+        days, _spans = find_days(claim, seg.start, seg.end)
+        bad = days & rule.forbidden_days
+        if bad:
+            return f"a forbidden weekday ({min(bad)}) is named"
+    return None
+
+
+def _find_exclusion(
+    rule: Rule, claim: str, s0: int, s1: int, segs: list[Segment]
+) -> tuple[Segment, str] | None:
+    toks = tokenize(claim[s0:s1], s0)
+    pos: dict[str, list[int]] = {e: [t.start for t in toks if e in t.stems] for e in rule.entities}
+    if not all(pos.values()):
+        return None
+    for seg in segs:
+        if (
+            COLOCATE_RE.search(seg.text)
+            and polarity(seg.tokens) > 0
+            and any(seg.start <= p < seg.end for ps in pos.values() for p in ps)
+        ):
+            m = COLOCATE_RE.search(seg.text)
+            if m is None:
+                continue
+            if m.group(0).lower() == "same" and rule.scope and rule.scope not in seg.text.lower():
+                continue
+            return seg, f"places {rule.entities[0]} and {rule.entities[1]} together ({m.group(0)})"
+    # location assignment: the first location after each entity, within its own segment
+    locs: dict[str, str] = {}
+    for ent, ps in pos.items():
+        for p in ps:
+            seg = next((sg for sg in segs if sg.start <= p < sg.end), None)
+            if seg is None or polarity(seg.tokens) < 0:
+                continue
+            m = REGION_RE.search(claim, p, seg.end)
+            others = [q for e2, qs in pos.items() if e2 != ent for q in qs if p < q < (m.start() if m else 0)]
+            if m and not others:
+                locs[ent] = m.group(0).lower()
+                break
+    if len(locs) == 2 and len(set(locs.values())) == 1:
+        seg = next(
+            sg for sg in segs if sg.start <= max(pos[rule.entities[1]][0], pos[rule.entities[0]][0]) < sg.end
+        )
+        return (
+            seg,
+            f"both {rule.entities[0]} and {rule.entities[1]} are placed in {next(iter(locs.values()))}",
+        )
+    return None
+
+
+def find_contradictions(claim: str, constraints: list[str]) -> list[Finding]:
+    """All contradictions between ``claim`` and the locked ``constraints``, in a stable order."""
+    found: list[Finding] = []
+    sents = sentences(claim)
+    sent_segs = [(s0, s1, segments(claim, s0, s1)) for s0, s1 in sents]
+    claim_stems = {st for _a, _b, sg in sent_segs for seg in sg for st in seg.stems}
+    masked = [(ts.start, ts.end) for ts in find_times(claim, 0, len(claim))]
+    for constraint in constraints:
+        rule = cached_rule(constraint)
+        for s0, s1, segs in sent_segs:
+            sent_stems = {st for seg in segs for st in seg.stems}
+            if rule.kind == "exclusion":
+                hit = _find_exclusion(rule, claim, s0, s1, segs)
+                if hit is not None:
+                    seg, detail = hit
+                    found.append(Finding(constraint, seg.start, seg.end, seg.text, rule.kind, detail))
+                continue
+            for seg in segs:
+                if rule.kind in ("forbid", "require", "permit"):
+                    detail = _find_polar(rule, seg, sent_stems, claim_stems)
+                elif rule.kind == "allow_list":
+                    detail = _find_allow_list(rule, seg, claim)
+                elif rule.kind == "numeric":
+                    detail = _find_numeric(rule, seg, claim, masked)
+                else:
+                    detail = _find_temporal(rule, seg, claim)
+                if detail:
+                    found.append(Finding(constraint, seg.start, seg.end, seg.text, _rule_name(rule), detail))
+    return found
+
+
+def _rule_name(rule: Rule) -> str:
+    return {
+        "numeric": "numeric_bound",
+        "temporal": "temporal",
+        "allow_list": "allow_list",
+        "forbid": "forbid",
+        "require": "require",
+        "permit": "permit",
+    }[rule.kind]
+
+
+__all__ = ["Finding", "find_contradictions", "cached_rule"]

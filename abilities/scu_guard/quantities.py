@@ -1,0 +1,307 @@
+"""Numbers with units and comparison operators, clock times and weekdays, found in a text span.
+
+Values are normalized (durations to seconds, sizes to bytes, rates to per-second) so "2 minute"
+compares with "30 seconds" and "6 weeks" with "30 days".
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from abilities.scu_guard.lexicon import DAYS, DURATION_S, NUMBER_WORDS, SIZE_B, STOP, TIMES_WORDS, norm_stem
+
+TIME_RE = re.compile(
+    r"\b(?:(?P<h>\d{1,2}):(?P<m>\d{2})\s*(?P<ap>am|pm|a\.m\.|p\.m\.)?|(?P<h2>\d{1,2})\s*(?P<ap2>am|pm|a\.m\.|p\.m\.)"
+    r"|(?P<noon>noon|midday|midnight))(?!\w)",
+    re.I,
+)
+NUM_RE = re.compile(
+    r"(?<![\w.:-])(?P<num>\d+(?:[.,]\d+)?|"
+    + "|".join(sorted((w for w in NUMBER_WORDS if len(w) > 2), key=len, reverse=True))
+    + r"|once|twice|thrice)(?:-|\s*)(?P<unit>[a-zA-Z%]+)?",
+    re.I,
+)
+WORD_RE = re.compile(r"[a-zA-Z%/]+")
+
+LE = re.compile(
+    r"(?:at most|no more than|not more than|up to|a maximum of|maximum of|maximum|max\.?|no longer than|"
+    r"(?:not|never|n't) (?:to )?exceed|within|at or below|no later than|capped at|cap of|limited to|"
+    r"limit of|as many as|as much as|as long as|no greater than)\s*$",
+    re.I,
+)
+GE = re.compile(
+    r"(?:at least|no fewer than|no less than|not less than|a minimum of|minimum of|minimum|min\.?|"
+    r"at or above|at or after|no shorter than|no sooner than)\s*$",
+    re.I,
+)
+GT = re.compile(
+    r"(?:more than|over|above|greater than|longer than|exceeds?|exceeding|beyond|after|"
+    r"later than)\s*$",
+    re.I,
+)
+LT = re.compile(r"(?:less than|fewer than|under|below|shorter than|before|sooner than)\s*$", re.I)
+NEG_BEFORE = re.compile(r"\b(?:not|never|n't|no)\s+(?:\w+\s+)?$", re.I)
+AFTER_LE = re.compile(r"^\s*(?:or (?:less|fewer|below|lower|shorter)|maximum|max\b|limit|cap|at most)", re.I)
+AFTER_GE = re.compile(r"^\s*(?:or (?:more|longer|above|higher|greater)|\+|minimum|min\b|at least)", re.I)
+RANGE_RE = re.compile(r"(?:between\s+)?(?P<a>\d+(?:\.\d+)?)\s*(?:-|–|to|and)\s*(?P<b>\d+(?:\.\d+)?)\b", re.I)
+PER_RE = re.compile(r"^\s*(?:[a-z-]+\s+){0,3}?(?:per|a|an|each|every|/)\s*(?P<u>[a-z]+)", re.I)
+UNLIMITED_RE = re.compile(
+    r"\b(?:unlimited|unbounded|infinite(?:ly)?|indefinitely|limitless|no limit|"
+    r"without (?:a |any )?limit|no cap|no maximum)\b",
+    re.I,
+)
+COPULA = frozenset({"is", "are", "was", "were", "be", "can", "may", "must", "will", "should", "might"})
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A number found in text: [lo, hi] after normalization, its dimension and how it was stated.
+
+    ``form``: "point" (=), "ceiling" (<= / <), "floor" (>= / >), "range", "unlimited".
+    ``dim``: "duration", "size", "percent", "count", or "rate".
+    """
+
+    lo: float
+    hi: float
+    form: str
+    dim: str
+    nouns: frozenset[str]
+    start: int
+    end: int
+    comparative: bool = False
+    subject_position: bool = False
+
+
+def unit_of(word: str | None) -> tuple[str, float, str] | None:
+    """(dim, factor, noun) for a unit word, or None."""
+    if not word:
+        return None
+    w = word.lower()
+    if w == "%" or w in ("percent", "pct"):
+        return ("percent", 1.0, "percent")
+    if w in SIZE_B:
+        return ("size", SIZE_B[w], w)
+    st = norm_stem(w)
+    for cand in (w, st, w.rstrip("s")):
+        if cand in DURATION_S:
+            return ("duration", DURATION_S[cand], cand)
+    return None
+
+
+def _value(raw: str) -> float:
+    low = raw.lower()
+    if low in NUMBER_WORDS:
+        return float(NUMBER_WORDS[low])
+    if low in TIMES_WORDS:
+        return float(TIMES_WORDS[low])
+    return (
+        float(low.replace(",", ""))
+        if low.count(",") and len(low.split(",")[-1]) == 3
+        else float(low.replace(",", "."))
+    )
+
+
+def find_quantities(text: str, start: int, end: int, masked: list[tuple[int, int]]) -> list[Quantity]:
+    """Numbers in ``text[start:end]`` (absolute offsets), skipping masked spans (clock times)."""
+    out: list[Quantity] = []
+    seg = text[start:end]
+    taken: list[tuple[int, int]] = []
+    for m in RANGE_RE.finditer(seg):
+        a, b = float(m.group("a")), float(m.group("b"))
+        s_abs, e_abs = start + m.start(), start + m.end()
+        if any(ms < e_abs and s_abs < me for ms, me in masked) or b < a:
+            continue
+        q = _build(text, seg, m.end(), start, a, b, "range", s_abs, e_abs)
+        if q is not None:
+            out.append(q)
+            taken.append((s_abs, e_abs))
+    for m in NUM_RE.finditer(seg):
+        s_abs, e_abs = start + m.start(), start + m.end()
+        if any(ms < e_abs and s_abs < me for ms, me in masked + taken):
+            continue
+        raw = m.group("num")
+        is_word = not raw[0].isdigit()
+        unit_word = m.group("unit")
+        if raw.lower() in TIMES_WORDS:
+            unit_word = "times"
+            unit_end = m.start("num") + len(raw)
+        else:
+            unit_end = m.end("unit") if unit_word else m.end("num")
+        if is_word and not unit_word:
+            continue
+        v = _value(raw)
+        before = seg[max(0, m.start() - 40) : m.start()]
+        after = seg[unit_end : unit_end + 30]
+        form, lo, hi, comparative = "point", v, v, False
+        if LE.search(before):
+            form, lo, hi = "ceiling", -math.inf, v
+        elif GE.search(before):
+            form, lo, hi = "floor", v, math.inf
+        elif (g := GT.search(before)) is not None:
+            form, lo, hi, comparative = "floor", math.nextafter(v, math.inf), math.inf, True
+            if NEG_BEFORE.search(before[: g.start()]):
+                form, lo, hi, comparative = "ceiling", -math.inf, v, False
+        elif (g := LT.search(before)) is not None:
+            form, lo, hi, comparative = "ceiling", -math.inf, math.nextafter(v, -math.inf), True
+            if NEG_BEFORE.search(before[: g.start()]):
+                form, lo, hi, comparative = "floor", v, math.inf, False
+        elif AFTER_LE.search(after):
+            form, lo, hi = "ceiling", -math.inf, v
+        elif AFTER_GE.search(after):
+            form, lo, hi = "floor", v, math.inf
+        q = _build(
+            text,
+            seg,
+            unit_end,
+            start,
+            lo,
+            hi,
+            form,
+            s_abs,
+            start + unit_end,
+            unit_word=unit_word,
+            comparative=comparative,
+        )
+        if q is not None:
+            out.append(q)
+    for m in UNLIMITED_RE.finditer(seg):
+        out.append(
+            Quantity(math.inf, math.inf, "unlimited", "any", frozenset(), start + m.start(), start + m.end())
+        )
+    return out
+
+
+def _build(
+    text: str,
+    seg: str,
+    unit_end: int,
+    base: int,
+    lo: float,
+    hi: float,
+    form: str,
+    s_abs: int,
+    e_abs: int,
+    unit_word: str | None = None,
+    comparative: bool = False,
+) -> Quantity | None:
+    rest = seg[unit_end:]
+    words = WORD_RE.findall(rest)[:3]
+    if unit_word is None:
+        unit_word = words[0] if words else None
+        words = words[1:]
+    u = unit_of(unit_word)
+    nouns: set[str] = set()
+    if u is None:
+        dim, factor = "count", 1.0
+        if unit_word and unit_word.lower() not in STOP:
+            nouns.add(norm_stem(unit_word))
+            nouns.update(norm_stem(w) for w in words[:1] if w.lower() not in STOP and w.lower() != "per")
+    else:
+        dim, factor = u[0], u[1]
+    lo, hi = lo * factor, hi * factor
+    per = PER_RE.match(rest if unit_word is None else seg[unit_end:])
+    if per is not None and dim in ("count", "size"):
+        pu = unit_of(per.group("u"))
+        if pu is not None and pu[0] == "duration":
+            dim = "rate"
+            lo, hi = lo / pu[1], hi / pu[1]
+    before = seg[: s_abs - base]
+    after_words = {w.lower() for w in WORD_RE.findall(seg[unit_end:])}
+    before_words = {w.lower() for w in WORD_RE.findall(before)}
+    subject_position = bool(COPULA & after_words) and not (COPULA & before_words)
+    return Quantity(
+        lo, hi, form, dim, frozenset(n for n in nouns if n), s_abs, e_abs, comparative, subject_position
+    )
+
+
+@dataclass(frozen=True)
+class TimeSet:
+    """Minutes of the day [lo, hi) and weekdays (0=Monday) a text span talks about."""
+
+    lo: float
+    hi: float
+    start: int
+    end: int
+
+
+def _minutes(m: re.Match[str]) -> float:
+    if m.group("noon"):
+        return 0.0 if m.group("noon").lower() == "midnight" else 720.0
+    h = int(m.group("h") or m.group("h2"))
+    mi = int(m.group("m") or 0)
+    ap = (m.group("ap") or m.group("ap2") or "").lower().replace(".", "")
+    if ap == "pm" and h < 12:
+        h += 12
+    if ap == "am" and h == 12:
+        h = 0
+    return float(h * 60 + mi)
+
+
+def find_times(text: str, start: int, end: int) -> list[TimeSet]:
+    """Clock-time mentions as minute intervals: 'at 7:30' is a point, 'before 9:00' is [0, 540)."""
+    seg = text[start:end]
+    out: list[TimeSet] = []
+    matches = list(TIME_RE.finditer(seg))
+    used: set[int] = set()
+    for i, m in enumerate(matches):
+        if i in used:
+            continue
+        t = _minutes(m)
+        before = seg[max(0, m.start() - 25) : m.start()].lower()
+        if i + 1 < len(matches) and re.fullmatch(
+            r"\s*(?:-|–|to|and|until|till)\s*", seg[m.end() : matches[i + 1].start()], re.I
+        ):
+            t2 = _minutes(matches[i + 1])
+            used.add(i + 1)
+            out.append(TimeSet(t, t2, start + m.start(), start + matches[i + 1].end()))
+            continue
+        if re.search(r"(?:at or after|from|after|starting(?: at)?|later than|no earlier than)\s*$", before):
+            out.append(TimeSet(t, 1440.0, start + m.start(), start + m.end()))
+        elif re.search(r"(?:at or before|before|until|till|by|earlier than|no later than)\s*$", before):
+            lo_end = t + 1 if "at or before" in before else t
+            out.append(TimeSet(0.0, lo_end, start + m.start(), start + m.end()))
+        else:
+            out.append(TimeSet(t, t + 1, start + m.start(), start + m.end()))
+    return out
+
+
+DAY_RANGE_RE = re.compile(r"\b(?P<a>[a-z]{3,9})\s*(?:-|–|to|through|thru|until)\s*(?P<b>[a-z]{3,9})\b", re.I)
+DAY_RE = re.compile(
+    r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|wed|thu|fri|sat|"
+    r"sun|weekends?|weekdays?)s?\b",
+    re.I,
+)
+
+
+def find_days(text: str, start: int, end: int) -> tuple[frozenset[int], list[tuple[int, int]]]:
+    """Weekdays mentioned in the span (ranges expanded), with the spans that named them."""
+    seg = text[start:end]
+    days: set[int] = set()
+    spans: list[tuple[int, int]] = []
+    covered: list[tuple[int, int]] = []
+    for m in DAY_RANGE_RE.finditer(seg):
+        a, b = m.group("a").lower(), m.group("b").lower()
+        if a in DAYS and b in DAYS:
+            i, j = DAYS[a], DAYS[b]
+            k = i
+            while True:
+                days.add(k)
+                if k == j:
+                    break
+                k = (k + 1) % 7
+            spans.append((start + m.start(), start + m.end()))
+            covered.append((m.start(), m.end()))
+    for m in DAY_RE.finditer(seg):
+        if any(cs <= m.start() < ce for cs, ce in covered):
+            continue
+        w = m.group(1).lower()
+        if w.startswith("weekend"):
+            days.update({5, 6})
+        elif w.startswith("weekday"):
+            days.update({0, 1, 2, 3, 4})
+        else:
+            days.add(DAYS[w])
+        spans.append((start + m.start(), start + m.end()))
+    return frozenset(days), spans

@@ -1,0 +1,455 @@
+"""Parse a constraint sentence into a typed rule (sans-I/O, deterministic).
+
+Kinds, tried in this order:
+- ``exclusion``: "A and B must never be in the same region" (two entities, a scope noun).
+- ``temporal``: "never before 09:00", "no deployments on Fridays", "only between 01:00 and 04:00".
+- ``numeric``: "at most 3 retries", "must not exceed 30 seconds", "at least 12 characters".
+- ``allow_list``: "only example.com", "only EUR and USD" (members of a known kind).
+- ``forbid`` / ``require`` / ``permit``: a polarity rule over subject, action and object
+  ("X rejects null keys", "never log access tokens", "all requests must use TLS").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from abilities.scu_guard.lexicon import (
+    ACTION_CONCEPTS,
+    DENY,
+    DOMAIN_RE,
+    EMAIL_RE,
+    KIND_MEMBERS,
+    NEGATORS,
+    PERMIT,
+    REGION_RE,
+    REQUIRE,
+    STOP,
+    UNIVERSAL,
+)
+from abilities.scu_guard.quantities import TIME_RE, Quantity, find_days, find_quantities, find_times, unit_of
+from abilities.scu_guard.text import Token, polarity, tokenize
+
+MODAL_CHAIN = frozenset(
+    {
+        "must",
+        "never",
+        "not",
+        "n't",
+        "be",
+        "been",
+        "is",
+        "are",
+        "only",
+        "always",
+        "ever",
+        "may",
+        "can",
+        "should",
+        "shall",
+        "to",
+        "will",
+        "do",
+        "does",
+        "no",
+        "longer",
+        "exclusively",
+        "solely",
+        "also",
+    }
+)
+PREPOSITIONS = frozenset(
+    {
+        "in",
+        "on",
+        "at",
+        "to",
+        "from",
+        "for",
+        "with",
+        "by",
+        "via",
+        "using",
+        "into",
+        "of",
+        "over",
+        "under",
+        "about",
+        "across",
+        "through",
+        "within",
+    }
+)
+INSTRUMENT = frozenset({"with", "using", "via", "by", "through"})
+SCOPES = (
+    "region",
+    "zone",
+    "host",
+    "rack",
+    "datacenter",
+    "data center",
+    "cluster",
+    "node",
+    "server",
+    "availability zone",
+    "account",
+    "subnet",
+    "machine",
+    "vpc",
+    "building",
+    "team",
+    "shift",
+)
+EXCLUSION_RE = re.compile(
+    r"\b(?:same|shared?|co-?locat\w*|colocat\w*|together|different|separate|distinct)\b", re.I
+)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A typed reading of one constraint. Unused fields stay empty for a kind."""
+
+    kind: str
+    constraint: str
+    subject: frozenset[str] = frozenset()
+    subject_head: str = ""
+    subject_universal: bool = False
+    action: str = ""
+    action_stems: frozenset[str] = frozenset()
+    obj: frozenset[str] = frozenset()
+    obj_head: str = ""
+    obj_optional: bool = False
+    keys: frozenset[str] = frozenset()
+    members: tuple[str, ...] = ()
+    member_kind: str = ""
+    bound: Quantity | None = None
+    forbidden_minutes: tuple[tuple[float, float], ...] = ()
+    forbidden_days: frozenset[int] = frozenset()
+    entities: tuple[str, ...] = ()
+    scope: str = ""
+    all_stems: frozenset[str] = field(default_factory=frozenset)
+
+
+def _content(tokens: list[Token]) -> list[str]:
+    out = []
+    for t in tokens:
+        if t.negator or t.low in STOP or t.low in UNIVERSAL:
+            continue
+        out.extend(s for s in t.stems if s not in STOP and s not in NEGATORS and len(s) > 0)
+    return out
+
+
+def _is_cue(t: Token) -> bool:
+    if t.negator or t.low in ("must", "may", "can", "should", "shall", "only", "always"):
+        return True
+    return any(
+        s in DENY or s in PERMIT or s in REQUIRE or any(s in v for v in ACTION_CONCEPTS.values())
+        for s in t.stems
+    )
+
+
+def action_concept(stems: set[str] | frozenset[str] | tuple[str, ...]) -> str:
+    """The first action concept (alphabetical, so deterministic) any of the stems belongs to."""
+    for name in sorted(ACTION_CONCEPTS):
+        if any(s in ACTION_CONCEPTS[name] for s in stems):
+            return name
+    return ""
+
+
+def member_mentions(text: str, kind: str) -> list[tuple[str, int, int]]:
+    """Members of ``kind`` named in ``text``: (normalized member, start, end)."""
+    out: list[tuple[str, int, int]] = []
+    if kind == "domain":
+        seen: list[tuple[int, int]] = []
+        for m in EMAIL_RE.finditer(text):
+            out.append((m.group(1).lower(), m.start(), m.end()))
+            seen.append((m.start(), m.end()))
+        for m in DOMAIN_RE.finditer(text):
+            if not any(s <= m.start() < e for s, e in seen):
+                out.append((m.group(0).lower(), m.start(), m.end()))
+    elif kind == "region":
+        out.extend((m.group(0).lower(), m.start(), m.end()) for m in REGION_RE.finditer(text))
+    elif kind in KIND_MEMBERS:
+        lex = KIND_MEMBERS[kind]
+        for m in re.finditer(r"[\w$€£]+", text):
+            w = m.group(0).lower()
+            if w in lex:
+                out.append((lex[w], m.start(), m.end()))
+    return sorted(out, key=lambda x: x[1])
+
+
+def _members(text: str) -> tuple[str, tuple[str, ...]]:
+    for kind in ("domain", "region", "currency", "format", "database"):
+        found = member_mentions(text, kind)
+        if found:
+            return kind, tuple(dict.fromkeys(m for m, _, _ in found))
+    return "", ()
+
+
+def parse_rule(constraint: str) -> Rule:
+    """Read one constraint. Unreadable ones become a ``require``/``forbid`` rule on their words."""
+    text = constraint.strip()
+    low = text.lower()
+    tokens = tokenize(text)
+    stems = frozenset(s for t in tokens for s in t.stems)
+    pol = polarity(tokens)
+    rule = (
+        _exclusion(text, tokens, pol)
+        or _temporal(text, tokens, pol)
+        or _numeric(text, tokens)
+        or _allow_list(text, low, tokens)
+    )
+    if rule is None:
+        rule = _polarity_rule(text, tokens, pol)
+    return Rule(**{**rule.__dict__, "all_stems": stems})
+
+
+def _exclusion(text: str, tokens: list[Token], pol: int) -> Rule | None:
+    m = EXCLUSION_RE.search(text)
+    if m is None:
+        return None
+    word = m.group(0).lower()
+    different = word in ("different", "separate", "distinct")
+    if (pol < 0) == different:  # "never the same" or "must be different"; anything else is not exclusion
+        return None
+    scope = ""
+    rest = text[m.end() :].lower()
+    for sc in SCOPES:
+        if re.match(rf"\s*{sc}s?\b", rest) or (word.startswith("share") and re.search(rf"\b{sc}", rest)):
+            scope = sc
+            break
+    if not scope and not word.startswith(("co", "together")):
+        return None
+    head_end = min(
+        (t.start for t in tokens if _is_cue(t) or t.low in ("be", "is", "are", "run", "share", "shares")),
+        default=len(text),
+    )
+    subject_text = text[:head_end]
+    parts = re.split(r"\band\b|\bwith\b|,", subject_text, flags=re.I)
+    if len(parts) < 2 and " with " in text.lower():
+        parts = [subject_text, text.lower().split(" with ", 1)[1]]
+    ents = []
+    for p in parts:
+        c = _content(tokenize(p))
+        c = [s for s in c if s not in ("it", "their", "the", "its")]
+        if c:
+            ents.append(c[0])
+    if len(ents) < 2:
+        return None
+    return Rule("exclusion", text, entities=tuple(ents[:2]), scope=scope)
+
+
+def _temporal(text: str, tokens: list[Token], pol: int) -> Rule | None:
+    times = find_times(text, 0, len(text))
+    days, day_spans = find_days(text, 0, len(text))
+    if not times and not days:
+        return None
+    only = bool(re.search(r"\bonly\b|\bexclusively\b", text, re.I))
+    minutes: list[tuple[float, float]] = []
+    for ts in times:
+        if only and pol > 0:
+            if ts.lo > 0:
+                minutes.append((0.0, ts.lo))
+            if ts.hi < 1440:
+                minutes.append((ts.hi, 1440.0))
+        elif pol < 0:
+            minutes.append((ts.lo, ts.hi))
+    fdays: frozenset[int] = frozenset()
+    if days:
+        fdays = (
+            frozenset(set(range(7)) - set(days)) if (only and pol > 0) else (days if pol < 0 else frozenset())
+        )
+    if not minutes and not fdays:
+        return None
+    masked = [(ts.start, ts.end) for ts in times] + day_spans
+    keep = [t for t in tokens if not any(s <= t.start < e for s, e in masked)]
+    content = [s for s in _content(keep) if s not in _TEMPORAL_NOISE]
+    return Rule(
+        "temporal", text, keys=frozenset(content), forbidden_minutes=tuple(minutes), forbidden_days=fdays
+    )
+
+
+_TEMPORAL_NOISE = frozenset(
+    {
+        "allow",
+        "befor",
+        "after",
+        "between",
+        "utc",
+        "local",
+        "time",
+        "happen",
+        "tak",
+        "plac",
+        "permit",
+        "schedul",
+        "start",
+        "run",
+        "day",
+    }
+)
+_NUMERIC_NOISE = frozenset(
+    {
+        "most",
+        "least",
+        "more",
+        "less",
+        "fewer",
+        "exceed",
+        "maximum",
+        "minimum",
+        "max",
+        "min",
+        "limit",
+        "within",
+        "up",
+        "than",
+        "long",
+        "longer",
+        "no",
+        "tim",
+        "rat",
+        "per",
+        "exc",
+        "mor",
+        "minut",
+        "second",
+        "hour",
+        "day",
+    }
+)
+
+
+def _numeric(text: str, tokens: list[Token]) -> Rule | None:
+    masked = [(ts.start, ts.end) for ts in find_times(text, 0, len(text))]
+    qs = [q for q in find_quantities(text, 0, len(text), masked) if q.form in ("ceiling", "floor")]
+    if not qs:
+        return None
+    q = qs[0]
+    keep = [t for t in tokens if not (q.start <= t.start < q.end) and not any(ch.isdigit() for ch in t.low)]
+    content = [s for s in _content(keep) if s not in _NUMERIC_NOISE]
+    content = [s for s in content if not s.isdigit()]
+    content = [s for s in content if unit_of(s) is None]  # unit words are not keys
+    return Rule("numeric", text, keys=frozenset(content), bound=q)
+
+
+def _allow_list(text: str, low: str, tokens: list[Token]) -> Rule | None:
+    if not re.search(r"\bonly\b|\bexclusively\b|\bsolely\b", low):
+        return None
+    kind, members = _members(text)
+    if not members:
+        return None
+    return Rule("allow_list", text, members=members, member_kind=kind)
+
+
+def _np_head(stems: list[str]) -> str:
+    return stems[-1] if stems else ""
+
+
+def _polarity_rule(text: str, tokens: list[Token], pol: int) -> Rule:
+    idx = next((i for i, t in enumerate(tokens) if _is_cue(t)), None)
+    if idx is None:
+        content = _content(tokens)
+        return Rule(
+            "require",
+            text,
+            subject=frozenset(content[:1]),
+            subject_head=_np_head(content[:1]),
+            obj=frozenset(content[1:]),
+            obj_head=_np_head(content[1:2]),
+        )
+    subj_toks = tokens[:idx]
+    universal = any(t.low in UNIVERSAL for t in subj_toks) or not subj_toks
+    subj = _content(subj_toks)
+    j = idx
+    while j < len(tokens) and (tokens[j].low in MODAL_CHAIN or tokens[j].negator):
+        j += 1
+    action_tok = None
+    pred_tok = tokens[idx]
+    if (
+        any(s in DENY or s in PERMIT or s in REQUIRE for s in pred_tok.stems)
+        and not pred_tok.negator
+        and pred_tok.low not in MODAL_CHAIN
+    ):
+        action_tok = pred_tok
+        j = idx + 1
+    elif j < len(tokens) and tokens[j].low not in PREPOSITIONS and tokens[j].low not in UNIVERSAL:
+        action_tok = tokens[j]
+        j += 1
+    rest = tokens[j:]
+    instrument = bool(rest) and rest[0].low in INSTRUMENT
+    obj_universal = bool(rest) and any(t.low in UNIVERSAL for t in rest[:3])
+    while rest and (rest[0].low in PREPOSITIONS or rest[0].low in STOP):
+        rest = rest[1:]
+    first_np: list[Token] = []
+    for t in rest:
+        if t.low in PREPOSITIONS:
+            break
+        first_np.append(t)
+    obj = _content(rest)
+    head = _np_head(_content(first_np))
+    action = ""
+    astems: frozenset[str] = frozenset()
+    kind = "require"
+    if action_tok is not None:
+        astems = frozenset(action_tok.stems)
+        if any(s in DENY for s in action_tok.stems):
+            action, kind = "PERMIT", "forbid" if pol < 0 else "require"
+            if pol > 0:  # "X rejects null keys" has polarity -1, so this is a doubly negated deny
+                action = "PERMIT"
+        elif any(s in PERMIT for s in action_tok.stems) and action_concept(action_tok.stems) in (
+            "PERMIT",
+            "",
+        ):
+            action, kind = "PERMIT", "forbid" if pol < 0 else "permit"
+        else:
+            action = action_concept(action_tok.stems)
+            kind = "forbid" if pol < 0 else "require"
+    elif pol < 0:
+        kind = "forbid"
+    elif any(t.low in ("may", "can") for t in tokens) and not any(t.low == "only" for t in tokens):
+        kind = "permit"
+    subj_stems = [s for s in subj if s not in REQUIRE]
+    return Rule(
+        kind,
+        text,
+        subject=frozenset(subj_stems),
+        subject_head=_np_head(subj_stems),
+        subject_universal=universal,
+        action=action,
+        action_stems=astems,
+        obj=frozenset(s for s in obj if s not in REQUIRE),
+        obj_head=head,
+        obj_optional=instrument or obj_universal or not obj,
+        keys=frozenset(subj_stems) | frozenset(obj),
+    )
+
+
+def rule_summary(rule: Rule) -> dict[str, object]:
+    """A small JSON-safe view of a rule for receipts and traces."""
+    out: dict[str, object] = {"kind": rule.kind}
+    if rule.kind in ("forbid", "require", "permit"):
+        out.update(subject=sorted(rule.subject), action=rule.action, object=sorted(rule.obj))
+    elif rule.kind == "allow_list":
+        out.update(member_kind=rule.member_kind, members=list(rule.members))
+    elif rule.kind == "numeric" and rule.bound is not None:
+        b = rule.bound
+        out.update(form=b.form, dim=b.dim, lo=_num(b.lo), hi=_num(b.hi), keys=sorted(rule.keys))
+    elif rule.kind == "temporal":
+        out.update(
+            forbidden_minutes=[list(x) for x in rule.forbidden_minutes],
+            forbidden_days=sorted(rule.forbidden_days),
+            keys=sorted(rule.keys),
+        )
+    elif rule.kind == "exclusion":
+        out.update(entities=list(rule.entities), scope=rule.scope)
+    return out
+
+
+def _num(x: float) -> float | str:
+    if x in (float("inf"), float("-inf")):
+        return "inf" if x > 0 else "-inf"
+    return round(x, 9)
+
+
+__all__ = ["Rule", "parse_rule", "rule_summary", "member_mentions", "action_concept", "TIME_RE"]
