@@ -12,7 +12,11 @@ import os
 from functools import cache
 from importlib.metadata import entry_points
 
+import structlog
+
 from abilities.base import Ability
+
+log = structlog.get_logger("metis.abilities")
 
 BUILTIN: dict[str, str] = {
     "cda": "abilities.cda.ability:CdaAbility",
@@ -37,7 +41,9 @@ def available() -> dict[str, type[Ability]]:
             found[name] = _load(path)  # type: ignore[assignment]
         except ModuleNotFoundError as exc:
             if not (exc.name or "").startswith(f"abilities.{name}"):
-                raise
+                log.error("ability_import_failed", ability=name, error=str(exc))
+        except Exception as exc:  # a broken ability must not take the service down
+            log.error("ability_import_failed", ability=name, error=f"{type(exc).__name__}: {exc}")
     for ep in entry_points(group="metis.abilities"):
         cls = ep.load()
         found[cls.name] = cls

@@ -19,7 +19,7 @@ from receipts.merkle import (
     verify_inclusion,
 )
 
-VECTORS = Path("/work/shared/vectors/merkle")
+VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors" / "merkle"
 INCLUSION_FILES = sorted((VECTORS / "inclusion").rglob("*.json"))
 CONSISTENCY_FILES = sorted((VECTORS / "consistency").rglob("*.json"))
 

@@ -1,0 +1,107 @@
+"""App assembly: one Starlette app, one port, all parts wired in the lifespan."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import structlog
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+
+from orchestrator.approvals import Approvals
+from orchestrator.auth import StreamTokens, TokenStore
+from orchestrator.config import Settings
+from orchestrator.gateway import stream_endpoint
+from orchestrator.hub import Hub
+from orchestrator.metrics import Metrics
+from orchestrator.scheduler import Scheduler
+from orchestrator.seeds import load_or_create_key
+from orchestrator.service import Service
+from orchestrator.toolbus import toolbus_endpoint
+from orchestrator.workers import WorkerPool
+from receipts.log import ReceiptLog
+
+log = structlog.get_logger("metis.app")
+CANVAS_DIR = Path(__file__).parent / "canvas"
+
+
+async def healthz(request: Request) -> Response:
+    service: Service = request.app.state.service
+    return JSONResponse({"status": "ok", "log_records": service.log.last_seq,
+                         "workers": service.scheduler.pool.size, "actions": service.status_counts()})
+
+
+async def metrics_endpoint(request: Request) -> Response:
+    service: Service = request.app.state.service
+    m = service.metrics
+    m.log_records.set(service.log.last_seq)
+    m.log_commits.set(service.log.commits_total)
+    m.workers.set(service.scheduler.pool.size)
+    m.workers_idle.set(service.scheduler.pool.idle)
+    m.sse_dropped.set(service.hub.dropped_total)
+    for status, n in service.status_counts().items():
+        m.actions_status.labels(status).set(n)
+    return Response(m.render(), media_type="text/plain; version=0.0.4")
+
+
+async def _sign_periodically(rlog: ReceiptLog, interval: float) -> None:
+    signed = -1
+    while True:
+        await asyncio.sleep(interval)
+        if rlog.last_seq != signed:
+            signed = rlog.last_seq
+            rlog.sign_tree_head()
+
+
+def create_app(settings: Settings) -> Starlette:
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        rlog = ReceiptLog(settings.data_dir)
+        rlog.open()
+        rlog.bind_loop(asyncio.get_running_loop())
+        key = load_or_create_key(settings.data_dir)
+        if settings.tokens_file:
+            tokens = TokenStore.load(settings.tokens_file)
+        else:
+            tokens, path = TokenStore.create_default(settings.data_dir)
+            log.info("tokens", path=str(path))
+        pool = WorkerPool(settings.warm_workers, settings.max_workers)
+        await pool.start()
+        metrics = Metrics()
+        scheduler = Scheduler(rlog, pool, key, settings.max_concurrent, settings.max_wall_s)
+        scheduler.on_ended.append(lambda a: metrics.actions_ended.labels(a.ability, str(a.status)).inc())
+        hub = Hub(rlog, settings.subscriber_buffer)
+        approvals = Approvals(rlog)
+        approvals.rebuild()
+        service = Service(rlog, scheduler, hub, approvals, tokens, StreamTokens(key), metrics,
+                          settings.subscriber_buffer)
+        counts = await scheduler.recover()
+        log.info("started", data_dir=str(settings.data_dir), records=rlog.last_seq, **counts)
+        app.state.service = service
+        app.state.settings = settings
+        signer = asyncio.get_running_loop().create_task(_sign_periodically(rlog, settings.tree_head_interval_s))
+        try:
+            yield
+        finally:
+            signer.cancel()
+            hub.close_all()
+            await scheduler.close()
+            await pool.close()
+            rlog.close()
+            log.info("stopped", records=rlog.last_seq)
+
+    routes = [
+        WebSocketRoute("/toolbus", toolbus_endpoint),
+        Route("/streams/{topic:path}", stream_endpoint),
+        Route("/healthz", healthz),
+        Route("/metrics", metrics_endpoint),
+        Mount("/canvas", StaticFiles(directory=CANVAS_DIR, html=True), name="canvas"),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)

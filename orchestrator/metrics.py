@@ -1,0 +1,29 @@
+"""Prometheus metrics (``metis_`` prefix, base units, ``_total`` counters, no per-action labels)."""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        r = self.registry
+        self.actions_started = Counter("metis_actions_started_total", "Actions started", ["ability"], registry=r)
+        self.actions_ended = Counter("metis_actions_ended_total", "Actions ended", ["ability", "status"], registry=r)
+        self.toolbus_requests = Counter("metis_toolbus_requests_total", "ToolBus requests", ["method", "outcome"],
+                                        registry=r)
+        self.toolbus_seconds = Histogram("metis_toolbus_request_duration_seconds", "ToolBus request latency",
+                                         buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5), registry=r)
+        self.toolbus_connections = Gauge("metis_toolbus_connections", "Open ToolBus connections", registry=r)
+        self.sse_subscribers = Gauge("metis_sse_subscribers", "Open SSE and events.subscribe subscribers", registry=r)
+        self.sse_dropped = Gauge("metis_sse_dropped_subscribers", "Subscribers dropped for being too slow (since start)",
+                                 registry=r)
+        self.log_records = Gauge("metis_log_records", "Records in the receipt log", registry=r)
+        self.log_commits = Gauge("metis_log_commits", "Group commits since start", registry=r)
+        self.workers = Gauge("metis_workers", "Worker processes", registry=r)
+        self.workers_idle = Gauge("metis_workers_idle", "Idle worker processes", registry=r)
+        self.actions_status = Gauge("metis_actions", "Actions by status", ["status"], registry=r)
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)

@@ -1,0 +1,359 @@
+"""The ToolBus methods: one function per contract method, with roles and tenants enforced.
+
+Transport-free: a ``Session`` holds who is calling and how to push notifications; ``call``
+validates params with the models of ``schemas/toolbus.py`` and runs the method. The WebSocket
+shell (``orchestrator/toolbus.py``) and the CLI's in-process calls both come through here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import structlog
+from pydantic import BaseModel, ValidationError
+
+from abilities import registry
+from orchestrator import errors as E
+from orchestrator.approvals import Approvals
+from orchestrator.auth import Principal, StreamTokens, TokenStore
+from orchestrator.errors import RpcError
+from orchestrator.events import event_data
+from orchestrator.hub import Dropped, Hub
+from orchestrator.lifecycle import TERMINAL, Status
+from orchestrator.metrics import Metrics
+from orchestrator.scheduler import Action, Scheduler, outputs_hash
+from receipts.canonical import canonical_json
+from receipts.log import Entry, ReceiptLog
+from receipts.verify import verify_connection
+from schemas import toolbus as S
+
+log = structlog.get_logger("metis.service")
+ACTORS = ("partner", "canvas")
+Handler = Callable[["Session", Any], Awaitable[Any]]
+
+
+@dataclass
+class Session:
+    """One ToolBus connection (or one CLI call)."""
+
+    principal: Principal | None
+    notify: Callable[[str, dict[str, Any]], Awaitable[None]] | None = None
+    subscriptions: dict[str, asyncio.Task] = field(default_factory=dict)
+    request_id: str | None = None
+
+    def close(self) -> None:
+        for task in self.subscriptions.values():
+            task.cancel()
+        self.subscriptions.clear()
+
+
+class Service:
+    def __init__(self, receipt_log: ReceiptLog, scheduler: Scheduler, hub: Hub, approvals: Approvals,
+                 tokens: TokenStore, stream_tokens: StreamTokens, metrics: Metrics,
+                 subscriber_buffer: int = 4096) -> None:
+        self.log = receipt_log
+        self.scheduler = scheduler
+        self.hub = hub
+        self.approvals = approvals
+        self.tokens = tokens
+        self.stream_tokens = stream_tokens
+        self.metrics = metrics
+        self.subscriber_buffer = subscriber_buffer
+        self.methods: dict[str, tuple[Handler, tuple[str, ...] | None]] = {
+            "session.authenticate": (self.session_authenticate, None),
+            "session.whoami": (self.session_whoami, ()),
+            "abilities.list": (self.abilities_list, ()),
+            "actions.start": (self.actions_start, ACTORS),
+            "actions.get": (self.actions_get, ACTORS),
+            "actions.list": (self.actions_list, ACTORS),
+            "actions.cancel": (self.actions_cancel, ACTORS),
+            "actions.input": (self.actions_input, ACTORS),
+            "actions.accept_update": (self.actions_accept_update, ACTORS),
+            "artifacts.get": (self.artifacts_get, ACTORS),
+            "events.subscribe": (self.events_subscribe, ACTORS),
+            "events.unsubscribe": (self.events_unsubscribe, ACTORS),
+            "approvals.list": (self.approvals_list, ("approver",)),
+            "approvals.grant": (self.approvals_grant, ("approver",)),
+            "approvals.deny": (self.approvals_deny, ("approver",)),
+            "reflect.trace": (self.reflect_trace, ("reviewer",)),
+            "reflect.receipts": (self.reflect_receipts, ("reviewer",)),
+            "reflect.verify": (self.reflect_verify, ("reviewer",)),
+            "reflect.proof": (self.reflect_proof, ("reviewer",)),
+            "reflect.replay": (self.reflect_replay, ("reviewer",)),
+        }
+        scheduler.approval_hook = self._approval_requested
+        self._abilities_cache: list[dict[str, Any]] | None = None
+
+    # -- dispatch ---------------------------------------------------------------------------
+
+    async def call(self, session: Session, method: str, params: dict[str, Any]) -> Any:
+        """Validate and run one method; raises RpcError."""
+        entry = self.methods.get(method)
+        if entry is None:
+            raise RpcError(E.METHOD_NOT_FOUND, f"unknown method {method!r}")
+        handler, roles = entry
+        if roles is not None:
+            if session.principal is None:
+                raise RpcError(E.UNAUTHENTICATED, "authenticate first: Authorization header or session.authenticate")
+            if roles and not session.principal.has(*roles):
+                raise RpcError(E.FORBIDDEN, f"{method} needs one of the roles {list(roles)}")
+        model: type[BaseModel] = S.METHODS[method][0]
+        try:
+            p = model.model_validate(params)
+        except ValidationError as exc:
+            raise RpcError(E.INVALID_PARAMS, f"invalid params for {method}", {"errors": [
+                {"loc": list(e["loc"]), "msg": e["msg"], "type": e["type"]}
+                for e in exc.errors(include_url=False, include_context=False, include_input=False)
+            ]}) from None
+        return await handler(session, p)
+
+    def _action(self, session: Session, action_id: str) -> Action:
+        a = self.scheduler.actions.get(action_id)
+        if a is None or session.principal is None or a.tenant != session.principal.tenant:
+            raise RpcError(E.NOT_FOUND, f"unknown action {action_id}")
+        return a
+
+    # -- session and abilities --------------------------------------------------------------
+
+    async def session_authenticate(self, session: Session, p: S.AuthenticateParams) -> dict[str, Any]:
+        principal = self.tokens.authenticate(p.token)
+        if principal is None:
+            raise RpcError(E.UNAUTHENTICATED, "invalid token")
+        session.principal = principal
+        return {"tenant": principal.tenant, "roles": list(principal.roles)}
+
+    async def session_whoami(self, session: Session, p: S.EmptyParams) -> dict[str, Any]:
+        assert session.principal is not None
+        return {"tenant": session.principal.tenant, "roles": list(session.principal.roles)}
+
+    async def abilities_list(self, session: Session, p: S.EmptyParams) -> dict[str, Any]:
+        if self._abilities_cache is None:
+            self._abilities_cache = [
+                {"name": cls.name, "version": cls.version, "description": cls.description,
+                 "inputs_schema": cls.Inputs.model_json_schema(), "outputs_schema": cls.Outputs.model_json_schema()}
+                for _, cls in sorted(registry.available().items())
+            ]
+        return {"abilities": self._abilities_cache}
+
+    # -- actions -----------------------------------------------------------------------------
+
+    async def actions_start(self, session: Session, p: S.StartParams) -> dict[str, Any]:
+        assert session.principal is not None
+        params = p.model_dump(mode="json", by_alias=True, exclude_none=True)
+        a = await self.scheduler.start(session.principal.tenant, params)
+        self.metrics.actions_started.labels(a.ability).inc()
+        return {"action_id": a.action_id, "topic": a.topic, "status": str(a.status),
+                "seed_fingerprint": a.seed_fingerprint,
+                "stream": {"url": f"/streams/{a.topic}", "token": self.stream_tokens.issue(a.tenant, a.topic)}}
+
+    async def actions_get(self, session: Session, p: S.ActionRef) -> dict[str, Any]:
+        return self._action(session, p.action_id).view()
+
+    async def actions_list(self, session: Session, p: S.ListParams) -> dict[str, Any]:
+        assert session.principal is not None
+        tenant = session.principal.tenant
+        mine = [a for a in self.scheduler.actions.values() if a.tenant == tenant
+                and (p.topic is None or a.topic == p.topic) and (p.status is None or str(a.status) == p.status)]
+        if p.after is not None:
+            ids = [a.action_id for a in mine]
+            if p.after not in ids:
+                raise RpcError(E.NOT_FOUND, f"unknown cursor {p.after}")
+            mine = mine[ids.index(p.after) + 1:]
+        page = mine[: p.limit]
+        result: dict[str, Any] = {"actions": [a.view() for a in page]}
+        if len(mine) > p.limit:
+            result["next"] = page[-1].action_id
+        return result
+
+    async def actions_cancel(self, session: Session, p: S.CancelParams) -> dict[str, Any]:
+        a = self._action(session, p.action_id)
+        self.scheduler.cancel(a, p.reason)
+        return a.view()
+
+    async def actions_input(self, session: Session, p: S.InputParams) -> dict[str, Any]:
+        a = self._action(session, p.action_id)
+        if p.request_id not in a.pending:
+            raise RpcError(E.CONFLICT, f"no open request {p.request_id} on {a.action_id} (status {a.status})")
+        try:
+            canonical_json(p.value)
+        except ValueError as exc:
+            raise RpcError(E.INVALID_PARAMS, "value is not JSON", {"errors": [{"loc": ["value"], "msg": str(exc)}]}) from None
+        await self.scheduler.answer(a, p.request_id, p.value, source=session.principal.subject)  # type: ignore[union-attr]
+        return {"accepted": True}
+
+    async def actions_accept_update(self, session: Session, p: S.AcceptUpdateParams) -> dict[str, Any]:
+        a = self._action(session, p.action_id)
+        await self.scheduler.accept_update(a, p.dependency_id)
+        return a.view()
+
+    async def artifacts_get(self, session: Session, p: S.ArtifactParams) -> dict[str, Any]:
+        assert session.principal is not None
+        for rec in self.log.get_ref(p.artifact_id):
+            if rec.type == "artifact" and rec.tenant == session.principal.tenant:
+                body = rec.payload
+                return {"artifact_id": body["artifact_id"], "kind": body["kind"],
+                        "media_type": body["media_type"], "content": body["content"]}
+        raise RpcError(E.NOT_FOUND, f"unknown artifact {p.artifact_id}")
+
+    # -- events ------------------------------------------------------------------------------
+
+    async def events_subscribe(self, session: Session, p: S.SubscribeParams) -> dict[str, Any]:
+        assert session.principal is not None and session.notify is not None
+        if len(session.subscriptions) >= 64:
+            raise RpcError(E.CONFLICT, "too many subscriptions on this connection (64)")
+        sid = "sub_" + secrets.token_hex(6)
+        sub = self.hub.subscribe(session.principal.tenant, p.topic, self.subscriber_buffer)
+        task = asyncio.get_running_loop().create_task(
+            self._pump(session, sid, sub, session.principal.tenant, p.topic, p.last_event_id or 0))
+        session.subscriptions[sid] = task
+        return {"subscription_id": sid}
+
+    async def _pump(self, session: Session, sid: str, sub: Any, tenant: str, topic: str, after: int) -> None:
+        """Backlog from the log, then live records; dedupe by seq so nothing is sent twice."""
+        assert session.notify is not None
+        last = after
+        try:
+            while True:
+                rows = self.log.read_stream(tenant, topic, last, 500)
+                for rec in rows:
+                    await session.notify("event", {"subscription_id": sid, "id": rec.seq, "event": rec.name,
+                                                   "data": event_data(rec)})
+                    last = rec.seq
+                if len(rows) < 500:
+                    break
+            while True:
+                rec = await sub.get()
+                if rec.seq <= last:
+                    continue
+                await session.notify("event", {"subscription_id": sid, "id": rec.seq, "event": rec.name,
+                                               "data": event_data(rec)})
+                last = rec.seq
+        except Dropped:
+            await session.notify("subscription_dropped", {"subscription_id": sid, "last_event_id": last,
+                                                          "reason": "client too slow: resume with last_event_id"})
+        except (asyncio.CancelledError, ConnectionError):
+            pass
+        finally:
+            self.hub.unsubscribe(sub)
+            session.subscriptions.pop(sid, None)
+
+    async def events_unsubscribe(self, session: Session, p: S.UnsubscribeParams) -> dict[str, Any]:
+        task = session.subscriptions.pop(p.subscription_id, None)
+        if task is None:
+            raise RpcError(E.NOT_FOUND, f"unknown subscription {p.subscription_id}")
+        task.cancel()
+        return {"ok": True}
+
+    # -- approvals ---------------------------------------------------------------------------
+
+    def _approval_requested(self, a: Action, request_id: str, payload: dict[str, Any]) -> None:
+        task = asyncio.get_running_loop().create_task(
+            self.approvals.request_input(a.tenant, a.action_id, request_id, str(payload.get("reason", ""))[:500]))
+        task.add_done_callback(lambda t: t.exception())
+
+    async def approvals_list(self, session: Session, p: S.EmptyParams) -> dict[str, Any]:
+        assert session.principal is not None
+        return {"approvals": self.approvals.list(session.principal)}
+
+    async def _decide(self, session: Session, p: S.ApprovalDecision, grant: bool) -> dict[str, Any]:
+        assert session.principal is not None
+        ap = await self.approvals.decide(session.principal, p.approval_id, grant, p.note)
+        if ap.kind == "action_input" and ap.action_id and ap.request_id:
+            a = self.scheduler.actions.get(ap.action_id)
+            if a is not None and ap.request_id in a.pending:
+                await self.scheduler.answer(a, ap.request_id, {"granted": grant, "note": p.note,
+                                                               "approval_id": ap.approval_id},
+                                            source=session.principal.subject)
+        return ap.view()
+
+    async def approvals_grant(self, session: Session, p: S.ApprovalDecision) -> dict[str, Any]:
+        return await self._decide(session, p, True)
+
+    async def approvals_deny(self, session: Session, p: S.ApprovalDecision) -> dict[str, Any]:
+        return await self._decide(session, p, False)
+
+    # -- reflect (read-only, reviewer role, approval-gated, itself recorded) ------------------
+
+    async def _reflect(self, session: Session, method: str, scope: str, params: dict[str, Any]) -> str:
+        assert session.principal is not None
+        ap = await self.approvals.require(session.principal, scope, f"{method} {params}")
+        await self.log.append([Entry("reflect", method, session.principal.tenant,
+                                     {"params": params, "reviewer": session.principal.subject,
+                                      "approval_id": ap.approval_id},
+                                     action_id=params.get("action_id"))])
+        return ap.approval_id
+
+    async def reflect_trace(self, session: Session, p: S.ActionRef) -> dict[str, Any]:
+        a = self._action(session, p.action_id)
+        await self._reflect(session, "reflect.trace", f"action:{a.action_id}", {"action_id": a.action_id})
+        recs = self.log.read_action(a.action_id, ["trace"])
+        return {"action_id": a.action_id, "trace": [{"seq": r.seq, "ts": r.ts, **r.payload} for r in recs]}
+
+    async def reflect_receipts(self, session: Session, p: S.ReceiptsParams) -> dict[str, Any]:
+        assert session.principal is not None
+        tenant = session.principal.tenant
+        if p.action_id is not None:
+            a = self._action(session, p.action_id)
+            await self._reflect(session, "reflect.receipts", f"action:{a.action_id}", {"action_id": a.action_id})
+            recs = self.log.read_action(a.action_id)
+        else:
+            frm = p.from_seq or 1
+            to = p.to_seq if p.to_seq is not None else frm + 999
+            if to < frm:
+                raise RpcError(E.INVALID_PARAMS, "to_seq is before from_seq", {"errors": [{"loc": ["to_seq"]}]})
+            await self._reflect(session, "reflect.receipts", "log", {"from_seq": frm, "to_seq": to})
+            recs = self.log.read_range(frm, to)
+        return {"receipts": [r.as_receipt() for r in recs if r.tenant == tenant]}
+
+    async def reflect_verify(self, session: Session, p: S.VerifyParams) -> dict[str, Any]:
+        await self._reflect(session, "reflect.verify", "log", p.model_dump(exclude_none=True, exclude={"meta"}))
+        from receipts.log import connect
+
+        def run() -> dict[str, Any]:
+            conn = connect(self.log.path, readonly=True)
+            try:
+                report = verify_connection(conn, self.log.data_dir, p.from_seq or 1, p.to_seq)
+            finally:
+                conn.close()
+            return report.as_dict()
+
+        sth = self.log.sign_tree_head()
+        result = await asyncio.to_thread(run)
+        result["tree_head"] = {**result.get("tree_head", {}), "signed": sth}
+        return result
+
+    async def reflect_proof(self, session: Session, p: S.ProofParams) -> dict[str, Any]:
+        assert session.principal is not None
+        rec = self.log.get(p.seq)
+        if rec is None or rec.tenant != session.principal.tenant:
+            raise RpcError(E.NOT_FOUND, f"no record {p.seq} in this tenant's log")
+        await self._reflect(session, "reflect.proof", "log", {"seq": p.seq})
+        return self.log.inclusion_proof(p.seq)
+
+    async def reflect_replay(self, session: Session, p: S.ActionRef) -> dict[str, Any]:
+        a = self._action(session, p.action_id)
+        await self._reflect(session, "reflect.replay", f"action:{a.action_id}", {"action_id": a.action_id})
+        if a.status not in TERMINAL or a.outputs is None:
+            raise RpcError(E.CONFLICT, f"action {a.action_id} has no outputs to replay (status {a.status})")
+        replay_outputs = await self.scheduler.replay(a)
+        original = outputs_hash(a.outputs)
+        again = outputs_hash(replay_outputs)
+        result = {"identical": original == again, "outputs_hash": original, "replay_hash": again}
+        await self.log.append([Entry("receipt", "replay", a.tenant, {**result, "revision": a.revision},
+                                     topic=a.topic, action_id=a.action_id)])
+        return result
+
+    # -- for tests and tools -----------------------------------------------------------------
+
+    def status_counts(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for a in self.scheduler.actions.values():
+            counts[str(a.status)] = counts.get(str(a.status), 0) + 1
+        return counts
+
+
+__all__ = ["Service", "Session", "Status"]

@@ -1,0 +1,166 @@
+"""Worker processes seen from the orchestrator: start, message, kill, pool.
+
+Each worker is ``python -m orchestrator.worker`` with line-delimited JSON on stdin/stdout (the
+protocol is documented in ``orchestrator/worker.py``). asyncio subprocess pipes mean no threads
+on this side, and killing a worker is one syscall.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from collections import deque
+from collections.abc import AsyncIterator
+from typing import Any
+
+import structlog
+
+log = structlog.get_logger("metis.workers")
+_LINE_LIMIT = 256 * 1024 * 1024
+
+
+class WorkerDied(RuntimeError):
+    """The worker's pipe closed before the action ended."""
+
+
+class WorkerProc:
+    """One worker process."""
+
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+        self.pid = proc.pid
+        self.killed = False
+
+    @classmethod
+    async def start(cls, env: dict[str, str]) -> WorkerProc:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "orchestrator.worker",
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            env=env, limit=_LINE_LIMIT, start_new_session=True,
+        )
+        worker = cls(proc)
+        msg = await worker.recv()
+        if msg is None or msg.get("op") != "ready":
+            worker.kill()
+            raise WorkerDied(f"worker failed to start: {msg!r}")
+        return worker
+
+    @property
+    def alive(self) -> bool:
+        return not self.killed and self.proc.returncode is None
+
+    def send(self, msg: dict[str, Any]) -> None:
+        if self.proc.stdin is None or self.proc.stdin.is_closing():
+            raise WorkerDied("worker stdin closed")
+        self.proc.stdin.write((json.dumps(msg, separators=(",", ":"), ensure_ascii=False) + "\n").encode())
+
+    async def recv(self) -> dict[str, Any] | None:
+        assert self.proc.stdout is not None
+        line = await self.proc.stdout.readline()
+        if not line:
+            return None
+        return json.loads(line)
+
+    async def messages(self) -> AsyncIterator[dict[str, Any]]:
+        while True:
+            msg = await self.recv()
+            if msg is None:
+                return
+            yield msg
+
+    def kill(self) -> None:
+        """SIGKILL the worker's whole process group (an ability may have started children)."""
+        self.killed = True
+        if self.proc.returncode is None:
+            try:
+                os.killpg(self.proc.pid, 9)
+            except ProcessLookupError:
+                pass
+
+
+class WorkerPool:
+    """Pre-started workers; grows up to ``max_size`` when actions block on sub-actions."""
+
+    def __init__(self, warm: int, max_size: int, env: dict[str, str] | None = None) -> None:
+        self.warm = warm
+        self.max_size = max_size
+        self.env = {**os.environ, **(env or {})}
+        self._idle: deque[WorkerProc] = deque()
+        self._all: set[WorkerProc] = set()
+        self._starting = 0
+        self._available = asyncio.Condition()
+        self._closed = False
+
+    @property
+    def size(self) -> int:
+        return len(self._all)
+
+    @property
+    def idle(self) -> int:
+        return len(self._idle)
+
+    async def start(self) -> None:
+        await asyncio.gather(*(self._spawn() for _ in range(self.warm)))
+
+    async def _spawn(self) -> None:
+        self._starting += 1
+        try:
+            worker = await WorkerProc.start(self.env)
+        except Exception as exc:
+            log.error("worker_start_failed", error=str(exc))
+            return
+        finally:
+            self._starting -= 1
+        if self._closed:
+            worker.kill()
+            return
+        self._all.add(worker)
+        async with self._available:
+            self._idle.append(worker)
+            self._available.notify()
+
+    def _top_up(self) -> None:
+        """Keep one spare worker warming so the next action does not pay the start-up."""
+        if not self._closed and not self._idle and self._starting == 0 and len(self._all) < self.max_size:
+            asyncio.get_running_loop().create_task(self._spawn())
+
+    async def acquire(self) -> WorkerProc:
+        async with self._available:
+            while True:
+                while self._idle:
+                    worker = self._idle.popleft()
+                    if worker.alive:
+                        self._top_up()
+                        return worker
+                    self._all.discard(worker)
+                if len(self._all) + self._starting < self.max_size:
+                    asyncio.get_running_loop().create_task(self._spawn())
+                await self._available.wait()
+
+    async def release(self, worker: WorkerProc) -> None:
+        if not worker.alive or self._closed:
+            self.discard(worker)
+            return
+        async with self._available:
+            self._idle.append(worker)
+            self._available.notify()
+
+    def discard(self, worker: WorkerProc) -> None:
+        worker.kill()
+        self._all.discard(worker)
+        if not self._closed and len(self._all) + self._starting < self.warm:
+            asyncio.get_running_loop().create_task(self._spawn())
+
+    async def close(self) -> None:
+        self._closed = True
+        for worker in list(self._all):
+            worker.kill()
+        for worker in list(self._all):
+            try:
+                await asyncio.wait_for(worker.proc.wait(), 2)
+            except (TimeoutError, ProcessLookupError):
+                pass
+        self._all.clear()
+        self._idle.clear()

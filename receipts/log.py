@@ -1,0 +1,431 @@
+"""The WORM receipt log: append-only SQLite, hash-chained, Merkle-covered, group-committed.
+
+One record per event, receipt, state change, trace entry, artifact, approval and reflect call.
+A record's ``body`` is the RFC 8785 canonical JSON of its fields plus the previous record's hash;
+its ``hash`` is SHA-256 of the body; its Merkle leaf is the RFC 9162 leaf hash of the body.
+
+Appends are queued to one writer thread that takes everything waiting, writes it in one
+transaction and fsyncs once (group commit); each appender is acknowledged only after that
+commit, so an acknowledged record is on disk. Readers use their own connection (WAL lets them
+read while the writer writes). Nothing in this module updates or deletes a record, and SQLite
+triggers refuse any attempt to.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+import queue
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from receipts.canonical import canonical_json
+from receipts.merkle import MerkleTree, leaf_hash
+from receipts.signing import TreeHeadSigner
+
+GENESIS_HASH = "0" * 64
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS records (
+  seq INTEGER PRIMARY KEY,
+  type TEXT NOT NULL,
+  name TEXT NOT NULL,
+  tenant TEXT NOT NULL,
+  topic TEXT,
+  action_id TEXT,
+  ref TEXT,
+  stream TEXT,
+  body BLOB NOT NULL,
+  hash TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS records_stream ON records(stream, seq) WHERE stream IS NOT NULL;
+CREATE INDEX IF NOT EXISTS records_action ON records(action_id, seq) WHERE action_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS records_ref ON records(ref) WHERE ref IS NOT NULL;
+CREATE INDEX IF NOT EXISTS records_control ON records(type, seq) WHERE type IN ('state', 'approval');
+CREATE TRIGGER IF NOT EXISTS records_no_update BEFORE UPDATE ON records
+  BEGIN SELECT RAISE(ABORT, 'records are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS records_no_delete BEFORE DELETE ON records
+  BEGIN SELECT RAISE(ABORT, 'records are append-only'); END;
+CREATE TABLE IF NOT EXISTS tree_heads (tree_size INTEGER PRIMARY KEY, body TEXT NOT NULL);
+"""
+INSERT = (
+    "INSERT INTO records (seq, type, name, tenant, topic, action_id, ref, stream, body, hash) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+COLUMNS = "seq, type, name, tenant, topic, action_id, ref, stream, body, hash"
+TREE_HEAD_FILE = "tree_head.json"
+DB_FILE = "receipts.sqlite3"
+
+
+def stream_key(tenant: str, topic: str) -> str:
+    """Index key of a tenant's topic: tenants never share a stream even with equal topic names."""
+    return f"{tenant}\x1f{topic}"
+
+
+def utc_now() -> str:
+    """RFC 3339 UTC timestamp with microseconds (the ``ts`` of records)."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """What an appender asks to write; the log adds seq, ts and the chain."""
+
+    type: str
+    name: str
+    tenant: str
+    payload: dict[str, Any]
+    topic: str | None = None
+    action_id: str | None = None
+    ref: str | None = None
+    stream: bool = False
+
+
+@dataclass(slots=True)
+class Record:
+    """A durable record as stored."""
+
+    seq: int
+    type: str
+    name: str
+    tenant: str
+    topic: str | None
+    action_id: str | None
+    ref: str | None
+    stream: str | None
+    body: bytes
+    hash: str
+    _fields: dict[str, Any] | None = field(default=None, repr=False)
+    sse: bytes | None = field(default=None, repr=False)  # encoded once, sent to every subscriber
+
+    @property
+    def fields(self) -> dict[str, Any]:
+        """The parsed body: v, seq, ts, type, name, tenant, topic, action_id, ref, payload, prev."""
+        if self._fields is None:
+            self._fields = json.loads(self.body)
+        return self._fields
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        return self.fields["payload"]
+
+    @property
+    def ts(self) -> str:
+        return self.fields["ts"]
+
+    def as_receipt(self) -> dict[str, Any]:
+        """The reviewer's view: every field plus the record hash."""
+        return {**self.fields, "hash": self.hash}
+
+    @classmethod
+    def from_row(cls, row: Sequence[Any]) -> Record:
+        return cls(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], bytes(row[8]), row[9])
+
+
+def build_body(seq: int, ts: str, entry: Entry, prev: str) -> bytes:
+    """Canonical bytes of one record; the single definition used by append and verify."""
+    return canonical_json(
+        {
+            "v": 1,
+            "seq": seq,
+            "ts": ts,
+            "type": entry.type,
+            "name": entry.name,
+            "tenant": entry.tenant,
+            "topic": entry.topic,
+            "action_id": entry.action_id,
+            "ref": entry.ref,
+            "payload": entry.payload,
+            "prev": prev,
+        }
+    )
+
+
+def connect(path: Path, readonly: bool = False) -> sqlite3.Connection:
+    """A connection with the log's pragmas: WAL, synchronous=FULL (every commit is fsynced)."""
+    if readonly:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+    else:
+        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("PRAGMA busy_timeout=5000")
+    return conn
+
+
+_STOP = object()
+Listener = Callable[[list[Record]], None]
+
+
+class ReceiptLog:
+    """Append, read, prove. Call ``open()`` first and ``close()`` at the end."""
+
+    def __init__(self, data_dir: Path, max_batch: int = 4096) -> None:
+        self.data_dir = Path(data_dir)
+        self.path = self.data_dir / DB_FILE
+        self.max_batch = max_batch
+        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._listeners: list[Listener] = []
+        self._tree = MerkleTree()
+        self._tree_lock = threading.Lock()
+        self._last_seq = 0
+        self._last_hash = GENESIS_HASH
+        self._writer: threading.Thread | None = None
+        self._reader: sqlite3.Connection | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.signer: TreeHeadSigner | None = None
+        self.appended_total = 0
+        self.commits_total = 0
+
+    # -- lifecycle -----------------------------------------------------------------------------
+
+    def open(self) -> None:
+        """Create or open the log, rebuild the Merkle tree, check the chain tail, start the writer."""
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        conn = connect(self.path)
+        conn.executescript(SCHEMA)
+        leaves: list[bytes] = []
+        prev = GENESIS_HASH
+        expected = 1
+        for seq, body, hsh in conn.execute("SELECT seq, body, hash FROM records ORDER BY seq"):
+            if seq != expected:
+                raise RuntimeError(f"receipt log damaged: record {expected} missing (found {seq})")
+            leaves.append(leaf_hash(bytes(body)))
+            prev, expected = hsh, expected + 1
+        if leaves:
+            tail_body = json.loads(bytes(body))
+            if hashlib.sha256(bytes(body)).hexdigest() != prev or tail_body["seq"] != expected - 1:
+                raise RuntimeError(f"receipt log damaged at record {expected - 1}")
+        self._tree.extend(leaves)
+        self._last_seq, self._last_hash = expected - 1, prev
+        conn.close()
+        self._reader = connect(self.path)
+        self.signer = TreeHeadSigner.load_or_create(self.data_dir)
+        self._writer = threading.Thread(target=self._write_loop, name="receipt-log-writer", daemon=True)
+        self._writer.start()
+
+    def bind_loop(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Listeners are called on this loop after each commit."""
+        self._loop = loop
+
+    def close(self) -> None:
+        """Drain pending appends, sign a final tree head, stop the writer."""
+        if self._writer is not None:
+            self._queue.put(_STOP)
+            self._writer.join()
+            self._writer = None
+        if self._reader is not None:
+            self.sign_tree_head()
+            self._reader.close()
+            self._reader = None
+
+    def add_listener(self, listener: Listener) -> None:
+        """Called with each committed batch (in the bound loop's thread)."""
+        self._listeners.append(listener)
+
+    # -- appending ---------------------------------------------------------------------------
+
+    @property
+    def last_seq(self) -> int:
+        return self._last_seq
+
+    def submit(self, entries: list[Entry]) -> Future[list[Record]]:
+        """Queue entries now (order of submission is order in the log); the future resolves
+        when they are durably committed."""
+        fut: Future[list[Record]] = Future()
+        self._queue.put((entries, fut))
+        return fut
+
+    async def append(self, entries: list[Entry]) -> list[Record]:
+        """Append entries atomically and in order; returns once they are durably committed."""
+        return await asyncio.wrap_future(self.submit(entries))
+
+    def append_sync(self, entries: list[Entry]) -> list[Record]:
+        """Blocking append for code outside the event loop."""
+        return self.submit(entries).result()
+
+    def _write_loop(self) -> None:
+        conn = connect(self.path)
+        stopping = False
+        while not stopping:
+            item = self._queue.get()
+            if item is _STOP:
+                break
+            batch = [item]
+            count = len(item[0])
+            while count < self.max_batch:
+                try:
+                    nxt = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is _STOP:
+                    stopping = True
+                    break
+                batch.append(nxt)
+                count += len(nxt[0])
+            self._commit_batch(conn, batch)
+        conn.close()
+
+    def _commit_batch(self, conn: sqlite3.Connection, batch: list[tuple[list[Entry], Future]]) -> None:
+        seq, prev = self._last_seq, self._last_hash
+        rows: list[tuple[Any, ...]] = []
+        results: list[tuple[Future, list[Record] | Exception]] = []
+        ts = utc_now()
+        for entries, fut in batch:
+            recs: list[Record] = []
+            group_start = (seq, prev)
+            try:
+                for e in entries:
+                    body = build_body(seq + 1, ts, e, prev)
+                    hsh = hashlib.sha256(body).hexdigest()
+                    skey = stream_key(e.tenant, e.topic) if e.stream and e.topic else None
+                    seq, prev = seq + 1, hsh
+                    recs.append(Record(seq, e.type, e.name, e.tenant, e.topic, e.action_id, e.ref, skey, body, hsh))
+            except Exception as exc:  # a bad payload fails its own append only
+                seq, prev = group_start
+                results.append((fut, ValueError(f"record not appendable: {exc}")))
+                continue
+            rows.extend((r.seq, r.type, r.name, r.tenant, r.topic, r.action_id, r.ref, r.stream, r.body, r.hash) for r in recs)
+            results.append((fut, recs))
+        try:
+            if rows:
+                conn.execute("BEGIN IMMEDIATE")
+                conn.executemany(INSERT, rows)
+                conn.execute("COMMIT")
+        except Exception as exc:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            for fut, _ in results:
+                fut.set_exception(RuntimeError(f"receipt log commit failed: {exc}"))
+            return
+        committed: list[Record] = []
+        with self._tree_lock:
+            for _, res in results:
+                if isinstance(res, list):
+                    self._tree.extend([leaf_hash(r.body) for r in res])
+                    committed.extend(res)
+            self._last_seq, self._last_hash = seq, prev
+        self.appended_total += len(committed)
+        self.commits_total += 1
+        for fut, res in results:
+            if isinstance(res, Exception):
+                fut.set_exception(res)
+            else:
+                fut.set_result(res)
+        if committed and self._listeners and self._loop is not None and not self._loop.is_closed():
+            try:
+                self._loop.call_soon_threadsafe(self._notify, committed)
+            except RuntimeError:
+                pass
+
+    def _notify(self, records: list[Record]) -> None:
+        for listener in self._listeners:
+            listener(records)
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def _rows(self, sql: str, args: tuple[Any, ...]) -> list[Record]:
+        assert self._reader is not None, "log not open"
+        return [Record.from_row(r) for r in self._reader.execute(sql, args)]
+
+    def read_stream(self, tenant: str, topic: str, after_seq: int, limit: int = 500) -> list[Record]:
+        """Events of a tenant's topic with seq > after_seq, in order (index range read)."""
+        return self._rows(
+            f"SELECT {COLUMNS} FROM records WHERE stream = ? AND seq > ? ORDER BY seq LIMIT ?",
+            (stream_key(tenant, topic), after_seq, limit),
+        )
+
+    def first_stream_seq(self, tenant: str, topic: str) -> int | None:
+        """The oldest retained event seq of a topic (retention watermark)."""
+        assert self._reader is not None
+        row = self._reader.execute(
+            "SELECT MIN(seq) FROM records WHERE stream = ?", (stream_key(tenant, topic),)
+        ).fetchone()
+        return row[0] if row else None
+
+    def read_action(self, action_id: str, types: Sequence[str] | None = None) -> list[Record]:
+        """All records of one action, optionally only some types, in order."""
+        if types:
+            marks = ",".join("?" * len(types))
+            return self._rows(
+                f"SELECT {COLUMNS} FROM records WHERE action_id = ? AND type IN ({marks}) ORDER BY seq",
+                (action_id, *types),
+            )
+        return self._rows(f"SELECT {COLUMNS} FROM records WHERE action_id = ? ORDER BY seq", (action_id,))
+
+    def read_range(self, from_seq: int, to_seq: int, limit: int = 1000) -> list[Record]:
+        """Records with from_seq <= seq <= to_seq (at most ``limit``)."""
+        return self._rows(
+            f"SELECT {COLUMNS} FROM records WHERE seq BETWEEN ? AND ? ORDER BY seq LIMIT ?",
+            (from_seq, to_seq, limit),
+        )
+
+    def get(self, seq: int) -> Record | None:
+        rows = self._rows(f"SELECT {COLUMNS} FROM records WHERE seq = ?", (seq,))
+        return rows[0] if rows else None
+
+    def get_ref(self, ref: str) -> list[Record]:
+        """Records carrying ``ref`` (artifact or approval id)."""
+        return self._rows(f"SELECT {COLUMNS} FROM records WHERE ref = ? ORDER BY seq", (ref,))
+
+    def iter_control(self) -> Iterator[Record]:
+        """State and approval records in order (to rebuild the scheduler after a restart)."""
+        assert self._reader is not None
+        cur = self._reader.execute(
+            f"SELECT {COLUMNS} FROM records WHERE type IN ('state', 'approval') ORDER BY seq"
+        )
+        for row in cur:
+            yield Record.from_row(row)
+
+    # -- Merkle tree heads and proofs --------------------------------------------------------
+
+    @property
+    def tree_size(self) -> int:
+        return self._tree.size
+
+    def sign_tree_head(self) -> dict[str, Any]:
+        """Sign the current tree head, store it in the log's table and in ``tree_head.json``."""
+        assert self.signer is not None and self._reader is not None
+        with self._tree_lock:
+            size = self._tree.size
+            root = self._tree.root()
+        sth = self.signer.sign(size, root, int(time.time() * 1000))
+        sth["public_key"] = self.signer.public_key_b64
+        text = json.dumps(sth, sort_keys=True)
+        self._reader.execute("INSERT OR REPLACE INTO tree_heads (tree_size, body) VALUES (?, ?)", (size, text))
+        tmp = self.data_dir / (TREE_HEAD_FILE + ".tmp")
+        tmp.write_text(text)
+        os.replace(tmp, self.data_dir / TREE_HEAD_FILE)
+        return sth
+
+    def inclusion_proof(self, seq: int) -> dict[str, Any]:
+        """Proof that record ``seq`` is leaf ``seq - 1`` of the tree under a fresh signed head."""
+        sth = self.sign_tree_head()
+        size = sth["tree_size"]
+        if not 1 <= seq <= size:
+            raise KeyError(seq)
+        with self._tree_lock:
+            proof = self._tree.inclusion_proof(seq - 1, size)
+        rec = self.get(seq)
+        assert rec is not None
+        return {
+            "seq": seq,
+            "leaf_index": seq - 1,
+            "tree_size": size,
+            "leaf_hash": leaf_hash(rec.body).hex(),
+            "record_hash": rec.hash,
+            "proof": [p.hex() for p in proof],
+            "tree_head": sth,
+        }
+
+    def consistency_proof(self, old_size: int, new_size: int | None = None) -> list[str]:
+        with self._tree_lock:
+            return [p.hex() for p in self._tree.consistency_proof(old_size, new_size)]

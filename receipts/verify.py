@@ -1,0 +1,123 @@
+"""Offline verification of a data directory's receipt log.
+
+Checks, record by record: contiguous sequence numbers (a deleted or reordered record shows as a
+gap or a broken link), the body is canonical JSON whose fields match the indexed columns, the
+body's ``prev`` equals the previous record's hash, the stored hash is SHA-256 of the body. Then
+the Merkle root of the records is compared with every signed tree head (table and
+``tree_head.json``): a signature that does not verify, a root that differs, or a tree head that
+covers more records than the log holds (truncation) are reported.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from receipts.canonical import canonical_json
+from receipts.log import DB_FILE, GENESIS_HASH, TREE_HEAD_FILE, connect, stream_key
+from receipts.merkle import MerkleTree, leaf_hash
+from receipts.signing import verify_tree_head
+
+
+@dataclass
+class VerifyReport:
+    """Outcome of a verification: ``first_bad_seq`` names the first record that failed."""
+
+    ok: bool
+    checked: int
+    first_bad_seq: int | None = None
+    reason: str | None = None
+    tree_head: dict[str, Any] | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in asdict(self).items() if v is not None or k in ("ok", "checked")}
+
+
+def _check_record(row: tuple[Any, ...], expected_seq: int, prev: str) -> str | None:
+    seq, rtype, name, tenant, topic, action_id, ref, stream, body, hsh = row
+    body = bytes(body)
+    if seq != expected_seq:
+        return f"sequence gap: expected record {expected_seq}, found {seq}"
+    try:
+        fields = json.loads(body)
+    except ValueError:
+        return "body is not JSON"
+    if canonical_json(fields) != body:
+        return "body is not canonical JSON"
+    if hashlib.sha256(body).hexdigest() != hsh:
+        return "hash does not match body"
+    if fields.get("prev") != prev:
+        return "chain broken: prev does not match the previous record's hash"
+    if fields.get("seq") != seq:
+        return "seq in body does not match"
+    for key, value in (("type", rtype), ("name", name), ("tenant", tenant), ("topic", topic),
+                       ("action_id", action_id), ("ref", ref)):
+        if fields.get(key) != value:
+            return f"column {key} does not match body"
+    if stream is not None and stream != stream_key(tenant, topic or ""):
+        return "stream index does not match body"
+    return None
+
+
+def verify_connection(
+    conn: sqlite3.Connection, data_dir: Path | None = None, from_seq: int = 1, to_seq: int | None = None
+) -> VerifyReport:
+    """Verify records ``from_seq..to_seq`` of an open log (the chain is walked from record 1)."""
+    tree = MerkleTree()
+    prev = GENESIS_HASH
+    expected = 1
+    checked = 0
+    for row in conn.execute("SELECT seq, type, name, tenant, topic, action_id, ref, stream, body, hash "
+                            "FROM records ORDER BY seq"):
+        if to_seq is not None and expected > to_seq:
+            break
+        problem = _check_record(row, expected, prev)
+        if problem:
+            return VerifyReport(False, checked, first_bad_seq=expected, reason=problem)
+        tree.append(leaf_hash(bytes(row[8])))
+        prev = row[9]
+        if expected >= from_seq:
+            checked += 1
+        expected += 1
+    size = expected - 1
+    heads: list[dict[str, Any]] = [json.loads(b) for (b,) in conn.execute("SELECT body FROM tree_heads ORDER BY tree_size")]
+    if data_dir is not None and (data_dir / TREE_HEAD_FILE).exists():
+        heads.append(json.loads((data_dir / TREE_HEAD_FILE).read_text()))
+    latest: dict[str, Any] | None = None
+    for sth in heads:
+        try:
+            verify_tree_head(sth, sth["public_key"])
+        except (ValueError, KeyError) as exc:
+            return VerifyReport(False, checked, first_bad_seq=min(sth.get("tree_size", 1), size) or 1,
+                                reason=f"signed tree head invalid: {exc}")
+        n = sth["tree_size"]
+        if to_seq is not None and n > to_seq:
+            continue
+        if n > size:
+            return VerifyReport(False, checked, first_bad_seq=size + 1,
+                                reason=f"log truncated: a signed tree head covers {n} records, the log has {size}")
+        if n and tree.root(n).hex() != sth["root_hash"]:
+            return VerifyReport(False, checked, first_bad_seq=1,
+                                reason=f"Merkle root of the first {n} records differs from the signed tree head")
+        if latest is None or n >= latest["tree_size"]:
+            latest = sth
+    head = {"tree_size": size, "root_hash": tree.root().hex()}
+    if latest is not None:
+        head["signed"] = latest
+    return VerifyReport(True, checked, tree_head=head)
+
+
+def verify_data_dir(data_dir: Path, from_seq: int = 1, to_seq: int | None = None) -> VerifyReport:
+    """Open ``<data_dir>/receipts.sqlite3`` read-only and verify it."""
+    path = Path(data_dir) / DB_FILE
+    if not path.exists():
+        return VerifyReport(False, 0, reason=f"no receipt log at {path}")
+    conn = connect(path, readonly=True)
+    try:
+        return verify_connection(conn, Path(data_dir), from_seq, to_seq)
+    finally:
+        conn.close()
