@@ -1,0 +1,267 @@
+"""Test support: a real Metis server in a subprocess and a real ``websockets`` ToolBus client.
+
+Fixtures (see ``tests/conftest.py``): ``metis_server`` (one server for the whole session) and
+``server_factory`` (fresh servers on their own data dirs, for restart and crash tests).
+
+    async def test_x(metis_server):
+        view, events = await run_action(metis_server, "crl_math", {"goal": "simplify", ...})
+        assert view["status"] == "completed"
+
+    async with ToolBus.connect(metis_server, role="partner") as tb:
+        with pytest.raises(RpcFailure) as err:
+            await tb.call("actions.start", {"ability": "crl_math", "inputs": {}})
+        assert err.value.code == -32602
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+ROOT = Path(__file__).resolve().parents[1]
+TENANTS = ("acme", "globex")
+ROLES = ("partner", "canvas", "reviewer", "approver")
+ENDED = {"action_completed", "action_partial", "action_failed"}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def token_for(role: str, tenant: str = "acme") -> str:
+    return f"tok-{tenant}-{role}"
+
+
+def write_tokens(path: Path) -> Path:
+    tokens = {token_for(r, t): {"tenant": t, "roles": [r]} for t in TENANTS for r in ROLES}
+    tokens["tok-acme-approver2"] = {"tenant": "acme", "roles": ["approver"]}
+    path.write_text(json.dumps(tokens))
+    return path
+
+
+@dataclass
+class MetisServer:
+    """A ``metis serve`` subprocess on a free port."""
+
+    data_dir: Path
+    port: int = field(default_factory=free_port)
+    proc: subprocess.Popen | None = None
+    extra_args: list[str] = field(default_factory=list)
+    env: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def http_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/toolbus"
+
+    def token(self, role: str = "partner", tenant: str = "acme") -> str:
+        return token_for(role, tenant)
+
+    def start(self, timeout: float = 60.0) -> MetisServer:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        tokens = write_tokens(self.data_dir.parent / f"{self.data_dir.name}-tokens.json")
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "METIS_EXTRA_ABILITIES": "tests.abilities_testing:ABILITIES",
+               **self.env}
+        log = open(self.data_dir.parent / f"{self.data_dir.name}-server.log", "ab")  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "orchestrator.cli", "serve", "--port", str(self.port), "--data-dir",
+             str(self.data_dir), "--tokens", str(tokens), *self.extra_args],
+            cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited with {self.proc.returncode}: see {log.name}")
+            try:
+                if httpx.get(self.http_url + "/healthz", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError("server did not become healthy")
+
+    def stop(self, kill: bool = False) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        if kill:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        else:
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(15)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(5)
+
+
+class RpcFailure(Exception):
+    def __init__(self, error: dict[str, Any]) -> None:
+        super().__init__(f"{error.get('code')}: {error.get('message')}")
+        self.code = error.get("code")
+        self.message = error.get("message")
+        self.data = error.get("data")
+
+
+class ToolBus:
+    """Async JSON-RPC client over a real WebSocket; notifications are queued."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.next_id = 0
+        self.pending: dict[Any, asyncio.Future[Any]] = {}
+        self.notifications: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.unsolicited: list[Any] = []
+        self._reader = asyncio.get_running_loop().create_task(self._read())
+
+    @classmethod
+    @asynccontextmanager
+    async def connect(cls, server: MetisServer, role: str = "partner", tenant: str = "acme",
+                      token: str | None = None, auth: bool = True):
+        headers = {"Authorization": f"Bearer {token or server.token(role, tenant)}"} if auth else {}
+        async with websockets.connect(server.ws_url, additional_headers=headers, max_size=64 * 1024 * 1024) as ws:
+            tb = cls(ws)
+            try:
+                yield tb
+            finally:
+                tb._reader.cancel()
+
+    async def _read(self) -> None:
+        try:
+            async for raw in self.ws:
+                msg = json.loads(raw)
+                if isinstance(msg, list):
+                    key = tuple(sorted(str(m.get("id")) for m in msg))
+                    fut = self.pending.pop(key, None)
+                    if fut:
+                        fut.set_result(msg)
+                    else:
+                        self.unsolicited.append(msg)
+                elif "method" in msg and "id" not in msg:
+                    await self.notifications.put(msg)
+                elif msg.get("id") in self.pending:
+                    self.pending.pop(msg["id"]).set_result(msg)
+                else:
+                    self.unsolicited.append(msg)
+        except websockets.ConnectionClosed:
+            pass
+
+    async def send_raw(self, text: str | bytes) -> None:
+        await self.ws.send(text)
+
+    async def next_unsolicited(self, timeout: float = 10.0) -> Any:
+        deadline = time.monotonic() + timeout
+        while not self.unsolicited:
+            if time.monotonic() > deadline:
+                raise TimeoutError("no unsolicited message")
+            await asyncio.sleep(0.01)
+        return self.unsolicited.pop(0)
+
+    async def request(self, method: str, params: dict[str, Any] | None = None, timeout: float = 60.0) -> dict[str, Any]:
+        """The raw response object."""
+        self.next_id += 1
+        rid = self.next_id
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.pending[rid] = fut
+        await self.ws.send(json.dumps({"jsonrpc": "2.0", "id": rid, "method": method, "params": params or {}}))
+        return await asyncio.wait_for(fut, timeout)
+
+    async def batch(self, calls: list[tuple[str, dict[str, Any]]], timeout: float = 60.0) -> list[dict[str, Any]]:
+        msgs = []
+        for method, params in calls:
+            self.next_id += 1
+            msgs.append({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.pending[tuple(sorted(str(m["id"]) for m in msgs))] = fut
+        await self.ws.send(json.dumps(msgs))
+        return await asyncio.wait_for(fut, timeout)
+
+    async def call(self, method: str, params: dict[str, Any] | None = None, timeout: float = 60.0) -> Any:
+        """The result, or ``RpcFailure`` carrying code, message and data."""
+        resp = await self.request(method, params, timeout)
+        if "error" in resp:
+            raise RpcFailure(resp["error"])
+        return resp["result"]
+
+    async def start(self, ability: str, inputs: dict[str, Any], **params: Any) -> dict[str, Any]:
+        return await self.call("actions.start", {"ability": ability, "inputs": inputs, **params})
+
+    async def follow(self, topic: str, action_id: str, answer: Callable[[dict[str, Any]], Any] | None = None,
+                     timeout: float = 120.0, last_event_id: int | None = None) -> list[dict[str, Any]]:
+        """Subscribe to ``topic`` and collect events until ``action_id`` ends; ``answer`` replies
+        to each ``action_waiting_user`` of that action (payload -> value)."""
+        params: dict[str, Any] = {"topic": topic}
+        if last_event_id is not None:
+            params["last_event_id"] = last_event_id
+        sub = (await self.call("events.subscribe", params))["subscription_id"]
+        events: list[dict[str, Any]] = []
+        deadline = time.monotonic() + timeout
+        try:
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(f"{action_id} did not end in {timeout}s; got {[e['event'] for e in events]}")
+                note = await asyncio.wait_for(self.notifications.get(), left)
+                p = note.get("params", {})
+                if note.get("method") != "event" or p.get("subscription_id") != sub:
+                    continue
+                events.append(p)
+                if p["event"] == "action_waiting_user" and p["data"]["action_id"] == action_id and answer:
+                    value = answer(p["data"]["payload"])
+                    await self.call("actions.input", {"action_id": action_id,
+                                                      "request_id": p["data"]["payload"]["request_id"],
+                                                      "value": value})
+                if p["event"] in ENDED and p["data"]["action_id"] == action_id:
+                    return events
+        finally:
+            await self.call("events.unsubscribe", {"subscription_id": sub})
+
+    async def run(self, ability: str, inputs: dict[str, Any], answer: Callable[[dict[str, Any]], Any] | None = None,
+                  timeout: float = 120.0, **params: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        started = await self.start(ability, inputs, **params)
+        events = await self.follow(started["topic"], started["action_id"], answer, timeout)
+        view = await self.call("actions.get", {"action_id": started["action_id"]})
+        return view, events
+
+
+async def run_action(server: MetisServer, ability: str, inputs: dict[str, Any],
+                     answer: Callable[[dict[str, Any]], Any] | None = None, timeout: float = 120.0,
+                     role: str = "partner", tenant: str = "acme", **params: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Start an action, follow it to its end (answering questions), return (ActionView, events).
+
+    Each event is ``{"subscription_id", "id", "event", "data"}``; ``data`` is the contract's event
+    data (``kind``, ``payload``, ``seq``, ``receipt_hash``...)."""
+    async with ToolBus.connect(server, role, tenant) as tb:
+        return await tb.run(ability, inputs, answer, timeout, **params)
+
+
+async def approved_reviewer(server: MetisServer, tb_reviewer: ToolBus, method: str, params: dict[str, Any]) -> Any:
+    """Call a reflect method: the first call is refused with an approval id, an approver grants it,
+    the second call succeeds. Returns the result."""
+    try:
+        return await tb_reviewer.call(method, params)
+    except RpcFailure as exc:
+        if exc.code != -32003 or not exc.data or "approval_id" not in exc.data:
+            raise
+        approval_id = exc.data["approval_id"]
+    async with ToolBus.connect(server, "approver", "acme") as approver:
+        await approver.call("approvals.grant", {"approval_id": approval_id, "note": "test"})
+    return await tb_reviewer.call(method, params)
