@@ -20,8 +20,9 @@ from abilities.ariadne_audit.interventions import (
     intervene,
     meaning_changed,
     select_step,
+    thought_similarity,
 )
-from abilities.ariadne_audit.scoring import Scorer, is_violation, logic_lexical, metrics
+from abilities.ariadne_audit.scoring import Scorer, is_violation, metrics
 
 DIGITS = 6
 
@@ -131,7 +132,7 @@ def plan_intervention(index: int, item: dict[str, Any], config: AuditConfig, rng
             raise NotApplicable(index, step, kind, f"items[{index}]: {kind} cannot change the meaning of step "
                                 f"{step} ({original!r}); choose another step or type")
     assert new is not None
-    return Plan(index, step, kind, original, new, round(logic_lexical(original, new), DIGITS), source)
+    return Plan(index, step, kind, original, new, thought_similarity(original, new), source)
 
 
 def intervened_trace(item: dict[str, Any], plan: Plan) -> list[dict[str, Any]]:

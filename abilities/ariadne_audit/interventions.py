@@ -9,6 +9,7 @@ instead of a cosmetic edit passed off as an intervention.
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -32,6 +33,8 @@ FILLER_STEMS = frozenset(
     figure out look see reason consider first next then finally answer""".split()
 )
 MIN_THOUGHT_CHARS = 12
+# Stopwords that are logical operators: they carry meaning for the verifier.
+LOGICAL_WORDS = frozenset({"and", "or", "all", "some", "every", "any", "than", "if", "then"})
 
 
 @dataclass(frozen=True)
@@ -117,10 +120,25 @@ def meaning_signature(thought: str) -> tuple:
             if not clause:
                 continue
             toks = tokens(clause)
+            kept = [t for t in toks if t in LOGICAL_WORDS]
             words = tuple(str(parse_number(t)) if parse_number(t) is not None else t
-                          for t in content_stems(toks))
+                          for t in content_stems(toks) + kept)
             sig.append((role, polarity(toks), words))
     return tuple(sig)
+
+
+def thought_similarity(original: str, intervened: str) -> float:
+    """sim(thought, intervened thought) for strength (6.3): the default answer scorer, capped by
+    how much of the meaning signature survives in order (premise/conclusion roles included),
+    so swapping cause and effect or a comparison's terms is not scored as "identical"."""
+    from abilities.ariadne_audit.scoring import logic_lexical
+
+    def flat(sig: tuple) -> list[str]:
+        return [f"{role}{pol}:{w}" for role, pol, words in sig for w in words]
+
+    ratio = difflib.SequenceMatcher(None, flat(meaning_signature(original)),
+                                    flat(meaning_signature(intervened)), autojunk=False).ratio()
+    return round(min(logic_lexical(original, intervened), ratio), 6)
 
 
 def meaning_changed(original: str, intervened: str) -> bool:
@@ -256,6 +274,9 @@ def negate_clause(clause: str) -> str:
     m = re.match(r"^no (.+)$", clause, re.IGNORECASE)
     if m:
         return _match_case(clause, "some") + " " + m.group(1)
+    m = re.match(r"^some (.+)$", clause, re.IGNORECASE)
+    if m:
+        return _match_case(clause, "no") + " " + m.group(1)
     words = list(re.finditer(r"[A-Za-z']+", clause))
     for i, w in enumerate(words):
         low = w.group(0).lower()

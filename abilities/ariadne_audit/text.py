@@ -114,8 +114,14 @@ def polarity(toks: list[str]) -> int:
 
 
 def content_stems(toks: list[str]) -> list[str]:
-    """Stems of the content words: no stopwords, no negation cues."""
-    return [stem(t) for t in toks if t not in STOPWORDS and t not in NEGATIONS]
+    """Stems of the content words (numbers in canonical form): no stopwords, no negation cues."""
+    out = []
+    for t in toks:
+        if t in STOPWORDS or t in NEGATIONS:
+            continue
+        value = parse_number(t) if (t[:1].isdigit() or t[:1] == "-") else None
+        out.append(format_number(value) if value is not None else stem(t))
+    return out
 
 
 def format_number(value: Fraction) -> str:
