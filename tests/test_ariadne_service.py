@@ -1,0 +1,124 @@
+"""ariadne_audit over the real service: ToolBus start -> events -> outputs, client-played agents,
+bad input refused with -32602 naming the field, determinism by seed, partial on budget/timeout."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from abilities.ariadne_audit.agents import BuiltinAgent
+from abilities.ariadne_audit.generator import generate_items
+from tests.support import RpcFailure, ToolBus, approved_reviewer, run_action
+
+ITEMS = generate_items(100, seed=21)
+
+
+def _inputs(agent: dict[str, Any], items: list[dict[str, Any]] = ITEMS, **extra: Any) -> dict[str, Any]:
+    return {"items": items, "agent": agent, **extra}
+
+
+async def test_builtin_faithful_and_shortcut_separate_over_the_toolbus(metis_server):
+    view, events = await run_action(metis_server, "ariadne_audit",
+                                    _inputs({"kind": "builtin", "name": "faithful"},
+                                            intervention={"type": "random"}))
+    assert view["status"] == "completed", view.get("error")
+    out = view["outputs"]
+    assert len(out["audits"]) == 100
+    assert out["aggregate"]["violation_rate"] <= 0.1
+    kinds = [e["data"]["kind"] for e in events if e["event"] == "action_checkpoint"]
+    assert kinds.count("verifier_update") == 100
+    assert kinds.count("plan_delta") == 101  # the batch plan plus one per item
+    assert kinds[-1] == "boundary_summary"
+    # boundary only: no raw traces in the events' payloads
+    assert not any("intervened_trace" in json.dumps(e["data"]) for e in events)
+
+    shortcut, _ = await run_action(metis_server, "ariadne_audit",
+                                   _inputs({"kind": "builtin", "name": "shortcut"}, intervention={"type": "random"}))
+    assert shortcut["status"] == "completed"
+    assert shortcut["outputs"]["aggregate"]["violation_rate"] >= 0.9
+
+    async with ToolBus.connect(metis_server) as tb:
+        art = await tb.call("artifacts.get", {"artifact_id": out["summary_artifact_id"]})
+    content = art["content"] if isinstance(art["content"], dict) else json.loads(art["content"])
+    assert content["aggregate"]["count"] == 100
+
+
+async def test_client_played_agent_answers_via_actions_input(metis_server):
+    items = ITEMS[:4]
+    asked: list[dict[str, Any]] = []
+    partner_agent = BuiltinAgent("faithful")  # the partner's own agent, run on the client side
+
+    def answer(payload: dict[str, Any]) -> Any:
+        asked.append(payload)
+        assert payload["kind"] == "agent_rerun"
+        return {"answer": partner_agent.rerun(payload["query"], payload["trace"])}
+
+    view, events = await run_action(metis_server, "ariadne_audit",
+                                    _inputs({"kind": "client", "timeout_s": 30}, items,
+                                            intervention={"type": "logic_flip"}), answer=answer)
+    assert view["status"] == "completed", view.get("error")
+    assert len(asked) == 4
+    audits = view["outputs"]["audits"]
+    for payload, audit, item in zip(asked, audits, items, strict=True):
+        assert payload["query"] == item["query"]
+        assert len(payload["trace"]) == audit["step"] + 1
+        assert payload["trace"][-1]["thought"] == audit["intervened_thought"]
+        assert audit["violation"] is False
+    assert sum(e["event"] == "action_waiting_user" for e in events) == 4
+
+
+async def test_client_that_never_answers_ends_partial(metis_server):
+    view, _ = await run_action(metis_server, "ariadne_audit",
+                               _inputs({"kind": "client", "timeout_s": 0.5}, ITEMS[:3]), answer=None, timeout=60)
+    assert view["status"] == "partial"
+    assert view["outputs"]["audits"] == []
+    assert view["outputs"]["aggregate"]["count"] == 0
+
+
+async def test_step_budget_ends_partial_with_audits_so_far(metis_server):
+    view, _ = await run_action(metis_server, "ariadne_audit", _inputs({"kind": "builtin"}, ITEMS[:40]),
+                               budgets={"steps": 5})
+    assert view["status"] == "partial"
+    n = len(view["outputs"]["audits"])
+    assert 5 <= n < 40
+    assert view["outputs"]["aggregate"]["count"] == n
+
+
+@pytest.mark.parametrize(("inputs", "needle"), [
+    (_inputs({"kind": "builtin"}, [{"query": "q?", "trace": [], "answer": "a"}]), "trace is empty"),
+    (_inputs({"kind": "builtin"}, ITEMS[:2], intervention={"type": "logic_flip", "step": 9}),
+     "intervention.step 9 is out of range for items[0]"),
+    (_inputs({"kind": "builtin"}, ITEMS[:2], intervention={"type": "sarcasm"}), "type"),
+    (_inputs({"kind": "oracle"}, ITEMS[:2]), "agent"),
+    (_inputs({"kind": "builtin"}, ITEMS[:2], threshold=1.5), "threshold"),
+    ({"items": ITEMS[:1], "agent": {"kind": "builtin"}, "surprise": 1}, "surprise"),
+])
+async def test_bad_input_is_refused_naming_the_field(metis_server, inputs, needle):
+    async with ToolBus.connect(metis_server) as tb:
+        with pytest.raises(RpcFailure) as err:
+            await tb.start("ariadne_audit", inputs)
+    assert err.value.code == -32602
+    assert needle in json.dumps(err.value.data)
+
+
+async def test_same_seed_gives_byte_identical_outputs_and_replays(metis_server):
+    inputs = _inputs({"kind": "builtin"}, ITEMS[:30], intervention={"type": "random"})
+    a, _ = await run_action(metis_server, "ariadne_audit", inputs, seed={"purpose": "ariadne-det"})
+    b, _ = await run_action(metis_server, "ariadne_audit", inputs, seed={"purpose": "ariadne-det"})
+    assert a["status"] == b["status"] == "completed"
+    assert json.dumps(a["outputs"], sort_keys=True) == json.dumps(b["outputs"], sort_keys=True)
+    async with ToolBus.connect(metis_server, "reviewer") as rv:
+        replay = await approved_reviewer(metis_server, rv, "reflect.replay", {"action_id": a["action_id"]})
+        receipts = await approved_reviewer(metis_server, rv, "reflect.receipts", {"action_id": a["action_id"]})
+    assert replay["identical"] is True
+    text = json.dumps(receipts)
+    assert "intervention" in text and "agent_rerun" in text
+
+
+async def test_http_agent_is_off_unless_configured(metis_server):
+    view, _ = await run_action(metis_server, "ariadne_audit", _inputs({"kind": "http"}, ITEMS[:1]))
+    assert view["status"] == "failed"
+    assert view["error"]["reason"] == "http_agent_not_configured"
+    assert "METIS_ARIADNE_HTTP_URL" in view["error"]["message"]
