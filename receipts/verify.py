@@ -20,7 +20,7 @@ from typing import Any
 from receipts.canonical import canonical_json
 from receipts.log import DB_FILE, GENESIS_HASH, TREE_HEAD_FILE, connect, stream_key
 from receipts.merkle import MerkleTree, leaf_hash
-from receipts.signing import verify_tree_head
+from receipts.signing import PUBLIC_KEY_FILE, verify_tree_head
 
 
 @dataclass
@@ -87,10 +87,14 @@ def verify_connection(
     heads: list[dict[str, Any]] = [json.loads(b) for (b,) in conn.execute("SELECT body FROM tree_heads ORDER BY tree_size")]
     if data_dir is not None and (data_dir / TREE_HEAD_FILE).exists():
         heads.append(json.loads((data_dir / TREE_HEAD_FILE).read_text()))
+    pinned = data_dir / PUBLIC_KEY_FILE if data_dir is not None else None
+    trusted_key = pinned.read_text() if pinned is not None and pinned.exists() else None
     latest: dict[str, Any] | None = None
     for sth in heads:
         try:
-            verify_tree_head(sth, sth["public_key"])
+            # the key pinned in the data dir (or the head's own when no pin exists): a head re-signed
+            # with another key is refused
+            verify_tree_head(sth, trusted_key or sth["public_key"])
         except (ValueError, KeyError) as exc:
             return VerifyReport(False, checked, first_bad_seq=min(sth.get("tree_size", 1), size) or 1,
                                 reason=f"signed tree head invalid: {exc}")

@@ -265,3 +265,45 @@ async def approved_reviewer(server: MetisServer, tb_reviewer: ToolBus, method: s
     async with ToolBus.connect(server, "approver", "acme") as approver:
         await approver.call("approvals.grant", {"approval_id": approval_id, "note": "test"})
     return await tb_reviewer.call(method, params)
+
+
+async def sse_read(server: MetisServer, topic: str, token: str | None = None, last_event_id: int | None = None,
+                   query: dict[str, str] | None = None, until: Callable[[dict[str, Any]], bool] | None = None,
+                   max_events: int | None = None, timeout: float = 30.0) -> tuple[dict[str, str], list[dict[str, Any]]]:
+    """Read ``/streams/{topic}`` with a real httpx client until ``until(event)`` or ``max_events``.
+
+    Returns (response headers, events) where each event is ``{"id": int, "event": str, "data": dict}``."""
+    headers = {"Authorization": f"Bearer {token or server.token('canvas')}"} if query is None or "token" not in query else {}
+    if last_event_id is not None:
+        headers["Last-Event-ID"] = str(last_event_id)
+    events: list[dict[str, Any]] = []
+    async with httpx.AsyncClient(timeout=httpx.Timeout(timeout)) as client:
+        async with client.stream("GET", f"{server.http_url}/streams/{topic}", headers=headers,
+                                 params=query or {}) as resp:
+            if resp.status_code != 200:
+                return dict(resp.headers), [{"status": resp.status_code, "body": (await resp.aread()).decode()}]
+            current: dict[str, Any] = {}
+
+            async def consume() -> None:
+                nonlocal current
+                async for line in resp.aiter_lines():
+                    if line.startswith(":"):
+                        continue
+                    if not line:
+                        if "data" in current:
+                            ev = {"id": int(current["id"]), "event": current["event"], "data": json.loads(current["data"])}
+                            events.append(ev)
+                            if (until and until(ev)) or (max_events and len(events) >= max_events):
+                                return
+                        current = {}
+                        continue
+                    key, _, value = line.partition(":")
+                    current[key] = value[1:] if value.startswith(" ") else value
+
+            await asyncio.wait_for(consume(), timeout)
+            return dict(resp.headers), events
+
+
+def ended(action_id: str) -> Callable[[dict[str, Any]], bool]:
+    """``until`` predicate: the action's terminal event."""
+    return lambda ev: ev["event"] in ENDED and ev["data"]["action_id"] == action_id
