@@ -182,6 +182,7 @@ class ReceiptLog:
         self._reader: sqlite3.Connection | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self.signer: TreeHeadSigner | None = None
+        self.retained_from = 1  # records are never deleted: all history is retained
         self.appended_total = 0
         self.commits_total = 0
 
@@ -427,5 +428,8 @@ class ReceiptLog:
         }
 
     def consistency_proof(self, old_size: int, new_size: int | None = None) -> list[str]:
+        """RFC 9162 consistency proof between two sizes (empty for the empty old tree)."""
+        if old_size == 0:
+            return []
         with self._tree_lock:
             return [p.hex() for p in self._tree.consistency_proof(old_size, new_size)]
