@@ -293,7 +293,7 @@ class Trail:
         )
         step.witness_ids.append(w.wit_id)
         ok = True
-        if isinstance(a, sympy.Equality) or isinstance(b, sympy.Equality):
+        if not (isinstance(a, sympy.Expr) and isinstance(b, sympy.Expr)):
             return ok
         verdict = cas.cas_equivalent(a, b, conds, self.real)
         payload = {"check": "a - b == 0 under conditions", "a": show(a), "b": show(b),
