@@ -170,6 +170,8 @@ class Ken:
         return sorted({t for by in self._out.values() for t in by})
 
     def _neighbors(self, nid: str, etype: str | None, direction: str) -> list[str]:
+        if direction in ("down", "up"):  # along fault propagation (see PROPAGATION)
+            return (self.fault_down if direction == "down" else self.fault_up).get(nid, [])
         tables = {"out": (self._out,), "in": (self._in,), "both": (self._out, self._in)}[direction]
         found: list[str] = []
         for table in tables:

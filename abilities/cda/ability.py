@@ -1,0 +1,52 @@
+"""The thin ability wrapper: resolve Ken for the tenant, run the core, map failures cleanly."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from abilities.base import Ability, AbilityError
+from abilities.cda.engine import CdaRun
+from abilities.cda.ken import Ken, KenError, load_tenant_graph
+from abilities.cda.models import CDAInputs, CDAOutputs
+
+
+def resolve_ken(tenant: str, inputs: CDAInputs) -> Ken:
+    """Inline graph, a named file of the tenant's data dir, or both (inline added on top)."""
+    src = inputs.ken
+    data: dict[str, Any] = {"nodes": [], "edges": []}
+    if src is not None and src.dataset:
+        base = load_tenant_graph(tenant, src.dataset)
+        if src.graph is None:
+            return base
+        data["nodes"] = [{"id": n, "attrs": a} for n, a in base.g.nodes(data=True)]
+        data["edges"] = [{"src": u, "dst": v, "type": k, "attrs": {x: y for x, y in a.items() if x != "type"}}
+                         for u, v, k, a in base.g.edges(keys=True, data=True)]
+    if src is not None and src.graph is not None:
+        data["nodes"] += [n.model_dump() for n in src.graph.nodes]
+        data["edges"] += [e.model_dump() for e in src.graph.edges]
+    return Ken.from_dict(data, max_edges=len(data["edges"]) + 1)
+
+
+class CdaAbility(Ability):
+    """Constraint-Driven Abduction: best explanations under hard/soft constraints, with receipts."""
+
+    name = "cda"
+    version = "0.1.0"
+    description = ("Constraint-Driven Abduction: bounded, seeded hypothesis search over observations and the "
+                   "Ken graph under DSL constraints; verdicts with confidence, next-best tests, receipts.")
+    Inputs = CDAInputs
+    Outputs = CDAOutputs
+
+    def constraints(self, inputs: CDAInputs) -> list[str] | None:
+        """The hard clauses are the action's locked constraint set (service-wide lock and echo)."""
+        return list(inputs.constraints.hard or []) or None
+
+    def run(self, ctx: Any, inputs: CDAInputs) -> CDAOutputs:
+        try:
+            ken = resolve_ken(ctx.tenant, inputs)
+        except KenError as exc:
+            raise AbilityError(exc.reason, exc.message) from None
+        try:
+            return CdaRun(ctx, inputs, ken).run()
+        except KenError as exc:
+            raise AbilityError(exc.reason, exc.message) from None

@@ -1,0 +1,41 @@
+"""CUP -> CDA escalation policy (spec §9): which signals fire, when to escalate, what to reserve."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+SIGNALS = ("contradictions", "high_doubt", "low_confidence_band", "policy_risk", "critical_decision")
+RESERVE_FRACTION = 0.2
+RESERVE_MIN_S = 20.0
+
+
+@dataclass(frozen=True)
+class Escalation:
+    escalate: bool
+    fired: tuple[str, ...]
+    reason: str
+    reserve_s: float | None
+
+
+def reserve_for(parent_wall_s: float | None) -> float | None:
+    """Wall time an escalated cda must have: max(20% of the parent's wall, 20 s)."""
+    if parent_wall_s is None:
+        return None
+    return max(RESERVE_FRACTION * parent_wall_s, RESERVE_MIN_S)
+
+
+def decide(signals: dict[str, bool], risk_class: str, parent_wall_s: float | None) -> Escalation:
+    """Escalate when any 2 of the 5 signals fire, or at once for ``risk_class: hard``."""
+    fired = tuple(s for s in SIGNALS if signals.get(s))
+    if risk_class == "hard":
+        return Escalation(True, fired, "risk_class_hard", reserve_for(parent_wall_s))
+    if len(fired) >= 2:
+        return Escalation(True, fired, "two_or_more_signals", reserve_for(parent_wall_s))
+    return Escalation(False, fired, "below_threshold", None)
+
+
+def can_proceed(esc: Escalation, wall_left_s: float | None) -> bool:
+    """An escalated run proceeds only if the reservation still fits in what is left."""
+    if not esc.escalate or esc.reserve_s is None or wall_left_s is None:
+        return True
+    return wall_left_s >= esc.reserve_s

@@ -1,0 +1,101 @@
+"""Sub-actions of the project's own abilities, bound as locked dependencies (spec §4, §11.5).
+
+cda never imports another ability's package: it asks the registry whether the ability exists,
+builds candidate payloads for it, keeps the first one its ``Inputs`` model accepts, and spawns
+it with ``edge="bind"``. When the ability is missing, refuses every payload, or the spawn fails,
+the check degrades to a receipt stub. On a structure revision (``ctx.revision > 1``) the bound
+dependency outputs already held by the action are reused instead of spawning again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from pydantic import ValidationError
+
+from abilities import registry
+
+_PASS = {"verified", "true", "pass", "passed", "ok", "holds", "supported", "accept", "accepted", "valid", "equal"}
+_FAIL = {"refuted", "false", "fail", "failed", "violated", "rejected", "reject", "invalid", "not_equal",
+         "contradiction", "constraint_violation"}
+
+
+def candidate_payloads(ability: str, claim: dict[str, Any]) -> list[dict[str, Any]]:
+    """Plausible input shapes for each sub-ability, most specific first."""
+    expr, text = claim.get("expr", ""), claim.get("text", "")
+    if ability == "mathlas":
+        value = claim.get("claimed_value")
+        return [
+            {"tool": "verify_numeric", "expression": expr, "value": value},
+            {"tool": "verify_numeric", "args": {"expression": expr, "claimed": value}},
+            {"tool": "verify_numeric", "arguments": {"expression": expr, "value": value}},
+            {"op": "verify_numeric", "expression": expr, "value": value},
+            {"expression": expr, "value": value},
+            {"expression": expr, "claimed_value": value},
+        ]
+    if ability == "crl_math":
+        return [{"problem": text, "expressions": [expr]}, {"expression": expr}, {"expr": expr},
+                {"problem": text}, {"claim": text}]
+    if ability == "scu_guard":
+        cons = claim.get("constraints", [])
+        return [{"question": text, "chunks": [{"id": claim.get("doc_id", "span"), "text": text}],
+                 "constraints": cons},
+                {"text": text, "constraints": cons}, {"claim": text, "constraints": cons}]
+    return []
+
+
+def interpret(outputs: dict[str, Any] | None) -> str:
+    """Map a sub-action's outputs to pass / fail / unknown, reading the usual verdict fields."""
+    if not isinstance(outputs, dict):
+        return "unknown"
+    for key in ("verdict", "status", "result", "outcome", "decision"):
+        v = outputs.get(key)
+        if isinstance(v, str) and v.lower() in _PASS:
+            return "pass"
+        if isinstance(v, str) and v.lower() in _FAIL:
+            return "fail"
+        if isinstance(v, bool):
+            return "pass" if v else "fail"
+    for key in ("verified", "ok", "holds", "valid", "equal"):
+        if isinstance(outputs.get(key), bool):
+            return "pass" if outputs[key] else "fail"
+    return "unknown"
+
+
+def outputs_hash(outputs: Any) -> str:
+    return hashlib.sha256(json.dumps(outputs, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def run_check(ctx: Any, ability: str, claim: dict[str, Any], index: int) -> dict[str, Any]:
+    """Run one sub-check; returns a receipt-ready record (with ``stub`` set when degraded)."""
+    base = {"ability": ability, "claim": claim.get("label", ""), "edge": "bind"}
+    bound = [(aid, d) for aid, d in sorted(ctx.dependencies.items()) if d.get("kind") == "bind"]
+    if ctx.revision > 1 and index < len(bound):
+        aid, dep = bound[index]
+        return {**base, "action_id": aid, "revision": dep.get("revision"), "reused": True,
+                "outputs_hash": outputs_hash(dep.get("outputs")), "result": interpret(dep.get("outputs"))}
+    cls = registry.get(ability)
+    if cls is None:
+        return {**base, "stub": True, "reason": "ability_unavailable", "result": "unknown"}
+    payload = None
+    for cand in candidate_payloads(ability, claim):
+        try:
+            cls.Inputs.model_validate(cand)
+        except ValidationError:
+            continue
+        payload = cand
+        break
+    if payload is None:
+        return {**base, "stub": True, "reason": "inputs_not_accepted", "result": "unknown"}
+    try:
+        view = ctx.spawn(ability, payload, edge="bind")
+    except Exception as exc:  # a refused or failed spawn degrades, it never crashes cda
+        return {**base, "stub": True, "reason": "spawn_failed", "message": str(exc)[:200], "result": "unknown"}
+    status = view.get("status") if isinstance(view, dict) else None
+    outputs = view.get("outputs") if isinstance(view, dict) else None
+    return {**base, "action_id": view.get("action_id") if isinstance(view, dict) else None,
+            "revision": view.get("revision") if isinstance(view, dict) else None, "status": status,
+            "outputs_hash": outputs_hash(outputs), "reused": False,
+            "result": interpret(outputs) if status == "completed" else "unknown"}
