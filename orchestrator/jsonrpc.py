@@ -50,8 +50,11 @@ def _one(obj: Any) -> Request | dict[str, Any]:
 
 def parse(text: str | bytes, max_bytes: int, max_batch: int) -> tuple[list[Request | dict[str, Any]], bool]:
     """Split a frame into requests (or ready error responses). Returns (items, is_batch)."""
-    if len(text) > max_bytes:
-        return [error_response(None, RpcError(TOO_LARGE, f"message of {len(text)} bytes exceeds {max_bytes}"))], False
+    size = len(text)
+    if isinstance(text, str) and size * 4 > max_bytes:  # only then can UTF-8 exceed the limit
+        size = len(text.encode("utf-8", "surrogatepass"))
+    if size > max_bytes:
+        return [error_response(None, RpcError(TOO_LARGE, f"message of {size} bytes exceeds {max_bytes}"))], False
     try:
         obj = json.loads(text)
     except (ValueError, UnicodeDecodeError) as exc:
