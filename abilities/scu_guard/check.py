@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,8 +70,15 @@ def coerce_answer(value: Any) -> tuple[dict[str, Any] | None, bool]:
     return value, False
 
 
-def run_checks(lock: dict[str, Any], ctx_ids: list[str], answer: Any) -> GuardResult:
-    """Apply the five checks to ``answer`` (dict, pydantic ``Answer`` or raw string)."""
+def run_checks(
+    lock: dict[str, Any],
+    ctx_ids: list[str],
+    answer: Any,
+    detector: Callable[[str, list[str]], list[Finding]] | None = None,
+) -> GuardResult:
+    """Apply the five checks to ``answer`` (dict, pydantic ``Answer`` or raw string).
+
+    ``detector`` replaces the contradiction detector (the bench scores a baseline with it)."""
     checks: list[dict[str, Any]] = []
     obj, raw_refusal = coerce_answer(answer)
     if obj is None:
@@ -114,7 +122,7 @@ def run_checks(lock: dict[str, Any], ctx_ids: list[str], answer: Any) -> GuardRe
             )
     checks.append({"check": "constraints_echo", "passed": echo_ok, "detail": echo_detail})
 
-    findings = find_contradictions(claim, lock["constraints"])
+    findings = (detector or find_contradictions)(claim, lock["constraints"])
     checks.append(
         {
             "check": "contradiction",

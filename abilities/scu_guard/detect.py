@@ -16,9 +16,11 @@ from abilities.scu_guard.lexicon import (
     ANTONYMS,
     DENY,
     KIND_WORDS,
+    OPPOSITE_STATE,
     PERMIT,
     REGION_RE,
     REQUIRE,
+    STOP,
     USAGE,
     stem,
 )
@@ -119,25 +121,50 @@ def _object_ok(rule: Rule, seg: Segment) -> bool:
         return False
     if len(rule.obj) >= 3:  # modifiers matter: "personal email addresses" is not "example.com addresses"
         return len(rule.obj & seg.stems) * 3 >= len(rule.obj) * 2
-    return True
+    return rule.obj <= seg.stems
+
+
+def _action_words(rule: Rule) -> frozenset[str]:
+    return rule.action_stems | (PERMIT if rule.action == "PERMIT" else frozenset())
+
+
+def _action_hit(rule: Rule, seg: Segment) -> bool:
+    return bool(_action_words(rule) & seg.stems) or bool(rule.action and _concept_hit(seg, rule.action))
+
+
+def _agent_free(rule: Rule, seg: Segment) -> bool:
+    """Passive ("pinned entries are evicted"), second person or imperative: the rule's subject (the
+    agent) need not be named when the object and the action are."""
+    if not (rule.obj_head and rule.obj_head in seg.stems and _action_hit(rule, seg)):
+        return False
+    lows = [t.low for t in seg.tokens]
+    if {"you", "we", "users", "clients"} & set(lows):
+        return True
+    if lows and any(s in rule.action_stems or s in USAGE for s in seg.tokens[0].stems):
+        return True  # imperative
+    cop = {"is", "are", "was", "were", "be", "been", "being", "get", "gets"}
+    act = next((i for i, t in enumerate(seg.tokens) if set(t.stems) & _action_words(rule)), None)
+    return act is not None and any(w in cop for w in lows[:act])
 
 
 def _find_polar(rule: Rule, seg: Segment, sent: set[str], claim: set[str]) -> str | None:
     """forbid / require / permit rules: a detail string when the segment contradicts the rule."""
-    if not _subject_ok(rule, seg, sent, claim):
+    if not _subject_ok(rule, seg, sent, claim) and not _agent_free(rule, seg):
         return None
     pol = polarity(seg.tokens)
     if rule.kind == "forbid":
-        if not _object_ok(rule, seg):
+        if not (rule.obj_locative or _object_ok(rule, seg)):
             return None
-        cue = _has(seg, PERMIT) or _has(seg, DENY) or (rule.action and _concept_hit(seg, rule.action))
+        cue = _has(seg, PERMIT) or _has(seg, DENY) or _action_hit(rule, seg)
         if rule.action == "PERMIT" and _has(seg, USAGE):
+            cue = True
+        if rule.action_stems & REQUIRE and _has(seg, REQUIRE):
             cue = True
         if cue and pol > 0:
             return f"asserts or permits what the constraint forbids ({rule.action or 'statement'})"
         return None
     if rule.kind == "permit":
-        if not _object_ok(rule, seg):
+        if not (rule.obj_locative or _object_ok(rule, seg)):
             return None
         cue = _has(seg, PERMIT) or _has(seg, DENY) or (rule.action and _concept_hit(seg, rule.action))
         if cue and pol < 0:
@@ -157,6 +184,11 @@ def _find_polar(rule: Rule, seg: Segment, sent: set[str], claim: set[str]) -> st
     if anchored and pol < 0:
         return "negates, skips or makes optional what the constraint requires"
     rule_words = rule.all_stems
+    subj_here = rule.subject_universal or rule.subject_head in seg.stems or rule.subject_head in sent
+    for side_a, pattern in OPPOSITE_STATE:
+        if rule_words & side_a and subj_here and pol > 0 and re.search(pattern, seg.text, re.I):
+            if not (seg.stems & side_a):
+                return "asserts the opposite state of what the constraint requires"
     for side_a, side_b in ANTONYMS:
         if rule_words & side_a and seg.stems & side_b and not (seg.stems & side_a & rule_words):
             if (
@@ -177,7 +209,8 @@ def _find_allow_list(rule: Rule, seg: Segment, claim: str) -> str | None:
             return f"{member} is outside the allow-list {list(rule.members)}"
     kind_words = KIND_WORDS.get(rule.member_kind, frozenset())
     for m in ANY_KIND_RE.finditer(seg.text):
-        if stem(m.group(1)) in kind_words or (m.group(2) and stem(m.group(2)) in kind_words):
+        words = [stem(w) for w in (m.group(1), m.group(2)) if w]
+        if any(w in kind_words or (w in rule.all_stems and w not in STOP) for w in words):
             return f"'{m.group(0)}' widens the allow-list {list(rule.members)}"
     return None
 
@@ -223,6 +256,8 @@ def _find_numeric(rule: Rule, seg: Segment, claim: str, masked: list[tuple[int, 
     bound = rule.bound
     if bound is None or not (rule.keys & seg.stems or (bound.nouns - {"tim"}) & seg.stems):
         return None
+    if bound.form == "floor" and bound.nouns & seg.stems and _has(seg, REQUIRE) and polarity(seg.tokens) < 0:
+        return "drops a required minimum"
     for q in find_quantities(claim, seg.start, seg.end, masked):
         if not _dims_match(bound, q, seg, rule):
             continue

@@ -65,7 +65,13 @@ def stem(word: str) -> str:
     w = w.strip("'")
     if len(w) <= 3 or not w.isalpha():
         return w
-    if w.endswith("ies") or w.endswith("ied"):
+    if w.endswith("ation") and len(w) > 8:
+        w = w[:-5]
+    elif w.endswith("ions") and len(w) > 7:
+        w = w[:-4]
+    elif w.endswith("ion") and len(w) > 6 and w[-4] in "stc":
+        w = w[:-3]
+    elif w.endswith("ies") or w.endswith("ied"):
         w = w[:-3] + "y"
     elif w.endswith("ment") and len(w) > 7:
         w = w[:-4]
@@ -81,6 +87,8 @@ def stem(word: str) -> str:
         w = w[:-1]
     if w.endswith("ment") and len(w) > 7:
         w = w[:-4]
+    if w.endswith(("val", "sal", "wal")) and len(w) > 6:  # approval, refusal, renewal
+        w = w[:-2]
     if w.endswith("e") and len(w) > 3:
         w = w[:-1]
     if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiouls":
@@ -142,6 +150,16 @@ ANTONYMS: list[tuple[frozenset[str], frozenset[str]]] = [
     (_stems("preserve order ordering"), _stems("reorder reordered shuffle shuffled unordered arbitrary")),
     (_stems("signed"), _stems("unsigned")),
     (_stems("authenticated"), _stems("unauthenticated anonymous")),
+]
+
+# phrases that assert the opposite state of a "switched off / disabled / closed" requirement
+OPPOSITE_STATE = [
+    (
+        _stems("off"),
+        r"\b(?:stay|stays|remain|remains|kept|keep|left|leave|turned|switched|turn|switch|is|are|be)\s+on\b",
+    ),
+    (_stems("closed close"), r"\b(?:open|opened|opens|left open|stay open|stays open)\b"),
+    (_stems("disabled disable"), r"\b(?:enable|enabled|enables|turn on|switch on)\b"),
 ]
 
 # synonym sets folded onto one stem before comparison
@@ -207,7 +225,11 @@ KIND_MEMBERS: dict[str, dict[str, str]] = {
     },
 }
 KIND_WORDS: dict[str, frozenset[str]] = {
-    "domain": _stems("domain domains address addresses email emails"),
+    "domain": _stems(
+        "domain domains address addresses email emails registry registries host hosts source "
+        "sources site sites server servers url urls origin origins website websites"
+    ),
+    "version": _stems("version versions release releases"),
     "region": _stems("region regions location locations"),
     "currency": _stems("currency currencies"),
     "format": _stems("format formats filetype"),
@@ -257,6 +279,18 @@ DURATION_S = {
     "month": 2592000,
     "year": 31536000,
 }
+MASS_G = {
+    "mg": 0.001,
+    "g": 1,
+    "gram": 1,
+    "kg": 1000,
+    "kilogram": 1000,
+    "t": 1e6,
+    "tonne": 1e6,
+    "lb": 453.6,
+    "lbs": 453.6,
+}
+TEMP = {"°c": 1, "c": 1, "celsius": 1, "°": 1}
 SIZE_B = {
     "b": 1,
     "byte": 1,

@@ -10,7 +10,17 @@ import math
 import re
 from dataclasses import dataclass
 
-from abilities.scu_guard.lexicon import DAYS, DURATION_S, NUMBER_WORDS, SIZE_B, STOP, TIMES_WORDS, norm_stem
+from abilities.scu_guard.lexicon import (
+    DAYS,
+    DURATION_S,
+    MASS_G,
+    NUMBER_WORDS,
+    SIZE_B,
+    STOP,
+    TEMP,
+    TIMES_WORDS,
+    norm_stem,
+)
 
 TIME_RE = re.compile(
     r"\b(?:(?P<h>\d{1,2}):(?P<m>\d{2})\s*(?P<ap>am|pm|a\.m\.|p\.m\.)?|(?P<h2>\d{1,2})\s*(?P<ap2>am|pm|a\.m\.|p\.m\.)"
@@ -20,7 +30,7 @@ TIME_RE = re.compile(
 NUM_RE = re.compile(
     r"(?<![\w.:-])(?P<num>\d+(?:[.,]\d+)?|"
     + "|".join(sorted((w for w in NUMBER_WORDS if len(w) > 2), key=len, reverse=True))
-    + r"|once|twice|thrice)(?:-|\s*)(?P<unit>[a-zA-Z%]+)?",
+    + r"|once|twice|thrice|an?(?=\s+(?:second|minute|hour|day|week|month|year)\b))(?:-|\s*)(?P<unit>°?[a-zA-Z%]+|°)?",
     re.I,
 )
 WORD_RE = re.compile(r"[a-zA-Z%/]+")
@@ -43,8 +53,19 @@ GT = re.compile(
 )
 LT = re.compile(r"(?:less than|fewer than|under|below|shorter than|before|sooner than)\s*$", re.I)
 NEG_BEFORE = re.compile(r"\b(?:not|never|n't|no)\s+(?:\w+\s+)?$", re.I)
-AFTER_LE = re.compile(r"^\s*(?:or (?:less|fewer|below|lower|shorter)|maximum|max\b|limit|cap|at most)", re.I)
-AFTER_GE = re.compile(r"^\s*(?:or (?:more|longer|above|higher|greater)|\+|minimum|min\b|at least)", re.I)
+AFTER_LE = re.compile(
+    r"^\s*(?:or (?:less|fewer|below|lower|shorter)|maximum|max\b|limit|cap|at most|at the latest|at the most)",
+    re.I,
+)
+AFTER_GE = re.compile(
+    r"^\s*(?:or (?:more|longer|above|higher|greater)|\+|minimum|min\b|at least|at the earliest)", re.I
+)
+DISPOSE_AFTER = re.compile(
+    r"(?:discard|delet|purg|remov|destroy|expir|dispos|erase|thr[oe]wn?(?:\s+\w+){0,2}\s+away)\w*\s+(?:\w+\s+){0,3}?"
+    r"(?:after|within)\s*$",
+    re.I,
+)
+REQUIRE_N = re.compile(r"(?:requires?|needs?|must have|must get|takes?)\s*$", re.I)
 RANGE_RE = re.compile(r"(?:between\s+)?(?P<a>\d+(?:\.\d+)?)\s*(?:-|–|to|and)\s*(?P<b>\d+(?:\.\d+)?)\b", re.I)
 PER_RE = re.compile(r"^\s*(?:[a-z-]+\s+){0,3}?(?:per|a|an|each|every|/)\s*(?P<u>[a-z]+)", re.I)
 UNLIMITED_RE = re.compile(
@@ -83,6 +104,10 @@ def unit_of(word: str | None) -> tuple[str, float, str] | None:
         return ("percent", 1.0, "percent")
     if w in SIZE_B:
         return ("size", SIZE_B[w], w)
+    if w in MASS_G:
+        return ("mass", MASS_G[w], w)
+    if w in TEMP:
+        return ("temperature", 1.0, w)
     st = norm_stem(w)
     for cand in (w, st, w.rstrip("s")):
         if cand in DURATION_S:
@@ -131,11 +156,21 @@ def find_quantities(text: str, start: int, end: int, masked: list[tuple[int, int
             unit_end = m.end("unit") if unit_word else m.end("num")
         if is_word and not unit_word:
             continue
+        if raw.lower() in ("a", "an") and re.search(
+            r"(?:times|per|once|twice|thrice|each|every)\s*$", seg[max(0, m.start() - 10) : m.start()], re.I
+        ):
+            continue
         v = _value(raw)
         before = seg[max(0, m.start() - 40) : m.start()]
         after = seg[unit_end : unit_end + 30]
         form, lo, hi, comparative = "point", v, v, False
-        if LE.search(before):
+        if DISPOSE_AFTER.search(before):  # "discarded after 3 days": kept at most 3 days
+            form, lo, hi = "ceiling", -math.inf, v
+        elif AFTER_LE.search(after) and not GE.search(before):
+            form, lo, hi = "ceiling", -math.inf, v
+        elif REQUIRE_N.search(before):
+            form, lo, hi = "floor", v, math.inf
+        elif LE.search(before):
             form, lo, hi = "ceiling", -math.inf, v
         elif GE.search(before):
             form, lo, hi = "floor", v, math.inf

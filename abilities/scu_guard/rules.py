@@ -30,6 +30,10 @@ from abilities.scu_guard.lexicon import (
 from abilities.scu_guard.quantities import TIME_RE, Quantity, find_days, find_quantities, find_times, unit_of
 from abilities.scu_guard.text import Token, polarity, tokenize
 
+VERSION_RE = re.compile(
+    r"\b(TLS|SSL|HTTP|Python|Java|Node(?:\.js)?|PHP|Ruby|Go|OpenSSL|IPv|Postgres(?:QL)?|MySQL)\s*v?(\d+(?:\.\d+)*)\b",
+    re.I,
+)
 MODAL_CHAIN = frozenset(
     {
         "must",
@@ -58,8 +62,13 @@ MODAL_CHAIN = frozenset(
         "also",
     }
 )
+LOCATIVE = frozenset({"in", "on", "at", "inside", "within", "during", "throughout", "across"})
 PREPOSITIONS = frozenset(
     {
+        "as",
+        "inside",
+        "during",
+        "throughout",
         "in",
         "on",
         "at",
@@ -119,6 +128,7 @@ class Rule:
     obj: frozenset[str] = frozenset()
     obj_head: str = ""
     obj_optional: bool = False
+    obj_locative: bool = False
     keys: frozenset[str] = frozenset()
     members: tuple[str, ...] = ()
     member_kind: str = ""
@@ -148,6 +158,13 @@ def _is_cue(t: Token) -> bool:
     )
 
 
+def _is_strong_cue(t: Token) -> bool:
+    """Modals, negators, deny/permit/require words: they mark the predicate more surely than verbs."""
+    if t.negator or t.low in ("must", "may", "can", "should", "shall", "only", "always"):
+        return True
+    return any(s in DENY or s in PERMIT or s in REQUIRE for s in t.stems)
+
+
 def action_concept(stems: set[str] | frozenset[str] | tuple[str, ...]) -> str:
     """The first action concept (alphabetical, so deterministic) any of the stems belongs to."""
     for name in sorted(ACTION_CONCEPTS):
@@ -169,6 +186,9 @@ def member_mentions(text: str, kind: str) -> list[tuple[str, int, int]]:
                 out.append((m.group(0).lower(), m.start(), m.end()))
     elif kind == "region":
         out.extend((m.group(0).lower(), m.start(), m.end()) for m in REGION_RE.finditer(text))
+    elif kind == "version":
+        for m in VERSION_RE.finditer(text):
+            out.append((f"{m.group(1).lower()} {m.group(2)}", m.start(), m.end()))
     elif kind in KIND_MEMBERS:
         lex = KIND_MEMBERS[kind]
         for m in re.finditer(r"[\w$€£]+", text):
@@ -179,7 +199,7 @@ def member_mentions(text: str, kind: str) -> list[tuple[str, int, int]]:
 
 
 def _members(text: str) -> tuple[str, tuple[str, ...]]:
-    for kind in ("domain", "region", "currency", "format", "database"):
+    for kind in ("version", "domain", "region", "currency", "format", "database"):
         found = member_mentions(text, kind)
         if found:
             return kind, tuple(dict.fromkeys(m for m, _, _ in found))
@@ -218,6 +238,10 @@ def _exclusion(text: str, tokens: list[Token], pol: int) -> Rule | None:
         if re.match(rf"\s*{sc}s?\b", rest) or (word.startswith("share") and re.search(rf"\b{sc}", rest)):
             scope = sc
             break
+    if not scope:
+        nxt = re.match(r"\s*(?:an?\s+|the\s+)?([a-z][a-z-]+)", rest)
+        if nxt and nxt.group(1) not in STOP:
+            scope = nxt.group(1).rstrip("s")
     if not scope and not word.startswith(("co", "together")):
         return None
     head_end = min(
@@ -347,7 +371,9 @@ def _np_head(stems: list[str]) -> str:
 
 
 def _polarity_rule(text: str, tokens: list[Token], pol: int) -> Rule:
-    idx = next((i for i, t in enumerate(tokens) if _is_cue(t)), None)
+    idx = next((i for i, t in enumerate(tokens) if _is_strong_cue(t)), None)
+    if idx is None:
+        idx = next((i for i, t in enumerate(tokens) if i > 0 and _is_cue(t)), None)
     if idx is None:
         content = _content(tokens)
         return Rule(
@@ -377,7 +403,8 @@ def _polarity_rule(text: str, tokens: list[Token], pol: int) -> Rule:
         action_tok = tokens[j]
         j += 1
     rest = tokens[j:]
-    instrument = bool(rest) and rest[0].low in INSTRUMENT
+    locative = bool(rest) and rest[0].low in LOCATIVE
+    instrument = bool(rest) and rest[0].low in INSTRUMENT or locative
     obj_universal = bool(rest) and any(t.low in UNIVERSAL for t in rest[:3])
     while rest and (rest[0].low in PREPOSITIONS or rest[0].low in STOP):
         rest = rest[1:]
@@ -421,6 +448,7 @@ def _polarity_rule(text: str, tokens: list[Token], pol: int) -> Rule:
         obj=frozenset(s for s in obj if s not in REQUIRE),
         obj_head=head,
         obj_optional=instrument or obj_universal or not obj,
+        obj_locative=locative or obj_universal or not obj,
         keys=frozenset(subj_stems) | frozenset(obj),
     )
 
