@@ -504,3 +504,20 @@ async def test_thousand_sse_subscribers_receive_every_event(metis_server):
     expected = [e["id"] for e in events]
     assert len(expected) == 23
     assert all(r == expected for r in results), sum(r != expected for r in results)
+
+
+async def test_concurrency_limit_queues_and_queued_actions_survive_a_crash(server_factory, tmp_path):
+    server = server_factory(tmp_path / "queue", env={"METIS_MAX_CONCURRENT": "1"})
+    async with ToolBus.connect(server) as tb:
+        hog = await tb.start("t_sleep", {"seconds": 60})
+        await _wait_status(tb, hog["action_id"], {"running"})
+        queued = await tb.start("t_noop", {})
+        await asyncio.sleep(0.3)
+        assert (await tb.call("actions.get", {"action_id": queued["action_id"]}))["status"] == "queued"
+        assert (await tb.call("session.whoami"))["tenant"] == "acme"  # the loop is not blocked
+    server.stop(kill=True)
+    restarted = server_factory(server.data_dir, env={"METIS_MAX_CONCURRENT": "1"})
+    async with ToolBus.connect(restarted) as tb:
+        assert (await tb.call("actions.get", {"action_id": hog["action_id"]}))["error"]["reason"] == "interrupted"
+        view = await _wait_status(tb, queued["action_id"], {"completed"})
+        assert view["outputs"] == {"ok": True}
