@@ -469,9 +469,13 @@ class CdaRun:
                                    "spans": [evidence.redact(s, self.ken, ent, self.inp.policies.pii_posture)
                                              for s in spans]}
             if c.target in self.ken and ent in self.ken and len(self.ken_log) < MAX_KEN_QUERIES:
-                res = self.ken.path(c.target, ent, None, max(1, min(6, c.reach.get(ent, 1) or 1)), "down")
+                hops = max(1, min(6, c.reach.get(ent, 1) + (0 if c.kind == "entity" else 1)))
+                res = self.ken.path(c.target, ent, None, hops, "down")
                 cit["ken_path"] = res.ids
                 cit["ken_query"] = self.ken_receipt(res.receipt() | {"purpose": f"evidence {c.hid} -> {ent}"})
+                if not res.ids:
+                    cit["stub"] = "no_ken_path_within_caps"
+                    self.stub({"reason": "no_ken_path_within_caps", "hypothesis_id": c.hid, "entity": ent})
             elif c.target == ent:
                 cit["ken_path"] = [ent]
             else:
@@ -597,18 +601,29 @@ class CdaRun:
                              suggested_ability="default", expected_discriminative_power=0.0)]
         prior = [max(c.posterior, 1e-6) for c in survivors]
         tests: list[tuple[float, str, str]] = []
-        observed = {ob.entity for ob in self.obs if ob.entity}
+        firm = {e for e, a in self.anomalies.items() if a.weight >= 1.0}
         probes: set[str] = set()
         for c in survivors:
             for ent, _k in sorted(c.reach.items(), key=lambda kv: (kv[1], kv[0]))[:40]:
-                if ent not in observed and ent not in self.quiet and node_type(ent) == "entity":
+                if ent not in firm and node_type(ent) == "entity" and ent not in self.gated:
                     probes.add(ent)
         for ent in sorted(probes)[:200]:
             p_yes = [p_at(c.reach[ent]) if ent in c.reach else 0.02 for c in survivors]
             ig = information_gain(prior, p_yes)
             cls = evidence.egress_class(self.ken, ent) if ent in self.ken else "local"
-            tests.append((ig, f"Is {ent} showing anomalies (alerts, errors, latency) since the first alert?",
-                          "research" if cls != "local" else "default"))
+            if ent in self.anomalies:
+                q = f"Re-check {ent}: reports conflict; is it actually anomalous since the first alert?"
+            elif ent in self.quiet:
+                q = f"Confirm {ent} is healthy: no alert was seen but some hypotheses predict one"
+            else:
+                q = f"Is {ent} showing anomalies (alerts, errors, latency) since the first alert?"
+            tests.append((ig, q, "research" if cls != "local" else "default"))
+        for c in survivors:
+            if c.kind == "event" and len(survivors) > 1:
+                p_yes = [0.95 if o.hid == c.hid else 0.3 for o in survivors]
+                tests.append((information_gain(prior, p_yes),
+                              f"Inspect the change record of {c.target}: did it alter {c.target} behaviour "
+                              "before the first alert (rollback test)?", "default"))
         if len(survivors) > 1 and (self.hard or self.soft):
             cs = self._system(survivors)
             for label, clause in self.hard + [(lab, c) for lab, c, _ in self.soft]:
