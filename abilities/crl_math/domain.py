@@ -112,11 +112,10 @@ def _primitive(expr: sympy.Expr) -> tuple[sympy.Expr, int]:
     if not syms:
         return expr, 1
     poly = sympy.Poly(expr, *syms)
-    _content, prim = poly.primitive()
-    # clear rational denominators
-    lc = prim.LC()
-    sign = 1 if lc > 0 else -1
-    return sympy.expand(sign * prim.as_expr()), sign
+    content, prim = poly.primitive()
+    # primitive() may move the sign into the content: keep the original sign of the polynomial
+    sign = 1 if content > 0 else -1
+    return sympy.expand(sign * prim.as_expr()), 1
 
 
 def _solve_linear(g: sympy.Expr) -> tuple[sympy.Symbol, sympy.Expr, int] | None:
@@ -153,6 +152,8 @@ def canonical(expr: sympy.Expr, op: str, real: bool = True) -> list[Cond]:
     if real and isinstance(expr, sympy.log):
         # log(u) OP 0 with u > 0 tracked separately: compare u with 1
         return canonical(expr.args[0] - 1, op, real)
+    if real and isinstance(expr, sympy.exp):
+        return []
     if real and isinstance(expr, sympy.Abs):
         return [] if op == ">=" else canonical(expr.args[0], "!=", real)
     if real and expr.is_Pow and expr.exp.is_Rational and expr.exp > 0 and not expr.exp.is_Integer:
@@ -170,6 +171,8 @@ def canonical(expr: sympy.Expr, op: str, real: bool = True) -> list[Cond]:
             if not f.free_symbols:
                 continue
             g, _s = _primitive(f)
+            if sympy.Poly(g, *sorted(g.free_symbols, key=lambda s: s.name)).LC() < 0:
+                g = -g
             out.extend(_split_roots(g, real))
         return [c for c in out if not _always(c.expr, "!=", real)]
     if not real:

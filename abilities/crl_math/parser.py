@@ -43,6 +43,7 @@ FUNCTIONS: dict[str, object] = {
 }
 CONSTANTS = {"pi": sympy.pi, "E": sympy.E, "e": sympy.E}
 RESERVED = set(FUNCTIONS) | set(CONSTANTS) | {"I", "oo", "nan", "zoo", "Piecewise", "lambda"}
+_RELATIONS = {"<": sympy.Lt, "<=": sympy.Le, ">": sympy.Gt, ">=": sympy.Ge, "!=": sympy.Ne, "==": sympy.Eq}
 
 _TOKEN = re.compile(
     r"\s*(?:(?P<num>\d+(?:\.\d+)?|\.\d+)|(?P<name>[A-Za-z][A-Za-z0-9_]*)"
@@ -237,6 +238,8 @@ class Parser:
                 raise ParseError(f"{name} takes exactly one argument", self.peek().pos, src)
             self.expect(")")
             return FUNCTIONS[name](arg)  # type: ignore[operator]
+        if name == "Piecewise":
+            return self._piecewise(tok, depth)
         if name in CONSTANTS:
             return CONSTANTS[name]
         if name == "I":
@@ -258,6 +261,31 @@ class Parser:
             sym = sympy.Symbol(name)
             self.s.symbols[name] = sym
         return sym
+
+    def _piecewise(self, tok: Token, depth: int) -> sympy.Expr:
+        """``Piecewise((expr, relation), ...)`` as printed by our outputs, so clients can read them back."""
+        src = self.s.text
+        self.expect("(")
+        pairs = []
+        while True:
+            self.expect("(")
+            val = self.parse_expression(0, depth + 1)
+            self.expect(",")
+            lhs = self.parse_expression(0, depth + 1)
+            op = self.next()
+            if op.text not in _RELATIONS:
+                raise ParseError("expected a relation (<, <=, >, >=, !=) in a Piecewise branch", op.pos, src)
+            rhs = self.parse_expression(0, depth + 1)
+            self.expect(")")
+            pairs.append((val, _RELATIONS[op.text](lhs, rhs)))
+            if self.peek().text == ",":
+                self.next()
+                continue
+            self.expect(")")
+            break
+        if len(pairs) > 8:
+            raise ParseError("Piecewise with more than 8 branches", tok.pos, src)
+        return sympy.Piecewise(*pairs, evaluate=False)
 
     def _binary(self, op: str, left: sympy.Expr, right: sympy.Expr, pos: int) -> sympy.Expr:
         if op == "+":

@@ -21,6 +21,7 @@ RULE_PHRASES = {
     "REWRITE_QUADRATIC_TO_SQUARE": "Recognise the polynomial under the root as a perfect square",
     "SQRT_OF_SQUARE_REAL": "Over the reals the square root of a square is an absolute value",
     "ABS_SQUARE": "An even power of |u| equals the same power of u",
+    "ABS_KNOWN_SIGN": "The sign of the argument of |.| is fixed on the domain",
     "ABS_OVER_SELF_TO_SIGN": "|u|/u is the sign of u, split into the cases u > 0 and u < 0",
     "LOG_POWER": "Bring the exponent out of the logarithm",
     "LOG_PRODUCT": "Split the logarithm of a product",

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import sympy
 
 from abilities.crl_math import cas
-from abilities.crl_math.domain import Cond, Contradiction, canonical
+from abilities.crl_math.domain import Cond, Contradiction, canonical, implies
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,7 @@ RULES = [
     Rule("REWRITE_QUADRATIC_TO_SQUARE", "A perfect-square polynomial p is rewritten as c*u^2 (an identity)", False),
     Rule("SQRT_OF_SQUARE_REAL", "Over the reals (u^2)^(1/2) = |u| and (u^(2k))^r = |u|^(2k*r), never u (I3b)", False),
     Rule("ABS_SQUARE", "|u|^(2k) = u^(2k) over the reals", False),
+    Rule("ABS_KNOWN_SIGN", "|u| = u where u >= 0 and |u| = -u where u <= 0 holds on the whole domain", False),
     Rule("ABS_OVER_SELF_TO_SIGN", "|u|/u = 1 where u > 0 and -1 where u < 0; undefined at u = 0", True, "u != 0"),
     Rule("LOG_POWER", "log(u^n) = n*log(u) for odd n, n*log(|u|) for even n, r*log(u) for u^r with r = p/q",
          False),
@@ -86,7 +87,7 @@ def tangle(e: sympy.Basic) -> int:
     if isinstance(e, sympy.Piecewise):
         return sum(tangle(v) for v, _c in e.args)
     if isinstance(e, sympy.Function) or (e.is_Pow and not e.exp.is_Integer):
-        own = nodes(e.args[0]) - 1
+        own = nodes(e.args[0])
     return own + sum(tangle(a) for a in e.args)
 
 
@@ -239,12 +240,53 @@ def abs_over_self(e: sympy.Expr, real: bool) -> Rewrite | None:
                 rest = sympy.Mul(*[f for k, f in enumerate(facs) if k not in (i, j)])
                 notes.append(sympy.sstr(u))
                 return sympy.Piecewise((s * rest, _branch(u, True)), (-s * rest, _branch(u, False)))
+        # u/|u|: the same sign, written the other way round
+        for i, a in enumerate(facs):
+            if not (a.is_Pow and a.exp == -1 and isinstance(a.base, sympy.Abs)):
+                continue
+            u = a.base.args[0]
+            for j, d in enumerate(facs):
+                if j == i:
+                    continue
+                if sympy.expand(d - u) == 0:
+                    s = 1
+                elif sympy.expand(d + u) == 0:
+                    s = -1
+                else:
+                    continue
+                rest = sympy.Mul(*[f for k, f in enumerate(facs) if k not in (i, j)])
+                notes.append(sympy.sstr(u))
+                return sympy.Piecewise((s * rest, _branch(u, True)), (-s * rest, _branch(u, False)))
         return None
 
     new, _ = bottom_up(e, fn)
     if new == e:
         return None
     return Rewrite("ABS_OVER_SELF_TO_SIGN", new, note=f"|u|/u is the sign of u = {', '.join(notes)}, undefined at 0")
+
+
+def abs_known_sign(e: sympy.Expr, real: bool, premises: list[Cond]) -> Rewrite | None:
+    """ABS_KNOWN_SIGN: |u| = u where the premises force u >= 0, and -u where they force u <= 0."""
+    if not real or not e.has(sympy.Abs):
+        return None
+
+    def fn(n: sympy.Basic, _acc: list[Cond]) -> sympy.Basic | None:
+        if not isinstance(n, sympy.Abs):
+            return None
+        u = n.args[0]
+        try:
+            nonneg = canonical(u, ">=", real)
+            nonpos = canonical(-u, ">=", real)
+        except Contradiction:
+            return None
+        if all(implies(premises, c, real) for c in nonneg):
+            return u
+        if all(implies(premises, c, real) for c in nonpos):
+            return -u
+        return None
+
+    new, _ = bottom_up(e, fn)
+    return Rewrite("ABS_KNOWN_SIGN", new, note="the sign of the argument is fixed on the domain") if new != e else None
 
 
 def _log_of_power(base: sympy.Expr, n: sympy.Rational, acc: list[Cond], real: bool) -> sympy.Expr:
@@ -299,11 +341,13 @@ def log_product(e: sympy.Expr, real: bool) -> Rewrite | None:
 
 
 def _has_fraction(e: sympy.Basic) -> bool:
-    if e.is_Add:
-        return sum(1 for t in e.args if sympy.fraction(t)[1] != 1) >= 1 and any(
-            sympy.fraction(t)[1].free_symbols for t in e.args
-        )
-    return any(a.is_Pow and a.exp.is_negative and _inner_fraction(a.base) for a in sympy.preorder_traversal(e))
+    """A sum with a term over a symbolic denominator, or a denominator that holds a fraction."""
+    for n in sympy.preorder_traversal(e):
+        if n.is_Add and any(sympy.fraction(t)[1].free_symbols for t in n.args):
+            return True
+        if n.is_Pow and n.exp.is_negative and _inner_fraction(n.base):
+            return True
+    return False
 
 
 def _inner_fraction(b: sympy.Basic) -> bool:
@@ -343,17 +387,21 @@ def factor_and_cancel(e: sympy.Expr, real: bool) -> list[Rewrite] | None:
         return None
     cas.guard(n, "factor")
     cas.guard(d, "factor")
-    g = sympy.gcd(n, d)
+    # algebraic numbers such as sqrt(2) in the input: factor over Q(sqrt(2)) as well
+    ext = {"extension": True} if any(
+        a.is_Pow and a.base.is_Rational and not a.exp.is_Integer for a in sympy.preorder_traversal(e)
+    ) else {}
+    g = sympy.gcd(n, d, **ext)
     if not g.free_symbols:
         return None
     out: list[Rewrite] = []
-    fn, fd = sympy.factor(n), sympy.factor(d)
+    fn, fd = sympy.factor(n, **ext), sympy.factor(d, **ext)
     if fn != n or fd != d:
         name = _factor_name(n) if fn != n else _factor_name(d)
         shown = sympy.Mul(fn, sympy.Pow(fd, -1, evaluate=False), evaluate=False)
         out.append(Rewrite(name, shown, note=f"numerator {sympy.sstr(fn)}, denominator {sympy.sstr(fd)}"))
-    new = sympy.cancel(e)
-    nf = sympy.factor(new)
+    new = sympy.cancel(e, **ext)
+    nf = sympy.factor(new, **ext)
     if simplicity(nf) < simplicity(new):
         new = nf
     out.append(Rewrite("CANCEL_FACTOR", new, note=f"cancel the common factor {sympy.sstr(sympy.factor(g))}"))

@@ -15,7 +15,7 @@ import sympy
 from abilities.base import PartialResult
 from abilities.crl_math.domain import domain
 from abilities.crl_math.parser import evaluated
-from abilities.crl_math.rules import PHASES, Rewrite, simplicity
+from abilities.crl_math.rules import PHASES, Rewrite, abs_known_sign, abs_over_self, simplicity
 from abilities.crl_math.trail import Trail
 
 MAX_PASSES = 3
@@ -43,6 +43,13 @@ def plan(trail: Trail, surface: sympy.Basic, surface_text: str, partial: Any = N
                 if partial is not None:
                     partial(cur_id)
                 raise Stopped()
+            if phase is abs_over_self:
+                premises = [*trail.assumptions, *domain(cur, trail.real)]
+                known = abs_known_sign(cur, trail.real, premises)
+                if known is not None:
+                    step = trail.add_step(known.rule, cur_id, known.expr, known.narrowing, known.note)
+                    trail.witness(step)
+                    cur_id, cur, changed = step.output_expr_id, evaluated(known.expr), True
             found = phase(cur, trail.real)
             if found is None:
                 continue
