@@ -129,6 +129,7 @@ class Fail(Ability):
 
 class AskIn(_In):
     question: str = "what?"
+    kind: str = "question"
     timeout_s: float | None = None
 
 
@@ -137,7 +138,8 @@ class Ask(Ability):
     Inputs, Outputs = AskIn, AnyOut
 
     def run(self, ctx: ActionContext, inputs: Any) -> dict[str, Any]:
-        value = ctx.ask("question", {"question": inputs.question}, timeout_s=inputs.timeout_s)
+        value = ctx.ask(inputs.kind, {"question": inputs.question, "reason": inputs.question},
+                        timeout_s=inputs.timeout_s)
         return {"answer": value}
 
 

@@ -521,3 +521,19 @@ async def test_concurrency_limit_queues_and_queued_actions_survive_a_crash(serve
         assert (await tb.call("actions.get", {"action_id": hog["action_id"]}))["error"]["reason"] == "interrupted"
         view = await _wait_status(tb, queued["action_id"], {"completed"})
         assert view["outputs"] == {"ok": True}
+
+
+async def test_approval_as_input_granted_by_approver(metis_server):
+    async with ToolBus.connect(metis_server) as tb, ToolBus.connect(metis_server, "approver") as apr:
+        started = await tb.start("t_ask", {"kind": "approval", "question": "egress to partner API"})
+        await _wait_status(tb, started["action_id"], {"waiting_user"})
+        for _ in range(100):
+            pending = [a for a in (await apr.call("approvals.list"))["approvals"]
+                       if a.get("action_id") == started["action_id"] and a["status"] == "pending"]
+            if pending:
+                break
+            await asyncio.sleep(0.05)
+        assert pending and pending[0]["kind"] == "action_input"
+        await apr.call("approvals.grant", {"approval_id": pending[0]["approval_id"], "note": "ok"})
+        view = await _wait_status(tb, started["action_id"], {"completed"})
+        assert view["outputs"]["answer"]["granted"] is True
