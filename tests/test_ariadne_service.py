@@ -122,3 +122,14 @@ async def test_http_agent_is_off_unless_configured(metis_server):
     assert view["status"] == "failed"
     assert view["error"]["reason"] == "http_agent_not_configured"
     assert "METIS_ARIADNE_HTTP_URL" in view["error"]["message"]
+
+
+async def test_raw_traces_only_through_reflect_trace(metis_server):
+    view, events = await run_action(metis_server, "ariadne_audit", _inputs({"kind": "builtin"}, ITEMS[:2]))
+    assert view["status"] == "completed"
+    assert "intervened_trace" not in json.dumps(view["outputs"]) + json.dumps(events)
+    async with ToolBus.connect(metis_server, "reviewer") as rv:
+        trace = await approved_reviewer(metis_server, rv, "reflect.trace", {"action_id": view["action_id"]})
+    text = json.dumps(trace)
+    assert text.count("intervened_trace") == 2
+    assert view["outputs"]["audits"][0]["intervened_thought"] in text

@@ -121,8 +121,7 @@ def meaning_signature(thought: str) -> tuple:
                 continue
             toks = tokens(clause)
             kept = [t for t in toks if t in LOGICAL_WORDS]
-            words = tuple(str(parse_number(t)) if parse_number(t) is not None else t
-                          for t in content_stems(toks) + kept)
+            words = tuple(content_stems(toks) + kept)  # numbers already in canonical form
             sig.append((role, polarity(toks), words))
     return tuple(sig)
 

@@ -23,6 +23,8 @@ CONTRACTIONS = {
     "hasn't": "has not", "haven't": "have not", "hadn't": "had not", "mustn't": "must not",
 }
 
+_CONTRACTION_RE = re.compile(r"\b(?:" + "|".join(re.escape(k) for k in CONTRACTIONS) + r")\b", re.IGNORECASE)
+
 STOPWORDS = frozenset(
     """a an the of to in on at by for with from and or as is are was were be been being it its this
     that these those there here then than so do does did has have had will would can could should
@@ -65,10 +67,9 @@ SCORER_ANTONYM_SKIP = frozenset({"no", "never", "all", "every", "and", "or"})
 
 def expand_contractions(text: str) -> str:
     """Spell out n't contractions so negation is counted uniformly."""
-    out = text
-    for short, long in CONTRACTIONS.items():
-        out = re.sub(rf"\b{re.escape(short)}\b", long, out, flags=re.IGNORECASE)
-    return out
+    if "'" not in text:
+        return text
+    return _CONTRACTION_RE.sub(lambda m: CONTRACTIONS[m.group(0).lower()], text)
 
 
 def tokens(text: str) -> list[str]:
