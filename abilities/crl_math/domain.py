@@ -395,4 +395,4 @@ def probe_values(conds: list[Cond]) -> dict[str, list[sympy.Expr]]:
     for c in conds:
         if c.lhs.is_Symbol and c.rhs.is_number:
             out.setdefault(c.lhs.name, []).append(c.rhs)
-    return {k: sorted(set(v), key=lambda r: float(r)) for k, v in sorted(out.items())}
+    return {k: sorted(set(v), key=lambda r: (complex(r).real, complex(r).imag)) for k, v in sorted(out.items())}

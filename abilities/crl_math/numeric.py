@@ -134,7 +134,12 @@ def _truth(c: sympy.Basic, env: dict[str, Any], real: bool) -> bool:
         return any(_truth(a, env, real) for a in c.args)
     if isinstance(c, sympy.Not):
         return not _truth(c.args[0], env, real)
-    d = _real(_ev(c.lhs, env, real) - _ev(c.rhs, env, real))
+    full = _ev(c.lhs, env, real) - _ev(c.rhs, env, real)
+    if isinstance(c, sympy.Unequality):
+        return not _is_zero(full)
+    if isinstance(c, sympy.Equality):
+        return _is_zero(full)
+    d = _real(full)
     if isinstance(c, sympy.StrictGreaterThan):
         return d > ZERO
     if isinstance(c, sympy.StrictLessThan):
@@ -210,10 +215,10 @@ def sample_points(
 ) -> list[dict[str, sympy.Rational]]:
     """Up to ``count`` exact rational points: boundary probes first, then seeded random ones."""
     probes = probe_values(conds)
-    pts: list[dict[str, sympy.Rational]] = []
+    pts: list[dict[str, sympy.Expr]] = []
     for name in names:
         for r in probes.get(name, []):
-            if r.is_Rational:
+            if r.is_Rational or (not real and all(p.is_Rational for p in r.as_real_imag())):
                 base = {n: sympy.Rational(rng.randint(-40, 40), 7) for n in names}
                 base[name] = r
                 pts.append(base)
@@ -228,13 +233,26 @@ def sample_points(
             else:
                 f = Fraction(round(rng.uniform(-12, 12), 4)).limit_denominator(10**4)
                 pt[n] = sympy.Rational(f.numerator, f.denominator)
+            if not real:
+                pt[n] = pt[n] + sympy.I * sympy.Rational(rng.randint(-800, 800), 100)
         pts.append(pt)
     return pts
 
 
-def to_env(pt: dict[str, sympy.Rational], real: bool = True) -> dict[str, Any]:
+def _mpnum(v: sympy.Rational) -> Any:
+    return mpmath.mpf(v.p) / v.q
+
+
+def to_env(pt: dict[str, sympy.Expr], real: bool = True) -> dict[str, Any]:
     with mpmath.workdps(DPS):
-        return {k: mpmath.mpf(v.p) / v.q for k, v in pt.items()}
+        out: dict[str, Any] = {}
+        for k, v in pt.items():
+            if v.is_Rational:
+                out[k] = _mpnum(v)
+            else:
+                re_, im_ = v.as_real_imag()
+                out[k] = mpmath.mpc(_mpnum(re_), _mpnum(im_))
+        return out
 
 
 def compare(
@@ -252,7 +270,7 @@ def compare(
     if not names:
         candidates: list[dict[str, sympy.Rational]] = [{}]
     else:
-        candidates = sample_points(names, rng, conds, max_tries, real)
+        candidates = sample_points(names, rng, conds, max_tries, real)  # type: ignore[assignment]
     for pt in candidates:
         if out.tested >= count:
             break

@@ -224,6 +224,9 @@ class Trail:
         domain_obligations: bool = True,
     ) -> StepRec:
         """Record a rewrite; its obligations are derived here, not trusted from the rule."""
+        use = getattr(self.hooks, "use", None)
+        if use is not None:
+            use(steps=1)  # one rewrite = one step of the action's step budget
         out_id = self.add_expr(output, surface)
         step = StepRec(f"S{len(self.steps) + 1}", rule, [input_id], out_id, note=note)
         premises = [*self.assumptions, *(o.cond for o in self.required())]
