@@ -3,7 +3,8 @@
 ``python -m schemas.export`` regenerates ``schemas/json/`` and ``schemas/asyncapi.yaml`` from the
 pydantic models (``schemas/toolbus.py`` and every importable ability's ``Inputs``/``Outputs``), so
 the files can never say something the code does not. ``--check`` writes nothing and exits 1 when a
-checked-in file is stale, missing or left over (CI and ``tests/test_schemas_export.py`` use it).
+checked-in file is stale, missing or left over; ``--skip-abilities`` limits either mode to the
+ToolBus/event schemas and the AsyncAPI document (abilities still in progress are left alone).
 
 Output is deterministic: sorted keys, fixed indentation, a final newline, no timestamps.
 
@@ -483,8 +484,12 @@ def write(expected: dict[Path, str]) -> list[Path]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m schemas.export", description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="write nothing; exit 1 if any file is stale")
+    ap.add_argument("--skip-abilities", action="store_true",
+                    help="only the ToolBus/event schemas and asyncapi.yaml (ability files are left alone)")
     args = ap.parse_args(argv)
-    expected = generate()
+    expected = generate([] if args.skip_abilities else None)
+    if args.skip_abilities:  # keep the checked-in ability files out of pruning
+        expected.update({p: p.read_text(encoding="utf-8") for p in (JSON_DIR / "abilities").glob("*.json")})
     if args.check:
         problems = stale(expected)
         for p in problems:
