@@ -17,6 +17,7 @@ from abilities.crl_math.domain import Cond
 MAX_EXPANDED_TERMS = 1500
 MAX_DEGREE = 40
 MAX_CAS_OPS = 250
+MAX_SIMPLIFY_OPS = 60
 
 
 def expanded_terms(expr: sympy.Basic) -> int:
@@ -94,7 +95,11 @@ def _zero(d: sympy.Expr) -> str:
     d1 = sympy.cancel(sympy.together(d))
     if d1 == 0:
         return "proved"
-    if sympy.count_ops(d1) <= MAX_CAS_OPS:
+    # cheap normal forms first: deep factoring turns sqrt(x**2 - 2*x + 1) into |x - 1| for real x
+    d2 = sympy.cancel(sympy.expand_log(sympy.factor(d1, deep=True)))
+    if d2 == 0:
+        return "proved"
+    if sympy.count_ops(d1) <= MAX_SIMPLIFY_OPS:
         d2 = sympy.simplify(sympy.expand_log(d1))
         if d2 == 0:
             return "proved"

@@ -14,6 +14,7 @@ arithmetic for polynomial conditions, syntactically otherwise.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import sympy
 import z3
@@ -140,7 +141,16 @@ def _make(expr: sympy.Expr, op: str) -> Cond:
 
 
 def canonical(expr: sympy.Expr, op: str, real: bool = True) -> list[Cond]:
-    """Canonical atoms equivalent to ``expr OP 0``; always-true ones are dropped."""
+    """Canonical atoms equivalent to ``expr OP 0``; always-true ones are dropped (memoised)."""
+    return list(_canonical_cached(expr, op, real))
+
+
+@lru_cache(maxsize=4096)
+def _canonical_cached(expr: sympy.Expr, op: str, real: bool) -> tuple[Cond, ...]:
+    return tuple(_canonical(expr, op, real))
+
+
+def _canonical(expr: sympy.Expr, op: str, real: bool = True) -> list[Cond]:
     if expr.free_symbols == set():
         value = sympy.nsimplify(expr) if expr.is_Float else expr
         truth = (value != 0) if op == "!=" else (value > 0 if op == ">" else value >= 0)
@@ -293,6 +303,12 @@ def implies(premises: list[Cond], goal: Cond, real: bool = True) -> bool:
     """True when ``premises`` force ``goal`` (z3 for polynomial atoms, else syntactic)."""
     if any(p.key == goal.key for p in premises):
         return True
+    uniq = {p.key: p for p in premises}
+    return _implies_cached(tuple(uniq[k] for k in sorted(uniq)), goal, real)
+
+
+@lru_cache(maxsize=8192)
+def _implies_cached(premises: tuple[Cond, ...], goal: Cond, real: bool) -> bool:
     if not real:
         return False
     env: dict[str, z3.ArithRef] = {}

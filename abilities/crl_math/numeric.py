@@ -11,6 +11,7 @@ side-conditions exclude, and include the boundary points of those conditions (``
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -212,18 +213,19 @@ def _fmt(v: Any) -> str:
 
 def sample_points(
     names: list[str], rng: random.Random, conds: list[Cond], count: int, real: bool = True
-) -> list[dict[str, sympy.Rational]]:
-    """Up to ``count`` exact rational points: boundary probes first, then seeded random ones."""
+) -> Iterator[dict[str, sympy.Expr]]:
+    """Up to ``count`` exact rational points, lazily: boundary probes first, then seeded random ones."""
     probes = probe_values(conds)
-    pts: list[dict[str, sympy.Expr]] = []
+    made = 0
     for name in names:
         for r in probes.get(name, []):
             if r.is_Rational or (not real and all(p.is_Rational for p in r.as_real_imag())):
                 base = {n: sympy.Rational(rng.randint(-40, 40), 7) for n in names}
                 base[name] = r
-                pts.append(base)
-    while len(pts) < count + len(probes):
-        pt = {}
+                made += 1
+                yield base
+    while made < count:
+        pt: dict[str, sympy.Expr] = {}
         for n in names:
             kind = rng.random()
             if kind < 0.2:
@@ -235,8 +237,8 @@ def sample_points(
                 pt[n] = sympy.Rational(f.numerator, f.denominator)
             if not real:
                 pt[n] = pt[n] + sympy.I * sympy.Rational(rng.randint(-800, 800), 100)
-        pts.append(pt)
-    return pts
+        made += 1
+        yield pt
 
 
 def _mpnum(v: sympy.Rational) -> Any:
@@ -267,10 +269,9 @@ def compare(
     """Evaluate ``a`` and ``b`` at ``count`` admissible points (those satisfying ``conds``)."""
     names = sorted({s.name for s in a.free_symbols | b.free_symbols} | {s for c in conds for s in c.symbols()})
     out = Comparison()
-    if not names:
-        candidates: list[dict[str, sympy.Rational]] = [{}]
-    else:
-        candidates = sample_points(names, rng, conds, max_tries, real)  # type: ignore[assignment]
+    candidates: Iterable[dict[str, sympy.Expr]] = (
+        sample_points(names, rng, conds, max_tries, real) if names else [{}]
+    )
     for pt in candidates:
         if out.tested >= count:
             break

@@ -1,0 +1,105 @@
+"""crl_math through the real service: ToolBus start -> events -> outputs, the spec's §8 stress test
+end to end under 1 s, bad input -> -32602 naming the field, a huge input ends failed/partial within
+its budget while the server stays responsive, determinism by seed."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import httpx
+import pytest
+
+from tests.support import RpcFailure, ToolBus, approved_reviewer, run_action
+
+STRESS = {"goal": "simplify", "expression": "sqrt(x^2 - 2x + 1)/(x - 1)"}
+
+
+async def test_stress_test_end_to_end_under_one_second(metis_server):
+    await run_action(metis_server, "crl_math", {"goal": "simplify", "expression": "x + 1"})  # warm a worker
+    async with ToolBus.connect(metis_server) as tb:
+        t0 = time.perf_counter()
+        view, events = await tb.run("crl_math", STRESS)
+        elapsed = time.perf_counter() - t0
+    assert view["status"] == "completed", view.get("error")
+    out = view["outputs"]
+    assert out["result"] == "Piecewise((1, x > 1), (-1, x < 1))"
+    assert out["conditions"] == ["x != 1"]
+    assert [s["rule"] for s in out["steps"]] == [
+        "REWRITE_QUADRATIC_TO_SQUARE", "SQRT_OF_SQUARE_REAL", "ABS_OVER_SELF_TO_SIGN"]
+    assert elapsed < 1.0, f"stress test took {elapsed:.2f}s"
+    kinds = [e["data"].get("kind") for e in events if e["event"] == "action_checkpoint"]
+    assert kinds.count("plan_delta") == 3
+    assert kinds.count("verifier_update") == len(out["witnesses"])
+    assert kinds[-1] == "boundary_summary"
+    summary = [e for e in events if e["data"].get("kind") == "boundary_summary"][0]["data"]["payload"]
+    assert summary["conditions"] == ["x != 1"] and summary["invariants_ok"] is True
+
+
+async def test_solve_and_check_over_the_toolbus(metis_server):
+    view, _ = await run_action(metis_server, "crl_math", {"goal": "solve", "equation": "sqrt(x+7) = x - 5"})
+    assert view["status"] == "completed", view.get("error")
+    assert view["outputs"]["solutions"] == ["9"]
+    assert [r["value"] for r in view["outputs"]["rejected"]] == ["2"]
+    view, _ = await run_action(metis_server, "crl_math", {
+        "goal": "check", "expression": "log(x*y)",
+        "steps": [{"expression": "log(x) + log(y)", "rule": "LOG_PRODUCT"}]})
+    assert view["status"] == "completed", view.get("error")
+    assert view["outputs"]["equivalence_mode"] == "not_equivalent"
+    assert view["outputs"]["verdicts"][0]["violation"]["invariant"] == "I2"
+
+
+@pytest.mark.parametrize(("inputs", "needle"), [
+    ({"goal": "simplify", "expression": "1/2x"}, "expression"),
+    ({"goal": "simplify", "expression": "__import__('os')"}, "position 0"),
+    ({"goal": "simplify"}, "needs 'expression'"),
+    ({"goal": "solve", "equation": "x^2 = "}, "equation"),
+    ({"goal": "simplify", "expression": "x", "domain": "quaternion"}, "domain"),
+    ({"goal": "simplify", "expression": "x", "assumptions": ["x >> 1"]}, "assumptions"),
+    ({"goal": "simplify", "expression": "9^9^9^9"}, "too large"),
+    ({"goal": "simplify", "expression": "x", "shell": "rm -rf"}, "shell"),
+    ({"goal": "check", "expression": "x", "steps": [{"expression": "x(", "rule": "DISTRIBUTE"}]}, "steps"),
+])
+async def test_bad_input_is_refused_naming_the_field(metis_server, inputs, needle):
+    async with ToolBus.connect(metis_server) as tb:
+        with pytest.raises(RpcFailure) as err:
+            await tb.start("crl_math", inputs)
+    assert err.value.code == -32602
+    assert needle in json.dumps(err.value.data)
+
+
+async def test_huge_expression_fails_fast_and_server_stays_responsive(metis_server):
+    async with ToolBus.connect(metis_server) as tb:
+        t0 = time.perf_counter()
+        big = asyncio.ensure_future(tb.run("crl_math", {"goal": "simplify", "expression": "(x+y+z+w+1)^60 - 1"},
+                                           budgets={"wall_s": 10}))
+        async with httpx.AsyncClient() as client:
+            assert (await client.get(metis_server.http_url + "/healthz")).status_code == 200
+        small, _ = await run_action(metis_server, "crl_math", {"goal": "simplify", "expression": "x/x"})
+        view, _ = await big
+        elapsed = time.perf_counter() - t0
+    assert small["status"] == "completed" and small["outputs"]["conditions"] == ["x != 0"]
+    assert view["status"] == "failed"
+    assert view["error"]["reason"] == "too_complex"
+    assert "terms" in view["error"]["message"]
+    assert elapsed < 10
+
+
+async def test_step_budget_ends_partial_with_the_steps_so_far(metis_server):
+    view, _ = await run_action(metis_server, "crl_math", STRESS, budgets={"steps": 1})
+    assert view["status"] == "partial", view
+    assert 1 <= len(view["outputs"]["steps"]) < 3
+
+
+async def test_same_seed_gives_byte_identical_outputs_and_replays(metis_server):
+    inputs = {"goal": "solve", "equation": "sqrt(2x+3) - sqrt(x+1) = 1"}
+    a, _ = await run_action(metis_server, "crl_math", inputs, seed={"purpose": "crl-det"})
+    b, _ = await run_action(metis_server, "crl_math", inputs, seed={"purpose": "crl-det"})
+    assert a["status"] == b["status"] == "completed"
+    assert json.dumps(a["outputs"], sort_keys=True) == json.dumps(b["outputs"], sort_keys=True)
+    async with ToolBus.connect(metis_server, "reviewer") as rv:
+        replay = await approved_reviewer(metis_server, rv, "reflect.replay", {"action_id": a["action_id"]})
+        receipts = await approved_reviewer(metis_server, rv, "reflect.receipts", {"action_id": a["action_id"]})
+    assert replay["identical"] is True
+    assert "tool_check" in json.dumps(receipts) and "payload_hash" in json.dumps(receipts)
