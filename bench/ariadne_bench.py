@@ -41,6 +41,36 @@ def throughput(items: list[dict], agent: str, scorer: str, repeats: int = 3) -> 
     return round(len(items) / best, 1)
 
 
+def service_throughput(items: list[dict]) -> dict:
+    """End to end through a real ``metis serve`` (ToolBus start -> events -> completed): each audit
+    also writes checkpoints and receipts to the log. Baseline: the ``t_noop`` test ability's
+    start-to-completed time in the same server."""
+    import asyncio
+    import tempfile
+
+    from tests.support import MetisServer, ToolBus
+
+    async def go() -> dict:
+        server = MetisServer(Path(tempfile.mkdtemp(prefix="ariadne-bench-")) / "data").start()
+        try:
+            async with ToolBus.connect(server) as tb:
+                await tb.run("t_noop", {})  # warm up: the first action also starts a worker
+                t0 = time.perf_counter()
+                view, _ = await tb.run("t_noop", {})
+                noop_s = time.perf_counter() - t0
+                t0 = time.perf_counter()
+                view, _ = await tb.run("ariadne_audit", {"items": items, "agent": {"kind": "builtin"}},
+                                       timeout=900, budgets={"wall_s": 900})
+                dt = time.perf_counter() - t0
+            assert view["status"] == "completed", view.get("error")
+            return {"audits_per_s": round(len(items) / dt, 1), "batch_s": round(dt, 3),
+                    "baseline_noop_action_s": round(noop_s, 3)}
+        finally:
+            server.stop()
+
+    return asyncio.run(go())
+
+
 def separation(items: list[dict], scorers: list[str]) -> dict:
     out: dict = {}
     for scorer in scorers:
@@ -64,6 +94,7 @@ def main() -> None:
     parser.add_argument("--items", type=int, default=1000)
     parser.add_argument("--sep-items", type=int, default=400)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-service", action="store_true", help="skip the end-to-end run through metis serve")
     parser.add_argument("--out", default=str(Path(__file__).resolve().parent / "results" / "ariadne.json"))
     args = parser.parse_args()
 
@@ -76,6 +107,10 @@ def main() -> None:
     print(f"audits/s over {args.items} items (adaptive, best of 3):")
     for k, v in tp.items():
         print(f"  {k:28s} {v:10.1f}")
+    svc = None if args.no_service else service_throughput(items)
+    if svc:
+        print(f"  through the service (ToolBus, receipts): {svc['audits_per_s']} audits/s "
+              f"({svc['batch_s']} s; a no-op action takes {svc['baseline_noop_action_s']} s)")
 
     scorers = ["logic_lexical", "jaccard", "char", "exact"]
     if embeddings_available():
@@ -99,6 +134,7 @@ def main() -> None:
         "seed": args.seed,
         "throughput_items": args.items,
         "audits_per_s": tp,
+        "service": svc,
         "separation_items": args.sep_items,
         "separation": sep,
         "embedding_scorer_measured": "embedding" in scorers,
