@@ -432,6 +432,9 @@ def _polarity_rule(text: str, tokens: list[Token], pol: int) -> Rule:
         else:
             action = action_concept(action_tok.stems)
             kind = "forbid" if pol < 0 else "require"
+            lows = {t.low for t in tokens}
+            if kind == "require" and lows & {"may", "can"} and not lows & {"must", "only", "shall", "always"}:
+                kind = "permit"
     elif pol < 0:
         kind = "forbid"
     elif any(t.low in ("may", "can") for t in tokens) and not any(t.low == "only" for t in tokens):

@@ -148,7 +148,10 @@ def segments(text: str, start: int = 0, end: int | None = None) -> list[Segment]
                 e -= 1
             if e > s:
                 toks = tokenize(text[s:e], s)
-                out.append(Segment(s, e, text[s:e], _drop_answer_particle(text, toks)))
+                kept = _drop_answer_particle(text, toks)
+                if kept and kept is not toks:
+                    s = kept[0].start  # the span starts after a dropped "Yes,"/"No,"
+                out.append(Segment(s, e, text[s:e], kept))
     return out
 
 
