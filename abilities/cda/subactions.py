@@ -36,20 +36,25 @@ def candidate_payloads(ability: str, claim: dict[str, Any]) -> list[dict[str, An
             {"expression": expr, "claimed_value": value},
         ]
     if ability == "crl_math":
-        return [{"problem": text, "expressions": [expr]}, {"expression": expr}, {"expr": expr},
-                {"problem": text}, {"claim": text}]
+        lhs, eq, rhs = expr.partition("=")
+        diff = f"({lhs.strip()}) - ({rhs.strip()})" if eq else expr
+        return [{"goal": "simplify", "expression": diff}, {"expression": diff}, {"expr": diff}]
     if ability == "scu_guard":
         cons = claim.get("constraints", [])
-        return [{"question": text, "chunks": [{"id": claim.get("doc_id", "span"), "text": text}],
-                 "constraints": cons},
-                {"text": text, "constraints": cons}, {"claim": text, "constraints": cons}]
+        cid = str(claim.get("doc_id") or "span")[:200]
+        return [{"constraints": cons, "question": f"Does this evidence respect the locked constraints? {text}"[:20000],
+                 "chunks": [{"id": cid, "text": text}],
+                 "answer": {"claim": text, "citations": [cid], "constraints_echo": cons}},
+                {"text": text, "constraints": cons}]
     return []
 
 
-def interpret(outputs: dict[str, Any] | None) -> str:
+def interpret(outputs: dict[str, Any] | None, ability: str = "") -> str:
     """Map a sub-action's outputs to pass / fail / unknown, reading the usual verdict fields."""
     if not isinstance(outputs, dict):
         return "unknown"
+    if ability == "crl_math" and isinstance(outputs.get("result"), str):
+        return "pass" if outputs["result"].strip() == "0" else "fail"
     for key in ("verdict", "status", "result", "outcome", "decision"):
         v = outputs.get(key)
         if isinstance(v, str) and v.lower() in _PASS:
@@ -75,7 +80,7 @@ def run_check(ctx: Any, ability: str, claim: dict[str, Any], index: int) -> dict
     if ctx.revision > 1 and index < len(bound):
         aid, dep = bound[index]
         return {**base, "action_id": aid, "revision": dep.get("revision"), "reused": True,
-                "outputs_hash": outputs_hash(dep.get("outputs")), "result": interpret(dep.get("outputs"))}
+                "outputs_hash": outputs_hash(dep.get("outputs")), "result": interpret(dep.get("outputs"), ability)}
     cls = registry.get(ability)
     if cls is None:
         return {**base, "stub": True, "reason": "ability_unavailable", "result": "unknown"}
@@ -98,4 +103,4 @@ def run_check(ctx: Any, ability: str, claim: dict[str, Any], index: int) -> dict
     return {**base, "action_id": view.get("action_id") if isinstance(view, dict) else None,
             "revision": view.get("revision") if isinstance(view, dict) else None, "status": status,
             "outputs_hash": outputs_hash(outputs), "reused": False,
-            "result": interpret(outputs) if status == "completed" else "unknown"}
+            "result": interpret(outputs, ability) if status == "completed" else "unknown"}
