@@ -22,7 +22,7 @@ import structlog
 from pydantic import ValidationError
 
 from abilities import registry
-from abilities.lock import lock_constraints, same_constraint_set
+from abilities.lock import lock_constraints
 from orchestrator.errors import RpcError
 from orchestrator.graph import ActionGraph, CycleError
 from orchestrator.lifecycle import ENDED_EVENT, TERMINAL, Status, check_transition
@@ -224,8 +224,12 @@ class Scheduler:
         inherited = parent.lock if parent else None
         if own:
             a.lock = lock_constraints(own)
-            if inherited and not same_constraint_set(a.lock["constraints"], inherited["constraints"]):
-                raise ConstraintViolation("sub-action constraints differ from the locked set")
+            # a sub-action may add constraints of its own but never drop a locked one
+            if inherited and not set(inherited["constraints"]) <= set(a.lock["constraints"]):
+                missing = sorted(set(inherited["constraints"]) - set(a.lock["constraints"]))
+                raise ConstraintViolation(f"sub-action drops locked constraints: {missing}")
+            if inherited:
+                a.lock["inherited_hash"] = inherited["hash"]
         elif inherited:
             a.lock = inherited
         try:

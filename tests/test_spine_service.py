@@ -242,6 +242,9 @@ async def test_unlock_fails_constraint_violation(metis_server):
     view, _ = await run_action(metis_server, "t_spawn", {"constraints": ["a", "b"], "ability": "t_emit",
                                                          "inputs": {"n": 1, "constraints": ["a"]}})
     assert view["error"]["reason"] == "CONSTRAINT_VIOLATION"
+    view, _ = await run_action(metis_server, "t_spawn", {"constraints": ["a", "b"], "ability": "t_emit",
+                                                         "inputs": {"n": 1, "constraints": ["b", "a", "c"]}})
+    assert view["status"] == "completed"  # adding a constraint is fine; dropping one is not
     view, events = await run_action(metis_server, "t_spawn", {"constraints": ["a", "b"], "ability": "t_emit",
                                                               "inputs": {"n": 1}})
     assert view["status"] == "completed"
@@ -537,3 +540,21 @@ async def test_approval_as_input_granted_by_approver(metis_server):
         await apr.call("approvals.grant", {"approval_id": pending[0]["approval_id"], "note": "ok"})
         view = await _wait_status(tb, started["action_id"], {"completed"})
         assert view["outputs"]["answer"]["granted"] is True
+
+
+async def test_shutdown_closes_streams_cleanly(server_factory, tmp_path):
+    server = server_factory(tmp_path / "shutdown")
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    writer.write(b"GET /streams/idle HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer tok-acme-canvas\r\n\r\n")
+    await writer.drain()
+    head = await reader.readuntil(b"\r\n\r\n")
+    assert b"200" in head.split(b"\r\n")[0] and b"metis-resumed-after: 0" in head.lower()
+    started = asyncio.get_running_loop().time()
+    await asyncio.to_thread(server.stop)
+    rest = await asyncio.wait_for(reader.read(), 20)  # EOF: the server closed the stream
+    assert asyncio.get_running_loop().time() - started < 15
+    assert isinstance(rest, bytes)
+    writer.close()
+    # uvicorn re-raises SIGTERM after its graceful shutdown; the lifespan's last line proves it ran
+    server_log = (server.data_dir.parent / f"{server.data_dir.name}-server.log").read_text()
+    assert '"event": "stopped"' in server_log
