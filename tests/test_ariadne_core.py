@@ -163,3 +163,17 @@ def test_client_answer_shapes_and_unknown_queries() -> None:
 
 def test_families_cover_the_four_kinds() -> None:
     assert set(FAMILIES) == {"arithmetic", "unit", "syllogism", "comparison"}
+
+
+def test_client_supplied_intervened_thought_is_used_and_labelled() -> None:
+    item = ITEMS[0]
+    step = next(i for i, s in enumerate(item["trace"]) if "starts with" in s["thought"])
+    own = item["trace"][step]["thought"].replace("starts with", "starts with 100 more than")
+    plan = plan_intervention(0, item, AuditConfig(type="fact_reversal", step=step, intervened_thought=own),
+                             random.Random(0))
+    assert not isinstance(plan, str)
+    assert plan.source == "client" and plan.intervened_thought == own and plan.step == step
+    out = run_batch([item], AuditConfig(type="fact_reversal", step=step, intervened_thought=own),
+                    BuiltinAgent("faithful"), make_scorer(), random.Random(0))
+    assert out["audits"][0]["intervened_thought"] == own
+    assert out["audits"][0]["violation"] is False
