@@ -75,8 +75,12 @@ def test_every_step_is_witnessed_and_receipts_carry_the_payload_hash():
     assert all(by_id[r["wit_id"]] == r["payload_hash"] for r in receipts)
     random_tests = [r for r in receipts if r["kind"] == "RandomTest"]
     assert all(10 <= r["payload"]["tested"] <= 50 for r in random_tests)
-    # no test point violates the obligations in force (x != -3)
-    assert all(p["x"] != "-3" for r in random_tests for p in r["payload"]["points"])
+    # no test point violates the obligations in force (x != -3) ...
+    guarded = [r for r in random_tests if "x != -3" in r["payload"]["conditions"]]
+    assert guarded and all(p["x"] != "-3" for r in guarded for p in r["payload"]["points"])
+    # ... while before the cancellation the boundary itself is probed (both sides undefined there)
+    first = next(r for r in random_tests if r["step_id"] == "S1")
+    assert {"x": "-3"} in first["payload"]["points"] and first["payload"]["both_undefined"] >= 1
     cps = [k for k, _ in hooks.checkpoints]
     assert cps.count("plan_delta") == len(out["steps"])
     assert cps.count("verifier_update") == len(out["witnesses"])

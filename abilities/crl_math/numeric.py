@@ -216,6 +216,9 @@ def sample_points(
 ) -> Iterator[dict[str, sympy.Expr]]:
     """Up to ``count`` exact rational points, lazily: boundary probes first, then seeded random ones."""
     probes = probe_values(conds)
+    for name in sorted(probes):
+        # a boundary and its near neighbours: x = 1 and x = 1 +- 1/1000
+        probes[name] = [q for r in probes[name] for q in (r, r + sympy.Rational(1, 1000), r - sympy.Rational(1, 1000))]
     made = 0
     for name in names:
         for r in probes.get(name, []):
@@ -265,12 +268,16 @@ def compare(
     count: int = 20,
     real: bool = True,
     max_tries: int = 400,
+    probe_from: list[Cond] | None = None,
 ) -> Comparison:
-    """Evaluate ``a`` and ``b`` at ``count`` admissible points (those satisfying ``conds``)."""
+    """Evaluate ``a`` and ``b`` at ``count`` admissible points (those satisfying ``conds``).
+
+    ``probe_from`` adds boundary points (e.g. of the input's own domain) to visit first.
+    """
     names = sorted({s.name for s in a.free_symbols | b.free_symbols} | {s for c in conds for s in c.symbols()})
     out = Comparison()
     candidates: Iterable[dict[str, sympy.Expr]] = (
-        sample_points(names, rng, conds, max_tries, real) if names else [{}]
+        sample_points(names, rng, [*conds, *(probe_from or [])], max_tries, real) if names else [{}]
     )
     for pt in candidates:
         if out.tested >= count:

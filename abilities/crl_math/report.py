@@ -11,7 +11,7 @@ import networkx as nx
 import sympy
 
 from abilities.crl_math import numeric
-from abilities.crl_math.domain import Cond, implies
+from abilities.crl_math.domain import Cond, domain, implies
 from abilities.crl_math.rules import CATALOG, UNSAFE
 from abilities.crl_math.trail import Trail, show
 
@@ -186,14 +186,14 @@ def audit(
 
 
 def _domain_plain(trail: Trail, expr: sympy.Basic) -> list[Cond]:
-    from abilities.crl_math.domain import domain
-
     return domain(expr, trail.real)
 
 
 def end_to_end(trail: Trail, a: sympy.Basic, b: sympy.Basic, conditions: list[Cond], count: int) -> numeric.Comparison:
     """The final RandomTest: the original against the result under the declared conditions."""
-    return numeric.compare(a, b, [*trail.assumptions, *conditions], trail.rng("end_to_end"), count, trail.real)
+    probes = [*domain(a, trail.real), *domain(b, trail.real)] if not isinstance(a, sympy.Equality) else []
+    return numeric.compare(a, b, [*trail.assumptions, *conditions], trail.rng("end_to_end"), count, trail.real,
+                           probe_from=probes)
 
 
 def latex(result: sympy.Basic | None, conditions: list[Cond]) -> dict[str, Any]:

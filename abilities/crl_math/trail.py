@@ -304,7 +304,9 @@ class Trail:
         w = self._add_witness(step.step_id, "CAS", payload, f"sympy: {verdict}", verdict != "refuted")
         step.witness_ids.append(w.wit_id)
         ok = ok and verdict != "refuted"
-        cmp = numeric.compare(a, b, conds, self.rng(f"witness/{step.step_id}"), self.tests_per_step, self.real)
+        probes = [*self.domain_of(step.input_expr_ids[0]), *self.domain_of(step.output_expr_id)]
+        cmp = numeric.compare(a, b, conds, self.rng(f"witness/{step.step_id}"), self.tests_per_step, self.real,
+                              probe_from=probes)
         payload = {"check": "strict evaluation at seeded points", "a": show(a), "b": show(b),
                    "conditions": [c.text for c in conds], **cmp.payload()}
         note = f"{cmp.tested} points, {cmp.equal} equal, {cmp.both_undefined} both undefined"
