@@ -9,6 +9,7 @@ large neighbourhoods); a token index serves ``search``.
 
 from __future__ import annotations
 
+import bisect
 import gzip
 import json
 import os
@@ -27,6 +28,7 @@ MAX_FILE_EDGES = 2_000_000
 MAX_RESULTS = 50
 MAX_HOPS = 6
 MAX_VISITS = 20_000
+COMMON_TOKEN = 1_000
 # How a fault/cause flows along an edge type: +1 src -> dst, -1 dst -> src.
 PROPAGATION: dict[str, int] = {
     "causes": 1, "affects": 1, "triggers": 1, "changed": 1,
@@ -58,6 +60,11 @@ class KenResult:
     def receipt(self) -> dict[str, Any]:
         return {"op": self.op, "args": self.args, "caps": self.caps, "result_ids": self.ids,
                 "truncated": self.truncated, **self.extra}
+
+
+def _contains(sorted_ids: list[str], nid: str) -> bool:
+    i = bisect.bisect_left(sorted_ids, nid)
+    return i < len(sorted_ids) and sorted_ids[i] == nid
 
 
 def node_type(node_id: str) -> str:
@@ -190,8 +197,16 @@ class Ken:
         """Nodes whose id/name tokens match the query, most matching tokens first."""
         limit = max(1, min(limit, MAX_RESULTS))
         counts: dict[str, int] = {}
-        for w in sorted(set(tokens(text)))[:32]:
-            for nid in self._index.get(w, ())[:MAX_VISITS]:
+        # rarest tokens first; a very common token only re-ranks nodes the rarer ones found
+        words = sorted(set(tokens(text)), key=lambda w: (len(self._index.get(w, ())), w))[:32]
+        for w in words:
+            postings = self._index.get(w, ())
+            if counts and len(postings) > COMMON_TOKEN:
+                for nid in counts:
+                    if _contains(postings, nid):
+                        counts[nid] += 1
+                continue
+            for nid in postings[:MAX_VISITS]:
                 if ntype is None or node_type(nid) == ntype:
                     counts[nid] = counts.get(nid, 0) + 1
         ranked = sorted(counts, key=lambda n: (-counts[n], n))
