@@ -155,6 +155,15 @@ def _find_polar(rule: Rule, seg: Segment, sent: set[str], claim: set[str]) -> st
     if rule.kind == "forbid":
         if not (rule.obj_locative or _object_ok(rule, seg)):
             return None
+        outside = re.search(
+            r"\b(?:outside|off|beyond)\s+(?:of\s+)?(?:the\s+|a\s+)?(\w+)", rule.constraint, re.I
+        )
+        if outside and re.search(
+            rf"\b(?:inside|in|within|on|under)\s+(?:the\s+|a\s+)?{re.escape(outside.group(1))}",
+            seg.text,
+            re.I,
+        ):
+            return None  # "never open X outside the hood" vs "open X inside the hood"
         cue = _has(seg, PERMIT) or _has(seg, DENY) or _action_hit(rule, seg)
         if rule.action == "PERMIT" and _has(seg, USAGE):
             cue = True
@@ -202,12 +211,17 @@ def _find_polar(rule: Rule, seg: Segment, sent: set[str], claim: set[str]) -> st
 
 def _find_allow_list(rule: Rule, seg: Segment, claim: str) -> str | None:
     cue = _has(seg, PERMIT) or _has(seg, USAGE) or _has(seg, REQUIRE) or _has(seg, DENY)
-    if not cue or polarity(seg.tokens) < 0:
+    if polarity(seg.tokens) < 0:
         return None
-    for member, _s, _e in member_mentions(seg.text, rule.member_kind):
+    for member, ms, _e in member_mentions(seg.text, rule.member_kind):
+        destination = re.search(r"\b(?:to|into|in|via|on|onto)\s+(?:the\s+)?$", seg.text[:ms], re.I)
+        if not (cue or destination):
+            continue
         if not _allowed(member, rule):
             return f"{member} is outside the allow-list {list(rule.members)}"
     kind_words = KIND_WORDS.get(rule.member_kind, frozenset())
+    if not cue:
+        return None
     for m in ANY_KIND_RE.finditer(seg.text):
         words = [stem(w) for w in (m.group(1), m.group(2)) if w]
         if any(w in kind_words or (w in rule.all_stems and w not in STOP) for w in words):
@@ -243,13 +257,23 @@ def _violates_bound(bound: Quantity, q: Quantity) -> bool:
 def _dims_match(bound: Quantity, q: Quantity, seg: Segment, rule: Rule) -> bool:
     if q.dim == "any":
         return True
+    if q.dim == "count" and not q.nouns and bound.dim != "count":
+        return _key_just_before(rule, seg, q)  # "set page_size to 500" for a bound in items
     if bound.dim != q.dim:
         return False
     if bound.dim in ("count", "rate"):
         if bound.nouns and q.nouns - {"tim"}:
             return bool(bound.nouns & q.nouns)
+        if not q.nouns and _key_just_before(rule, seg, q):
+            return True
         return not bound.nouns or bool(bound.nouns & seg.stems)
     return True
+
+
+def _key_just_before(rule: Rule, seg: Segment, q: Quantity) -> bool:
+    """A bare number right after one of the rule's key terms ("page_size to 500", "timeout of 45")."""
+    before = [t for t in seg.tokens if t.end <= q.start][-3:]
+    return any(set(t.stems) & rule.keys for t in before)
 
 
 def _find_numeric(rule: Rule, seg: Segment, claim: str, masked: list[tuple[int, int]]) -> str | None:

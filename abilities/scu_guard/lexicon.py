@@ -123,7 +123,8 @@ REQUIRE = _stems("must require required mandatory always need needs shall obliga
 USAGE = _stems(
     "use send store place put run deploy host live keep move pay export write save accept sign "
     "register configure choose pick route forward receive get go process submit publish create upload "
-    "issue request contact email mail invite"
+    "issue request contact email mail invite replicate copy migrate transfer mirror sync launch provision "
+    "enable set"
 )
 UNIVERSAL = frozenset({"all", "every", "each", "any"})
 
@@ -133,7 +134,7 @@ ACTION_CONCEPTS: dict[str, frozenset[str]] = {
     "LOG": _stems("log logging logged logger"),
     "STORE": _stems("store save persist keep retain hold cache file"),
     "SEND": _stems("send deliver forward mail email invite go"),
-    "SHARE": _stems("share disclose reveal give pass forward expose leak send"),
+    "SHARE": _stems("share disclose reveal give pass forward expose leak send tell read return"),
     "HAVE": _stems("have get receive hold own obtain grant give"),
     "USE": _stems("use utilize adopt employ run"),
     "HASH": _stems("hash hashing encrypt salt bcrypt"),

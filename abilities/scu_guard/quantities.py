@@ -28,7 +28,7 @@ TIME_RE = re.compile(
     re.I,
 )
 NUM_RE = re.compile(
-    r"(?<![\w.:-])(?P<num>\d+(?:[.,]\d+)?|"
+    r"(?<![\w.:-])(?P<num>(?:(?<=\s)[-−])?\d+(?:[.,]\d+)?|"
     + "|".join(sorted((w for w in NUMBER_WORDS if len(w) > 2), key=len, reverse=True))
     + r"|once|twice|thrice|an?(?=\s+(?:second|minute|hour|day|week|month|year)\b))(?:-|\s*)(?P<unit>°?[a-zA-Z%]+|°)?",
     re.I,
@@ -116,7 +116,7 @@ def unit_of(word: str | None) -> tuple[str, float, str] | None:
 
 
 def _value(raw: str) -> float:
-    low = raw.lower()
+    low = raw.lower().replace("−", "-")
     if low in NUMBER_WORDS:
         return float(NUMBER_WORDS[low])
     if low in TIMES_WORDS:
@@ -294,7 +294,14 @@ def find_times(text: str, start: int, end: int) -> list[TimeSet]:
             continue
         if re.search(r"(?:at or after|from|after|starting(?: at)?|later than|no earlier than)\s*$", before):
             out.append(TimeSet(t, 1440.0, start + m.start(), start + m.end()))
-        elif re.search(r"(?:at or before|before|until|till|by|earlier than|no later than)\s*$", before):
+        elif re.search(r"(?:until|till|up to)\s*$", before):  # "open until 01:00": the evening up to T
+            end_t = 1440.0 if t == 0 else t
+            if end_t < 360:
+                out.append(TimeSet(1080.0, 1440.0, start + m.start(), start + m.end()))
+                out.append(TimeSet(0.0, end_t + 1, start + m.start(), start + m.end()))
+            else:
+                out.append(TimeSet(max(0.0, end_t - 360), end_t + 1, start + m.start(), start + m.end()))
+        elif re.search(r"(?:at or before|before|by|earlier than|no later than)\s*$", before):
             lo_end = t + 1 if "at or before" in before else t
             out.append(TimeSet(0.0, lo_end, start + m.start(), start + m.end()))
         else:

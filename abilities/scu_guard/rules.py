@@ -67,6 +67,8 @@ PREPOSITIONS = frozenset(
     {
         "as",
         "inside",
+        "outside",
+        "beyond",
         "during",
         "throughout",
         "in",
@@ -413,7 +415,7 @@ def _polarity_rule(text: str, tokens: list[Token], pol: int) -> Rule:
         if t.low in PREPOSITIONS:
             break
         first_np.append(t)
-    obj = _content(rest)
+    obj = _content([t for t in rest if t.low not in PREPOSITIONS])
     head = _np_head(_content(first_np))
     action = ""
     astems: frozenset[str] = frozenset()

@@ -70,8 +70,8 @@ def _word_stems(word: str) -> tuple[tuple[str, ...], bool]:
             negator = True
             parts.append(piece)
             continue
-        if "-" in piece and not any(ch.isdigit() for ch in piece):
-            sub = piece.split("-")
+        if ("-" in piece or "_" in piece) and not any(ch.isdigit() for ch in piece):
+            sub = re.split(r"[-_]", piece)
             joined = "".join(sub)
             parts.append(norm_stem(joined))
             if sub[0] not in PREFIXES:
