@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from abilities.base import Ability, ActionContext, AbilityError
+from abilities.base import Ability, AbilityError, ActionContext
 from abilities.mathlas.tools import TOOLS, validate_args
 
 
