@@ -244,3 +244,28 @@ def test_tenant_graph_files(tmp_path: Path) -> None:
         load_tenant_graph("acme", "../etc", base=tmp_path)
     with pytest.raises(KenError):
         load_tenant_graph("globex", "shop", base=tmp_path)
+
+
+def test_prove_and_disprove_goals_are_checked_against_the_top_hypothesis() -> None:
+    out, ctx = _run({"observations": ALERTS,
+                     "goals": {"kind": "prove", "success_criteria": ["holds(fault(entity:payments))"]}})
+    goal = [v for v in out.verdicts if v.hypothesis_id == "goal:criterion[0]"][0]
+    assert goal.status == "supported"
+    plan = ctx.artifacts[out.plan_bundle_id][1]
+    assert plan["files"]["plan_graph.json"]["converged"] == "success_criteria_met"
+    out, _ = _run({"observations": ALERTS,
+                   "goals": {"kind": "disprove", "success_criteria": ["holds(fault(entity:payments))"]}})
+    assert [v for v in out.verdicts if v.hypothesis_id == "goal:criterion[0]"][0].status == "refuted"
+    out, _ = _run({"observations": ALERTS, "goals": {"kind": "prove", "success_criteria": ["holds(fault(entity:db))"]}})
+    assert [v for v in out.verdicts if v.hypothesis_id == "goal:criterion[0]"][0].status == "refuted"
+
+
+def test_exported_json_schemas_match_the_models() -> None:
+    from abilities.cda import schema
+
+    for name, text in schema.render().items():
+        assert (schema.DIR / name).read_text() == text, f"run python -m abilities.cda.schema ({name} is stale)"
+    inputs = json.loads(schema.render()["cda_inputs.schema.json"])
+    assert {"problem", "observations", "goals", "constraints", "policies", "budgets", "risk_class", "seed"} <= set(
+        inputs["properties"])
+    assert inputs["additionalProperties"] is False

@@ -238,3 +238,27 @@ async def test_crl_math_sub_action_is_bound(metis_server):
     subs = [e for e in events if e["event"] == "action_checkpoint" and e["data"]["payload"].get("stage") == "sub_action"]
     assert subs and subs[0]["data"]["payload"]["ability"] == "crl_math"
     assert subs[0]["data"]["payload"]["result"] == "pass"
+
+
+async def test_step_budget_breach_is_partial_with_provisional_verdicts(metis_server):
+    from abilities.cda import rca
+
+    p = rca.generate(300, 11)
+    view, events = await run_action(metis_server, "cda", {"problem": "root cause?", "observations": p.observations,
+                                                          "ken": {"graph": p.graph}}, budgets={"steps": 1})
+    assert view["status"] == "partial"
+    assert view["outputs"]["incomplete"] is True and view["outputs"]["verdicts"]
+    assert any("partial" in c or "budget" in c for c in view["outputs"]["caveats"])
+
+
+async def test_ken_dataset_from_the_tenant_data_dir(server_factory, tmp_path):
+    data = tmp_path / "kdata"
+    (data / "ken" / "acme").mkdir(parents=True)
+    (data / "ken" / "acme" / "shop.json").write_text(json.dumps(GRAPH))
+    server = server_factory(env={"METIS_DATA_DIR": str(data)})
+    view, _ = await run_action(server, "cda", {"problem": "why?", "observations": ALERTS, "ken": {"dataset": "shop"}})
+    assert view["status"] == "completed", view.get("error")
+    assert view["outputs"]["verdicts"][0]["hypothesis_id"] == "hyp:ev.deploy-payments"
+    other, _ = await run_action(server, "cda", {"problem": "why?", "observations": ALERTS, "ken": {"dataset": "shop"}},
+                                tenant="globex")
+    assert other["status"] == "failed" and other["error"]["reason"] == "unknown_dataset"

@@ -353,7 +353,7 @@ class CdaRun:
         left = self.wall_left()
         self.receipt("escalation", {"escalate": esc.escalate, "signals": list(esc.fired), "reason": esc.reason,
                                     "reserve_s": esc.reserve_s,
-                                    "wall_left_s": None if left is None else round(left, 1)})
+                                    "reserve_fits": escalation.can_proceed(esc, left)})
         self.escalation = esc
         if not escalation.can_proceed(esc, left):
             self.caveats.append(f"escalated ({esc.reason}) but less than the reserved {esc.reserve_s:.0f} s of "
@@ -427,7 +427,9 @@ class CdaRun:
         n_anom = sum(a.weight for a in self.anomalies.values()) or 1.0
         n_clauses = len(self.hard) + len(self.soft)
         for c in live:
-            c.salience = 0.5 * sum(self.anomalies[e].weight for e in c.explained) / n_anom
+            covered = sum(self.anomalies[e].weight for e in c.explained)
+            silent = sum(1 for e, k in c.reach.items() if k <= 2 and e in self.quiet)
+            c.salience = 0.5 * (covered / n_anom) * (covered / (covered + silent) if covered else 0.0)
             undetermined = sum(1 for s in c.soft if s == "undetermined") + \
                 sum(1 for s in self.clause_states if s["status"] == "undetermined")
             conflict = sum(1 for e in c.explained if self.anomalies[e].weight < 1) / max(1, len(c.explained))
@@ -679,6 +681,8 @@ def _claims(c: Candidate, ken: Ken) -> list[str]:
     claims = [f"root_cause({c.target})", f"fault({c.target})" if c.kind == "entity" else f"cause({c.target})"]
     if c.hid != c.target:
         claims.append(f"root_cause({c.hid})")
+    if c.kind in ("event", "hyp"):
+        claims += [f"fault({e})" for e in ken.fault_down.get(c.target, []) if node_type(e) == "entity"]
     extra = ken.attrs(c.target).get("claims") if c.kind == "hyp" else None
     for text in extra if isinstance(extra, list) else []:
         try:
