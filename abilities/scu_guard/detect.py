@@ -15,6 +15,7 @@ from abilities.scu_guard.lexicon import (
     ACTION_CONCEPTS,
     ANTONYMS,
     DENY,
+    GENERIC,
     KIND_WORDS,
     OPPOSITE_STATE,
     PERMIT,
@@ -119,9 +120,12 @@ def _object_ok(rule: Rule, seg: Segment) -> bool:
         return True
     if rule.obj_head and rule.obj_head not in seg.stems:
         return False
-    if len(rule.obj) >= 3:  # modifiers matter: "personal email addresses" is not "example.com addresses"
-        return len(rule.obj & seg.stems) * 3 >= len(rule.obj) * 2
-    return rule.obj <= seg.stems
+    if rule.obj_np and not rule.obj_np <= seg.stems:
+        return False  # the object's own noun phrase, modifiers included ("admin access", "null keys")
+    rest = rule.obj - rule.obj_np - GENERIC
+    if len(rest) >= 2:  # "invitations to personal email addresses": the rest matters too
+        return len(rest & seg.stems) * 2 >= len(rest)
+    return True
 
 
 def _action_words(rule: Rule) -> frozenset[str]:
@@ -135,9 +139,14 @@ def _action_hit(rule: Rule, seg: Segment) -> bool:
 def _agent_free(rule: Rule, seg: Segment) -> bool:
     """Passive ("pinned entries are evicted"), second person or imperative: the rule's subject (the
     agent) need not be named when the object and the action are."""
-    if not (rule.obj_head and rule.obj_head in seg.stems and _action_hit(rule, seg)):
+    if not (rule.obj_head and rule.obj_head in seg.stems):
         return False
     lows = [t.low for t in seg.tokens]
+    first = seg.tokens[0] if seg.tokens else None
+    if first is not None and first.text[:1].isupper() and any(s in PERMIT or s in USAGE for s in first.stems):
+        return True  # imperative: "Enable telnet on the sensors"
+    if not _action_hit(rule, seg):
+        return False
     if {"you", "we", "users", "clients"} & set(lows):
         return True
     if lows and any(s in rule.action_stems or s in USAGE for s in seg.tokens[0].stems):
@@ -193,16 +202,19 @@ def _find_polar(rule: Rule, seg: Segment, sent: set[str], claim: set[str]) -> st
     if anchored and pol < 0:
         return "negates, skips or makes optional what the constraint requires"
     rule_words = rule.all_stems
-    subj_here = rule.subject_universal or rule.subject_head in seg.stems or rule.subject_head in sent
+    subj_here = (
+        rule.subject_universal
+        or rule.subject_head in seg.stems
+        or rule.subject_head in sent
+        or bool((rule.subject - GENERIC) & seg.stems)
+    )
     for side_a, pattern in OPPOSITE_STATE:
         if rule_words & side_a and subj_here and pol > 0 and re.search(pattern, seg.text, re.I):
             if not (seg.stems & side_a):
                 return "asserts the opposite state of what the constraint requires"
     for side_a, side_b in ANTONYMS:
         if rule_words & side_a and seg.stems & side_b and not (seg.stems & side_a & rule_words):
-            if (
-                rule.subject_universal or rule.subject_head in seg.stems or rule.subject_head in sent
-            ) and pol > 0:
+            if subj_here and pol > 0:
                 return (
                     f"asserts the opposite ({sorted(seg.stems & side_b)[0]}) of what the constraint requires"
                 )
@@ -242,7 +254,11 @@ def _allowed(member: str, rule: Rule) -> bool:
 
 def _violates_bound(bound: Quantity, q: Quantity) -> bool:
     if q.form == "unlimited":
-        return bound.form == "ceiling"
+        return bound.form in ("ceiling", "range")
+    if bound.form == "range":  # a band: the claim must not reach outside [lo, hi]
+        above = q.lo > bound.hi if q.form == "floor" else q.hi > bound.hi * (1 + 1e-12)
+        below = q.hi < bound.lo if q.form == "ceiling" else q.lo < bound.lo - 1e-12
+        return above or below
     if bound.form == "ceiling":
         limit = bound.hi
         if q.lo > limit:

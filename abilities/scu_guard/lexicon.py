@@ -127,6 +127,10 @@ USAGE = _stems(
     "enable set"
 )
 UNIVERSAL = frozenset({"all", "every", "each", "any"})
+# head nouns too generic to identify an object on their own ("location data" is about location)
+GENERIC = frozenset(
+    {"data", "information", "info", "detail", "valu", "content", "item", "thing", "updat", "setting"}
+)
 
 # action concepts: a constraint's verb and a claim's verb agree if they share a concept
 ACTION_CONCEPTS: dict[str, frozenset[str]] = {
@@ -248,6 +252,7 @@ NUMBER_WORDS = {
     "seven": 7,
     "eight": 8,
     "nine": 9,
+    "single": 1,
     "ten": 10,
     "eleven": 11,
     "twelve": 12,

@@ -66,7 +66,11 @@ DISPOSE_AFTER = re.compile(
     re.I,
 )
 REQUIRE_N = re.compile(r"(?:requires?|needs?|must have|must get|takes?)\s*$", re.I)
-RANGE_RE = re.compile(r"(?:between\s+)?(?P<a>\d+(?:\.\d+)?)\s*(?:-|–|to|and)\s*(?P<b>\d+(?:\.\d+)?)\b", re.I)
+RANGE_RE = re.compile(
+    r"(?P<between>between\s+)?(?P<a>\d+(?:\.\d+)?)\s*(?:%|°\s*c|[a-z]+(?=\s+(?:and|to)\s+\d))?\s*(?P<sep>-|–|to|and)\s*"
+    r"(?P<b>\d+(?:\.\d+)?)(?![\d:])",
+    re.I,
+)
 PER_RE = re.compile(r"^\s*(?:[a-z-]+\s+){0,3}?(?:per|a|an|each|every|/)\s*(?P<u>[a-z]+)", re.I)
 UNLIMITED_RE = re.compile(
     r"\b(?:unlimited|unbounded|infinite(?:ly)?|indefinitely|limitless|no limit|"
@@ -138,6 +142,8 @@ def find_quantities(text: str, start: int, end: int, masked: list[tuple[int, int
         s_abs, e_abs = start + m.start(), start + m.end()
         if any(ms < e_abs and s_abs < me for ms, me in masked) or b < a:
             continue
+        if not m.group("between") and m.group("sep") not in ("-", "–"):
+            continue  # "2 to 5" needs "between" or a dash: "up to 100% and 5 days" is not a range
         q = _build(text, seg, m.end(), start, a, b, "range", s_abs, e_abs)
         if q is not None:
             out.append(q)
@@ -149,6 +155,8 @@ def find_quantities(text: str, start: int, end: int, masked: list[tuple[int, int
         raw = m.group("num")
         is_word = not raw[0].isdigit()
         unit_word = m.group("unit")
+        if unit_word and unit_word.lower() in ("per", "a", "an", "each", "every"):
+            unit_word = None  # "3 per day": a rate with no noun
         if raw.lower() in TIMES_WORDS:
             unit_word = "times"
             unit_end = m.start("num") + len(raw)

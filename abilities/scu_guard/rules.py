@@ -19,6 +19,7 @@ from abilities.scu_guard.lexicon import (
     DENY,
     DOMAIN_RE,
     EMAIL_RE,
+    GENERIC,
     KIND_MEMBERS,
     NEGATORS,
     PERMIT,
@@ -131,6 +132,7 @@ class Rule:
     obj_head: str = ""
     obj_optional: bool = False
     obj_locative: bool = False
+    obj_np: frozenset[str] = frozenset()
     keys: frozenset[str] = frozenset()
     members: tuple[str, ...] = ()
     member_kind: str = ""
@@ -272,6 +274,13 @@ def _temporal(text: str, tokens: list[Token], pol: int) -> Rule | None:
         return None
     only = bool(re.search(r"\bonly\b|\bexclusively\b", text, re.I))
     minutes: list[tuple[float, float]] = []
+    split = []
+    for ts in times:  # a window across midnight (22:00 to 06:00) is two windows
+        if ts.hi < ts.lo:
+            split += [type(ts)(ts.lo, 1440.0, ts.start, ts.end), type(ts)(0.0, ts.hi, ts.start, ts.end)]
+        else:
+            split.append(ts)
+    times = split
     for ts in times:
         if only and pol > 0:
             if ts.lo > 0:
@@ -348,7 +357,7 @@ _NUMERIC_NOISE = frozenset(
 
 def _numeric(text: str, tokens: list[Token]) -> Rule | None:
     masked = [(ts.start, ts.end) for ts in find_times(text, 0, len(text))]
-    qs = [q for q in find_quantities(text, 0, len(text), masked) if q.form in ("ceiling", "floor")]
+    qs = [q for q in find_quantities(text, 0, len(text), masked) if q.form in ("ceiling", "floor", "range")]
     if not qs:
         return None
     q = qs[0]
@@ -416,7 +425,10 @@ def _polarity_rule(text: str, tokens: list[Token], pol: int) -> Rule:
             break
         first_np.append(t)
     obj = _content([t for t in rest if t.low not in PREPOSITIONS])
-    head = _np_head(_content(first_np))
+    np_stems = _content(first_np)
+    head = _np_head(np_stems)
+    if head in GENERIC and len(np_stems) > 1:
+        head = np_stems[-2]
     action = ""
     astems: frozenset[str] = frozenset()
     kind = "require"
@@ -452,6 +464,7 @@ def _polarity_rule(text: str, tokens: list[Token], pol: int) -> Rule:
         action_stems=astems,
         obj=frozenset(s for s in obj if s not in REQUIRE),
         obj_head=head,
+        obj_np=frozenset(np_stems) - GENERIC,
         obj_optional=instrument or obj_universal or not obj,
         obj_locative=locative or obj_universal or not obj,
         keys=frozenset(subj_stems) | frozenset(obj),

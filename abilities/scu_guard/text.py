@@ -31,7 +31,40 @@ HARD_BOUNDARY = re.compile(
 )
 SOFT_BOUNDARY = re.compile(r"\s*(?:,\s*and\b|,|\band\b)\s*", re.I)
 SENTENCE_RE = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<=[.!?])\s+|\n+")
-PREDICATE_WORDS = frozenset({"is", "are", "was", "were", "be", "been", "will", "would"})
+PREDICATE_WORDS = frozenset(
+    {
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "will",
+        "would",
+        "stay",
+        "stays",
+        "remain",
+        "remains",
+        "become",
+        "becomes",
+        "work",
+        "works",
+        "happen",
+        "happens",
+        "go",
+        "goes",
+        "come",
+        "comes",
+        "take",
+        "takes",
+        "make",
+        "makes",
+        "need",
+        "needs",
+        "has",
+        "have",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -104,9 +137,11 @@ def sentences(text: str) -> list[tuple[int, int]]:
 
 def has_predicate(tokens: list[Token]) -> bool:
     """True when the tokens carry a verb-like cue of their own (so they form a clause)."""
-    for t in tokens:
+    for i, t in enumerate(tokens):
         if t.low in PREDICATE_WORDS or t.negator:
             return True
+        if i >= 1 and t.low.endswith("ed") and len(t.low) > 4 and t.low.isalpha():
+            return True  # a participle after its subject: "phones stay switched off"
         for s in t.stems:
             if s in DENY or s in PERMIT or s in REQUIRE or s in USAGE:
                 return True
