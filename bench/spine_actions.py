@@ -1,0 +1,207 @@
+"""Spine benchmark 2: no-op actions through the ToolBus of a real server.
+
+Figures (each next to a baseline measured in the same run):
+- ``t_noop`` start -> completed latency p50/p95, measured by the client from sending
+  ``actions.start`` to receiving that action's ``action_completed`` event notification
+  (each client subscribes once to its own topic and starts its actions on it);
+  (a) one client, one action at a time (unloaded latency), (b) ``--clients`` clients with
+  ``--inflight`` actions each in flight (throughput, loaded latency);
+- actions/s in phase (b);
+- baseline: a plain asyncio task ``await asyncio.create_task(noop())`` rate in the client
+  process, same run.
+The server is ``metis serve`` on a fresh data dir with its default settings (4 actions at
+once, 2 warm workers) unless ``--server-arg`` says otherwise.
+
+Run from the repo root: ``PYTHONPATH=. .venv/bin/python bench/spine_actions.py [--seconds 10]``;
+writes ``bench/results/spine_actions.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.spine_common import REPO, ms, pct, ratio, show, write_result  # noqa: E402
+from tests.support import MetisServer, ToolBus  # noqa: E402
+
+TARGET_P50_MS = 5.0
+TARGET_RATE = 500.0
+
+
+async def task_rate(seconds: float = 1.0) -> float:
+    """Baseline: create and await plain asyncio tasks, one at a time."""
+
+    async def noop() -> None:
+        return None
+
+    n = 0
+    t0 = time.perf_counter()
+    end = t0 + seconds
+    while time.perf_counter() < end:
+        for _ in range(1000):
+            await asyncio.create_task(noop())
+        n += 1000
+    return n / (time.perf_counter() - t0)
+
+
+class Client:
+    """One ToolBus connection with its own topic; resolves a future per action on completion."""
+
+    def __init__(self, tb: ToolBus, topic: str) -> None:
+        self.tb = tb
+        self.topic = topic
+        self.waiting: dict[str, asyncio.Future[float]] = {}
+        self.early: dict[str, float] = {}
+        self.failed: list[str] = []
+        self.start_lat: list[float] = []
+        self._pump: asyncio.Task | None = None
+
+    async def open(self) -> None:
+        await self.tb.call("events.subscribe", {"topic": self.topic})
+        self._pump = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        while True:
+            note = await self.tb.notifications.get()
+            now = time.perf_counter()
+            p = note.get("params", {})
+            if note.get("method") != "event" or p.get("event") not in (
+                    "action_completed", "action_failed", "action_partial"):
+                continue
+            aid = p["data"]["action_id"]
+            if p["event"] != "action_completed":
+                self.failed.append(aid)
+            fut = self.waiting.pop(aid, None)
+            if fut is not None:
+                fut.set_result(now)
+            else:
+                self.early[aid] = now
+
+    async def one(self) -> float:
+        """Start a no-op action and wait for its completion event; returns the latency in s."""
+        t0 = time.perf_counter()
+        started = await self.tb.start("t_noop", {}, topic=self.topic)
+        self.start_lat.append(time.perf_counter() - t0)
+        aid = started["action_id"]
+        if aid in self.early:
+            return self.early.pop(aid) - t0
+        fut: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        self.waiting[aid] = fut
+        return await asyncio.wait_for(fut, 60) - t0
+
+    def close(self) -> None:
+        if self._pump is not None:
+            self._pump.cancel()
+
+
+async def measure(server: MetisServer, seconds: float, clients: int, inflight: int, sequential: int) -> dict:
+    base_rate = await task_rate()
+    async with ToolBus.connect(server) as tb:
+        c = Client(tb, "bench-seq")
+        await c.open()
+        for _ in range(20):  # warm-up: workers started, imports done
+            await c.one()
+        seq_lat = [await c.one() for _ in range(sequential)]
+        seq_failed = len(c.failed)
+        seq_start = c.start_lat[20:]
+        c.close()
+
+    lat: list[float] = []
+    failed = 0
+    stop = False
+
+    async def run_client(k: int, ready: asyncio.Event, go: asyncio.Event) -> None:
+        nonlocal failed
+        async with ToolBus.connect(server) as tb:
+            cl = Client(tb, f"bench-c{k}")
+            await cl.open()
+            ready.set()
+            await go.wait()
+
+            async def lane() -> None:
+                while not stop:
+                    lat.append(await cl.one())
+
+            await asyncio.gather(*(lane() for _ in range(inflight)))
+            failed += len(cl.failed)
+            cl.close()
+
+    go = asyncio.Event()
+    readies = [asyncio.Event() for _ in range(clients)]
+    tasks = [asyncio.create_task(run_client(k, readies[k], go)) for k in range(clients)]
+    for r in readies:
+        await r.wait()
+    t0 = time.perf_counter()
+    go.set()
+    await asyncio.sleep(seconds)
+    stop = True
+    await asyncio.gather(*tasks)
+    elapsed = time.perf_counter() - t0
+    base_rate_after = await task_rate()
+    baseline = (base_rate + base_rate_after) / 2
+    rate = len(lat) / elapsed
+    return {
+        "sequential": {"actions": sequential, "p50_ms": ms(pct(seq_lat, 0.5)), "p95_ms": ms(pct(seq_lat, 0.95)),
+                       "p99_ms": ms(pct(seq_lat, 0.99)), "actions_per_s": round(sequential / sum(seq_lat), 1),
+                       "not_completed": seq_failed, "start_response_p50_ms": ms(pct(seq_start, 0.5)),
+                       "start_response_p95_ms": ms(pct(seq_start, 0.95))},
+        "loaded": {"clients": clients, "inflight_per_client": inflight, "seconds": round(elapsed, 3),
+                   "actions": len(lat), "actions_per_s": round(rate, 1), "p50_ms": ms(pct(lat, 0.5)),
+                   "p95_ms": ms(pct(lat, 0.95)), "p99_ms": ms(pct(lat, 0.99)), "not_completed": failed},
+        "baseline_asyncio_tasks_per_s": round(baseline, 1),
+        "baseline_asyncio_task_us": round(1e6 / baseline, 3),
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=10.0)
+    ap.add_argument("--clients", type=int, default=8)
+    ap.add_argument("--inflight", type=int, default=4, help="actions in flight per client")
+    ap.add_argument("--sequential", type=int, default=300, help="actions of the one-client phase")
+    ap.add_argument("--server-arg", action="append", default=[], help="extra `metis serve` argument")
+    args = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="spine_actions_", dir=REPO / "bench"))
+    server = MetisServer(tmp / "data", extra_args=args.server_arg + ["--log-level", "warning"])
+    server.start()
+    try:
+        r = asyncio.run(measure(server, args.seconds, args.clients, args.inflight, args.sequential))
+    finally:
+        server.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+    base = r["baseline_asyncio_tasks_per_s"]
+    seq, loaded = r["sequential"], r["loaded"]
+    result = {
+        "benchmark": "spine_actions", **r, "server_args": args.server_arg,
+        "ratio_sequential_rate_vs_tasks": ratio(seq["actions_per_s"], base),
+        "ratio_loaded_rate_vs_tasks": ratio(loaded["actions_per_s"], base),
+        "ratio_p50_vs_task_time": ratio(seq["p50_ms"] / 1000, 1 / base),
+        "targets": {"p50_ms": TARGET_P50_MS, "actions_per_s": TARGET_RATE},
+        "met": {"p50_ms_unloaded": seq["p50_ms"] <= TARGET_P50_MS, "p50_ms_loaded": loaded["p50_ms"] <= TARGET_P50_MS,
+                "actions_per_s": loaded["actions_per_s"] >= TARGET_RATE},
+    }
+    path = write_result("spine_actions", result)
+    show("no-op actions through the ToolBus", [
+        ("1 client: start->completed p50 ms", f"{seq['p50_ms']}", f"{r['baseline_asyncio_task_us']} us", ""),
+        ("1 client: p95 ms", f"{seq['p95_ms']}", "", ""),
+        ("1 client: actions.start response p50 ms", f"{seq['start_response_p50_ms']}", "", ""),
+        ("1 client: actions/s", f"{seq['actions_per_s']:,.0f}", f"{base:,.0f}",
+         f"{result['ratio_sequential_rate_vs_tasks']:.4f}x"),
+        (f"{loaded['clients']}x{loaded['inflight_per_client']} in flight: actions/s", f"{loaded['actions_per_s']:,.0f}",
+         f"{base:,.0f}", f"{result['ratio_loaded_rate_vs_tasks']:.4f}x"),
+        ("  loaded p50 ms", f"{loaded['p50_ms']}", "", ""),
+        ("  loaded p95 ms", f"{loaded['p95_ms']}", "", ""),
+        ("  not completed", f"{loaded['not_completed'] + seq['not_completed']}", "", ""),
+    ])
+    print(f"met: {result['met']}\nwrote {path}")
+
+
+if __name__ == "__main__":
+    main()

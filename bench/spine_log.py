@@ -1,0 +1,152 @@
+"""Spine benchmark 1: durable appends to the receipt log from 100 concurrent appenders.
+
+Figures (each next to a baseline measured in the same run, on the same disk):
+- records/s of ``ReceiptLog.append`` (hash chain, canonical JSON, Merkle leaf, group commit
+  with one fsync per batch) from ``--appenders`` asyncio tasks each appending one record per
+  call in a loop; p50/p99 append latency (call -> durable acknowledgement);
+- baselines: raw ``sqlite3`` on the same schema, WAL, ``synchronous=FULL``, pre-built rows,
+  (a) one record per commit, (b) 100 records per commit.
+After the run: every acknowledged record is in the database (count) and
+``receipts.verify.verify_data_dir`` passes.
+
+Run: ``PYTHONPATH=. .venv/bin/python bench/spine_log.py [--seconds 8] [--appenders 100]``;
+writes ``bench/results/spine_log.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import shutil
+import sqlite3
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.spine_common import REPO, ms, pct, ratio, show, write_result  # noqa: E402
+from receipts.log import DB_FILE, INSERT, SCHEMA, Entry, ReceiptLog, connect  # noqa: E402
+from receipts.verify import verify_data_dir  # noqa: E402
+
+TARGET_RPS = 50_000
+TARGET_P50_MS = 2.0
+
+
+def payload(i: int) -> dict:
+    """A typical event payload (~200 bytes of body): what a checkpoint record carries."""
+    return {"ability": "t_emit", "revision": 1, "kind": "plan_delta", "payload": {"i": i, "v": i * 7919 % 1000003}}
+
+
+def raw_sqlite(path: Path, seconds: float, per_commit: int) -> dict:
+    """Raw inserts of pre-built rows, same schema and pragmas as the log: the disk+SQLite ceiling."""
+    conn = connect(path)
+    conn.executescript(SCHEMA)
+    body = b'{"v":1,"payload":' + b"x" * 240 + b"}"
+    hsh = hashlib.sha256(body).hexdigest()
+    seq = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM records").fetchone()[0]
+    commits = 0
+    t0 = time.perf_counter()
+    end = t0 + seconds
+    while time.perf_counter() < end:
+        rows = []
+        for _ in range(per_commit):
+            seq += 1
+            rows.append((seq, "event", "bench", "acme", "t", "a", None, "acme\x1ft", body, hsh))
+        conn.execute("BEGIN IMMEDIATE")
+        conn.executemany(INSERT, rows)
+        conn.execute("COMMIT")
+        commits += 1
+    elapsed = time.perf_counter() - t0
+    conn.close()
+    return {"records_per_commit": per_commit, "commits": commits, "records": commits * per_commit,
+            "seconds": round(elapsed, 3), "records_per_s": round(commits * per_commit / elapsed, 1),
+            "commits_per_s": round(commits / elapsed, 1)}
+
+
+async def metis_appends(data_dir: Path, seconds: float, appenders: int) -> dict:
+    rlog = ReceiptLog(data_dir)
+    rlog.open()
+    rlog.bind_loop(asyncio.get_running_loop())
+    latencies: list[float] = []
+    acked = 0
+    stop = False
+
+    async def appender(k: int) -> None:
+        nonlocal acked
+        i = 0
+        while not stop:
+            entry = Entry("event", "action_checkpoint", "acme", payload(i), topic=f"topic-{k % 10}",
+                          action_id=f"act_{k}", stream=True)
+            t = time.perf_counter()
+            recs = await rlog.append([entry])
+            latencies.append(time.perf_counter() - t)
+            acked += len(recs)
+            i += 1
+
+    commits0 = rlog.commits_total
+    t0 = time.perf_counter()
+    tasks = [asyncio.create_task(appender(k)) for k in range(appenders)]
+    await asyncio.sleep(seconds)
+    stop = True
+    await asyncio.gather(*tasks)
+    elapsed = time.perf_counter() - t0
+    commits = rlog.commits_total - commits0
+    rlog.close()
+    conn = sqlite3.connect(data_dir / DB_FILE)
+    on_disk = conn.execute("SELECT COUNT(*) FROM records").fetchone()[0]
+    conn.close()
+    t = time.perf_counter()
+    report = verify_data_dir(data_dir)
+    verify_s = time.perf_counter() - t
+    return {"appenders": appenders, "acknowledged": acked, "on_disk": on_disk, "seconds": round(elapsed, 3),
+            "records_per_s": round(acked / elapsed, 1), "commits": commits,
+            "records_per_commit": round(acked / max(1, commits), 1),
+            "append_p50_ms": ms(pct(latencies, 0.50)), "append_p99_ms": ms(pct(latencies, 0.99)),
+            "all_acknowledged_on_disk": on_disk == acked, "verify_ok": report.ok,
+            "verify_checked": report.checked, "verify_seconds": round(verify_s, 3)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=8.0, help="duration of each measured phase")
+    ap.add_argument("--appenders", type=int, default=100)
+    ap.add_argument("--dir", type=Path, default=None, help="scratch dir (default: a temp dir under bench/)")
+    args = ap.parse_args()
+    base = Path(tempfile.mkdtemp(prefix="spine_log_", dir=args.dir or REPO / "bench"))
+    try:
+        one = raw_sqlite(base / "raw1.sqlite3", args.seconds / 2, 1)
+        hundred = raw_sqlite(base / "raw100.sqlite3", args.seconds / 2, 100)
+        metis = asyncio.run(metis_appends(base / "metis", args.seconds, args.appenders))
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+    result = {
+        "benchmark": "spine_log",
+        "metis": metis,
+        "baseline_sqlite_1_per_commit": one,
+        "baseline_sqlite_100_per_commit": hundred,
+        "ratio_vs_1_per_commit": ratio(metis["records_per_s"], one["records_per_s"]),
+        "ratio_vs_100_per_commit": ratio(metis["records_per_s"], hundred["records_per_s"]),
+        "targets": {"records_per_s": TARGET_RPS, "append_p50_ms": TARGET_P50_MS},
+        "met": {"records_per_s": metis["records_per_s"] >= TARGET_RPS,
+                "append_p50_ms": metis["append_p50_ms"] <= TARGET_P50_MS,
+                "durability": metis["all_acknowledged_on_disk"] and metis["verify_ok"]},
+    }
+    path = write_result("spine_log", result)
+    show("receipt log: durable appends", [
+        ("records/s (100 appenders)", f"{metis['records_per_s']:,.0f}", f"{one['records_per_s']:,.0f}",
+         f"{result['ratio_vs_1_per_commit']:.2f}x"),
+        ("  vs raw 100/commit", "", f"{hundred['records_per_s']:,.0f}", f"{result['ratio_vs_100_per_commit']:.2f}x"),
+        ("records per commit", f"{metis['records_per_commit']}", "1 / 100", ""),
+        ("append p50 ms", f"{metis['append_p50_ms']}", "", ""),
+        ("append p99 ms", f"{metis['append_p99_ms']}", "", ""),
+        ("acked == on disk", f"{metis['acknowledged']}=={metis['on_disk']}", "", ""),
+        ("verify_data_dir ok", f"{metis['verify_ok']}", "", ""),
+    ])
+    print(f"met: {result['met']}\nwrote {path}")
+
+
+if __name__ == "__main__":
+    main()
