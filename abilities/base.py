@@ -103,8 +103,8 @@ class ActionContext(Protocol):
         worker and the action ends ``partial`` with the last ``save_partial`` outputs."""
 
     def should_stop(self) -> bool:
-        """True once the action is in budget grace or being cancelled: wrap up and return or
-        raise ``PartialResult``."""
+        """True once the action is in budget grace (wall time, steps or tokens spent): wrap up and
+        return or raise ``PartialResult``. Cancellation kills the worker without warning."""
 
     def budget_left(self) -> dict[str, float | int | None]:
         """Remaining ``wall_s``, ``tokens`` and ``steps`` (None where unbounded)."""

@@ -85,7 +85,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from orchestrator.logconfig import configure_logging
 
     configure_logging(args.log_level)
-    settings = Settings.from_env(host=args.host, port=args.port, data_dir=Path(args.data_dir),
+    settings = Settings.from_env(host=args.host, port=args.port, data_dir=Path(args.data_dir) if args.data_dir else None,
                                  tokens_file=Path(args.tokens) if args.tokens else None,
                                  max_concurrent=args.concurrency, warm_workers=args.workers)
     if not settings.tokens_file:
@@ -195,9 +195,9 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--data-dir", default=".metis")
 
     s = sub.add_parser("serve", help="run the service on the embedded default")
-    s.add_argument("--host", default="127.0.0.1")
-    s.add_argument("--port", type=int, default=8787)
-    s.add_argument("--data-dir", default=".metis")
+    s.add_argument("--host", default=None, help="default 127.0.0.1 (or METIS_HOST)")
+    s.add_argument("--port", type=int, default=None, help="default 8787 (or METIS_PORT)")
+    s.add_argument("--data-dir", default=None, help="default .metis (or METIS_DATA_DIR)")
     s.add_argument("--tokens", default=None, help="JSON file {token: {tenant, roles}}")
     s.add_argument("--concurrency", type=int, default=None, help="actions running at once (default 4)")
     s.add_argument("--workers", type=int, default=None, help="worker processes started up front (default 2)")

@@ -305,6 +305,7 @@ class Scheduler:
 
     async def _run(self, a: Action) -> None:
         worker: WorkerProc | None = None
+        structlog.contextvars.bind_contextvars(action_id=a.action_id, ability=a.ability)  # this task's context
         try:
             worker = await self.pool.acquire()
             if a.status != Status.QUEUED:  # cancelled while waiting for a worker

@@ -105,8 +105,12 @@ def verify_connection(
             return VerifyReport(False, checked, first_bad_seq=size + 1,
                                 reason=f"log truncated: a signed tree head covers {n} records, the log has {size}")
         if n and tree.root(n).hex() != sth["root_hash"]:
-            return VerifyReport(False, checked, first_bad_seq=1,
-                                reason=f"Merkle root of the first {n} records differs from the signed tree head")
+            # records up to the largest signed size that still matches are proven intact
+            good = max((h["tree_size"] for h in heads if 0 < h["tree_size"] < n
+                        and tree.root(h["tree_size"]).hex() == h.get("root_hash")), default=0)
+            return VerifyReport(False, checked, first_bad_seq=good + 1,
+                                reason=f"records {good + 1}..{n} differ from the signed tree head of size {n} "
+                                       "(rewritten with recomputed hashes)")
         if latest is None or n >= latest["tree_size"]:
             latest = sth
     head = {"tree_size": size, "root_hash": tree.root().hex()}

@@ -60,9 +60,6 @@ def test_bad_env_value_is_an_error(clean_env):
         Settings.from_env()
 
 
-@pytest.mark.xfail(strict=True, reason="orchestrator/cli.py passes the argparse defaults of --host/--port/"
-                                        "--data-dir to Settings.from_env as explicit overrides, so METIS_HOST, "
-                                        "METIS_PORT and METIS_DATA_DIR never apply to `metis serve`")
 def test_metis_serve_honours_metis_port(tmp_path):
     port = free_port()
     tokens = tmp_path / "tokens.json"
