@@ -109,8 +109,8 @@ def verify_connection(
             good = max((h["tree_size"] for h in heads if 0 < h["tree_size"] < n
                         and tree.root(h["tree_size"]).hex() == h.get("root_hash")), default=0)
             return VerifyReport(False, checked, first_bad_seq=good + 1,
-                                reason=f"records {good + 1}..{n} differ from the signed tree head of size {n} "
-                                       "(rewritten with recomputed hashes)")
+                                reason=f"Merkle root differs from the signed tree head of size {n}: records {good + 1}..{n} "
+                                       "are not the ones signed (rewritten with recomputed hashes)")
         if latest is None or n >= latest["tree_size"]:
             latest = sth
     head = {"tree_size": size, "root_hash": tree.root().hex()}
