@@ -75,17 +75,18 @@ def _has(seg: Segment, words: frozenset[str]) -> bool:
 def _subject_ok(rule: Rule, seg: Segment, sentence_stems: set[str], claim_stems: set[str]) -> bool:
     if rule.subject_universal or not rule.subject_head:
         return True
-    if rule.subject_head in seg.stems:
+    need = (rule.subject - GENERIC) or {rule.subject_head}  # "GPU instances" is not any instance
+    if need <= seg.stems:
         return True
     # elliptic or pronoun subject: accept when the subject is named elsewhere in the sentence/claim
-    if _elliptic(seg) and rule.subject_head in sentence_stems:
+    if _elliptic(seg) and need <= sentence_stems:
         return True
-    return bool(PRONOUNS & {t.low for t in seg.tokens}) and rule.subject_head in claim_stems
+    return bool(PRONOUNS & {t.low for t in seg.tokens}) and need <= claim_stems
 
 
 def _elliptic(seg: Segment) -> bool:
     """A coordinated verb phrase with no subject of its own ("... and refuses empty keys")."""
-    if not seg.tokens:
+    if not seg.tokens or not seg.coordinated:
         return False
     first = seg.tokens[0]
     if first.low in (
@@ -143,7 +144,11 @@ def _agent_free(rule: Rule, seg: Segment) -> bool:
         return False
     lows = [t.low for t in seg.tokens]
     first = seg.tokens[0] if seg.tokens else None
-    if first is not None and first.text[:1].isupper() and any(s in PERMIT or s in USAGE for s in first.stems):
+    if (
+        first is not None
+        and first.text[:1].isupper()
+        and any(s in PERMIT or s in USAGE or s in rule.action_stems for s in first.stems)
+    ):
         return True  # imperative: "Enable telnet on the sensors"
     if not _action_hit(rule, seg):
         return False

@@ -87,6 +87,7 @@ class Segment:
     end: int
     text: str
     tokens: list[Token] = field(default_factory=list)
+    coordinated: bool = False  # split from the previous clause at "and"/"," (may share its subject)
 
     @property
     def stems(self) -> set[str]:
@@ -176,7 +177,7 @@ def segments(text: str, start: int = 0, end: int | None = None) -> list[Segment]
     end = len(text) if end is None else end
     out = []
     for hs, he in _split(text, start, end, HARD_BOUNDARY, soft=False):
-        for s, e in _split(text, hs, he, SOFT_BOUNDARY, soft=True):
+        for k, (s, e) in enumerate(_split(text, hs, he, SOFT_BOUNDARY, soft=True)):
             while s < e and text[s] in " \t\n,.;:!?\"'()[]":
                 s += 1
             while e > s and text[e - 1] in " \t\n,.;:!?\"'()[]":
@@ -186,7 +187,7 @@ def segments(text: str, start: int = 0, end: int | None = None) -> list[Segment]
                 kept = _drop_answer_particle(text, toks)
                 if kept and kept is not toks:
                     s = kept[0].start  # the span starts after a dropped "Yes,"/"No,"
-                out.append(Segment(s, e, text[s:e], kept))
+                out.append(Segment(s, e, text[s:e], kept, coordinated=k > 0))
     return out
 
 
