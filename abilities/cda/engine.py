@@ -620,12 +620,19 @@ class CdaRun:
             else:
                 q = f"Is {ent} showing anomalies (alerts, errors, latency) since the first alert?"
             tests.append((ig, q, "research" if cls != "local" else "default"))
+        for c in survivors[:3]:
+            if len(survivors) > 1 and c.kind != "event":
+                p_yes = [0.9 if o.hid == c.hid else 0.1 for o in survivors]
+                tests.append((information_gain(prior, p_yes),
+                              f"Inspect {c.target} directly for a fault (logs, recent changes, saturation)",
+                              "default"))
         for c in survivors:
             if c.kind == "event" and len(survivors) > 1:
                 p_yes = [0.95 if o.hid == c.hid else 0.3 for o in survivors]
+                hit = ", ".join(e for e in self.ken.fault_down.get(c.target, [])[:3]) or "its target"
                 tests.append((information_gain(prior, p_yes),
-                              f"Inspect the change record of {c.target}: did it alter {c.target} behaviour "
-                              "before the first alert (rollback test)?", "default"))
+                              f"Roll back or inspect the change {c.target}: did it alter {hit} "
+                              "before the first alert?", "default"))
         if len(survivors) > 1 and (self.hard or self.soft):
             cs = self._system(survivors)
             for label, clause in self.hard + [(lab, c) for lab, c, _ in self.soft]:
@@ -637,11 +644,14 @@ class CdaRun:
                     ability = "sandbox" if isinstance(inner, ValueCmp) else \
                         "research" if any(s.get("clause") == label for s in self.stubs) else "default"
                     tests.append((ig, f"Establish whether {inner} holds ({label})", ability))
+        withheld = []
         for s in self.stubs:
             if s.get("reason") in ("egress_denied", "egress_cap") or str(s.get("reason", "")).startswith("pii"):
-                tests.append((0.0, f"Obtain the withheld evidence for {s.get('clause')} "
-                                   f"({', '.join(s.get('missing', []))}) with an approval", "research"))
+                withheld.append((0.0, f"Obtain the withheld evidence for {s.get('clause')} "
+                                      f"({', '.join(s.get('missing', []))}) with an approval", "research"))
+        withheld = sorted(set(withheld))[:2]
         tests.sort(key=lambda t: (-round(t[0], 9), t[1]))
+        tests = tests[: MAX_NEXT_TESTS - len(withheld)] + withheld
         seen, out = set(), []
         for ig, q, ab in tests:
             if q in seen:
