@@ -15,7 +15,7 @@ from abilities.base import AbilityError
 from abilities.crl_math import report
 from abilities.crl_math.domain import Cond, Contradiction, from_relation, satisfiable
 from abilities.crl_math.parser import ParseError, evaluated, parse_expr_safe, parse_relation
-from abilities.crl_math.simplify import Stopped, plan
+from abilities.crl_math.simplify import SYMPY_ERRORS, Stopped, plan
 from abilities.crl_math.trail import Hooks, Trail, show
 
 
@@ -139,23 +139,31 @@ def _save(trail: Trail, req: Request, _cur_id: str) -> None:
     trail.hooks.save_partial(_partial_outputs(trail, req))
 
 
+def _dispatch(req: Request, trail: Trail) -> dict[str, Any]:
+    if req.goal == "simplify":
+        return run_simplify(req, trail)
+    if req.goal == "solve":
+        from abilities.crl_math.solve import run_solve
+
+        return run_solve(req, trail)
+    if req.goal == "check":
+        from abilities.crl_math.check import run_check
+
+        return run_check(req, trail)
+    raise AbilityError("invalid_goal", f"unknown goal {req.goal!r}")
+
+
 def run_problem(req: Request, seed: bytes, hooks: Hooks) -> dict[str, Any]:
     """Dispatch on the goal; raises AbilityError for clean failures, StoppedWithPartial on stop."""
     real = req.domain == "real"
     assumptions = parse_assumptions(req.assumptions, real)
     trail = Trail(hooks, seed, real, assumptions, list(req.assumptions), req.tests_per_step)
-    if req.goal == "simplify":
-        out = run_simplify(req, trail)
-    elif req.goal == "solve":
-        from abilities.crl_math.solve import run_solve
-
-        out = run_solve(req, trail)
-    elif req.goal == "check":
-        from abilities.crl_math.check import run_check
-
-        out = run_check(req, trail)
-    else:
-        raise AbilityError("invalid_goal", f"unknown goal {req.goal!r}")
+    try:
+        out = _dispatch(req, trail)
+    except Contradiction as exc:
+        raise AbilityError("undefined_everywhere", str(exc)) from None
+    except SYMPY_ERRORS as exc:
+        raise AbilityError("unsupported", f"sympy could not process this input: {type(exc).__name__}: {exc}") from None
     hooks.checkpoint(
         "boundary_summary",
         {

@@ -29,6 +29,10 @@ class Undefined(ArithmeticError):
     """The expression has no (real) value at this point."""
 
 
+class Unevaluable(ArithmeticError):
+    """The value exists but is out of numeric range (overflow): the point is skipped, not judged."""
+
+
 def _is_zero(v: Any) -> bool:
     return abs(v) < ZERO
 
@@ -68,7 +72,7 @@ def _ev(e: sympy.Basic, env: dict[str, Any], real: bool) -> Any:
     if isinstance(e, sympy.exp):
         v = _ev(e.args[0], env, real)
         if abs(v) > 10**6:
-            raise Undefined("overflow")
+            raise Unevaluable("overflow")
         return mpmath.exp(v)
     if isinstance(e, sympy.log):
         v = _ev(e.args[0], env, real)
@@ -119,7 +123,7 @@ def _pow(e: sympy.Pow, env: dict[str, Any], real: bool) -> Any:
             raise Undefined("non-integer power of a negative number")
         v = mpmath.power(b, xv)
         if abs(v) > mpmath.mpf(10) ** 300:
-            raise Undefined("overflow")
+            raise Unevaluable("overflow")
         return v
     return mpmath.power(b, xv)
 
@@ -286,11 +290,15 @@ def compare(
         if not all(cond_holds(c, env, real) for c in conds):
             out.skipped += 1
             continue
+        try:
+            va = value_or_none(a, env, real)
+            vb = value_or_none(b, env, real)
+        except Unevaluable:
+            out.skipped += 1
+            continue
         out.tested += 1
         shown = {k: str(v) for k, v in pt.items()}
         out.points.append(shown)
-        va = value_or_none(a, env, real)
-        vb = value_or_none(b, env, real)
         if va is None and vb is None:
             out.both_undefined += 1
         elif vb is None:

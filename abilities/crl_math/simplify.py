@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import sympy
+from sympy.polys.polyerrors import BasePolynomialError
 
 from abilities.base import PartialResult
 from abilities.crl_math.domain import domain
@@ -19,6 +20,7 @@ from abilities.crl_math.rules import PHASES, Rewrite, abs_known_sign, abs_over_s
 from abilities.crl_math.trail import Trail
 
 MAX_PASSES = 3
+SYMPY_ERRORS = (BasePolynomialError, NotImplementedError, ValueError, TypeError, ZeroDivisionError, RecursionError)
 
 
 class Stopped(Exception):
@@ -45,12 +47,19 @@ def plan(trail: Trail, surface: sympy.Basic, surface_text: str, partial: Any = N
                 raise Stopped()
             if phase is abs_over_self:
                 premises = [*trail.assumptions, *domain(cur, trail.real)]
-                known = abs_known_sign(cur, trail.real, premises)
+                try:
+                    known = abs_known_sign(cur, trail.real, premises)
+                except SYMPY_ERRORS:
+                    known = None
                 if known is not None:
                     step = trail.add_step(known.rule, cur_id, known.expr, known.narrowing, known.note)
                     trail.witness(step)
                     cur_id, cur, changed = step.output_expr_id, evaluated(known.expr), True
-            found = phase(cur, trail.real)
+            try:
+                found = phase(cur, trail.real)
+            except SYMPY_ERRORS:
+                # a rewrite sympy cannot carry out on this input is simply not proposed
+                found = None
             if found is None:
                 continue
             rewrites: list[Rewrite] = found if isinstance(found, list) else [found]

@@ -54,6 +54,23 @@ def _log_form(f: sympy.Expr, x: sympy.Symbol) -> sympy.Expr | None:
     return sympy.together(product - sympy.exp(-rest))
 
 
+def _solvable_or_raise(f: sympy.Expr, x: sympy.Symbol) -> None:
+    """CAS_SOLVE only for x inside exponentials with linear exponents (a polynomial in e^(kx)).
+
+    Trigonometric equations have infinite solution families and mixed equations such as
+    x = cos(x) have no closed form: both are outside the MVP and fail fast instead of letting
+    sympy search for a long time.
+    """
+    if f.has(sympy.sin, sympy.cos, sympy.tan):
+        raise AbilityError("unsupported", "trigonometric equations (infinite solution families) are outside the MVP")
+    exps = sorted({e for e in sympy.preorder_traversal(f) if isinstance(e, sympy.exp) and e.has(x)}, key=sympy.sstr)
+    if not exps or any(not e.args[0].is_polynomial(x) or sympy.degree(e.args[0], x) != 1 for e in exps):
+        raise AbilityError("unsupported", "no finite closed-form candidate set for this equation in the MVP")
+    masked = f.xreplace({e: sympy.Dummy() for e in exps})
+    if masked.has(x):
+        raise AbilityError("unsupported", "x appears both inside and outside exponentials: no closed form")
+
+
 def _common_denominator(f: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr]:
     """(n, d) with f = n/d, without cancelling: x/(x-2) - 2/(x-2) keeps n = x - 2 (a candidate)."""
     parts = [sympy.fraction(sympy.together(t)) for t in sympy.Add.make_args(f)]
@@ -184,6 +201,7 @@ def run_solve(req: Request, trail: Trail) -> dict[str, Any]:
                 surface=f"{x} in {sympy.sstr(sympy.FiniteSet(*sorted(candidates, key=_key)))}",
             )
     if candidates is None:
+        _solvable_or_raise(f, x)
         cas.guard(f, "solve")
         if sympy.count_ops(f) > cas.MAX_CAS_OPS:
             raise AbilityError("too_complex", "the equation is too large for the solver")
