@@ -36,7 +36,7 @@ ATOMS: dict[str, str] = {
     "pi*log(2)": "pi*log(2)", "gamma(1/4)": "gamma(1/4)", "khinchin": "khinchin", "glaisher": "glaisher",
 }
 DEFAULT_BASIS = list(ATOMS)
-PAIR_ATOMS = ["pi", "pi**2", "e", "log(2)", "log(3)", "zeta(3)", "catalan", "euler", "sqrt(2)",
+PAIR_ATOMS = ["pi", "pi**2", "e", "log(2)", "log(3)", "log(5)", "zeta(3)", "catalan", "euler", "sqrt(2)",
               "sqrt(3)", "sqrt(5)", "pi*sqrt(3)", "pi*log(2)"]
 TRANSFORMS = ("x", "1/x", "x**2", "sqrt", "log", "exp")
 
@@ -138,8 +138,8 @@ class Candidate:
     atoms: list[str]
 
 
-def _propose(x: DecimalValue, basis: list[str], proposal_digits: int) -> list[Candidate]:
-    """PSLQ at low precision (proposal_digits) over [T(x), 1, atom(s)] for each transform."""
+def _propose(x: DecimalValue, basis: list[str], proposal_digits: int, pairs: bool) -> list[Candidate]:
+    """PSLQ at low precision (proposal_digits) over [T(x), 1, atom] per transform, or over atom pairs."""
     out: list[Candidate] = []
     dps = max(proposal_digits + 8, 20)
     with mpmath.workdps(dps):
@@ -147,10 +147,12 @@ def _propose(x: DecimalValue, basis: list[str], proposal_digits: int) -> list[Ca
         atom_vals = {a: cf.eval_mpmath(_atom_node(a), dps) for a in basis}
         pair_basis = [a for a in PAIR_ATOMS if a in basis]
         groups: list[tuple[str, tuple[str, ...]]] = []
-        for t in TRANSFORMS:
-            groups.append((t, ()))
-            groups.extend((t, (a,)) for a in basis)
-        groups.extend(("x", pair) for pair in itertools.combinations(pair_basis, 2))
+        if pairs:
+            groups.extend(("x", pair) for pair in itertools.combinations(pair_basis, 2))
+        else:
+            for t in TRANSFORMS:
+                groups.append((t, ()))
+                groups.extend((t, (a,)) for a in basis)
         for transform, atoms in groups:
             tv = _apply(transform, xv)
             if tv is None:
@@ -166,8 +168,6 @@ def _propose(x: DecimalValue, basis: list[str], proposal_digits: int) -> list[Ca
             r0 = rel[0]
             const = Fraction(-rel[1], r0)
             terms = [(Fraction(-rel[i + 2], r0), _atom_node(a)) for i, a in enumerate(atoms)]
-            if all(c == 0 for c, _ in terms) and transform != "x":
-                continue  # algebraic-rational transform of a rational: the plain "x" pass covers it
             if any(c == 0 for c, _ in terms):
                 continue  # a smaller group already covers this relation
             lin = _linear_node(const, terms)
@@ -224,12 +224,32 @@ def identify_constant(value: str, basis: list[str] | None = None) -> dict[str, A
         return result
     holdout = max(3, x.digits // 4)
     proposal_digits = x.digits - holdout
-    proposed = _propose(x, use_basis, proposal_digits)
     verify_dps = x.digits + 30
     seen: set[str] = set()
     accepted_values: list[str] = []
     rejected = 0
-    for cand in sorted(proposed, key=lambda c: (c.complexity, cf.to_text(c.node))):
+    proposed: list[Candidate] = []
+    for pairs in (False, True):
+        if pairs and result["candidates"]:
+            break  # a single-atom form survived: two-atom forms would only be more complex
+        batch = _propose(x, use_basis, proposal_digits, pairs)
+        proposed += batch
+        rejected += _verify_batch(x, batch, verify_dps, holdout, seen, accepted_values, result)
+    if result["candidates"]:
+        result["identified"] = True
+        result["best"] = result["candidates"][0]["expr"]
+    else:
+        result["unidentified_reason"] = (
+            f"no relation over the basis survived the re-check ({len(proposed)} proposed, {rejected} rejected "
+            f"by the held-out {holdout} digits, the two-library re-evaluation or the Occam margin)")
+    return result
+
+
+def _verify_batch(x: DecimalValue, batch: list[Candidate], verify_dps: int, holdout: int, seen: set[str],
+                  accepted_values: list[str], result: dict[str, Any]) -> int:
+    """Re-check proposals (simplest first); append survivors to result["candidates"]; return rejections."""
+    rejected = 0
+    for cand in sorted(batch, key=lambda c: (c.complexity, cf.to_text(c.node))):
         text = cf.to_text(cand.node)
         if text in seen:
             continue
@@ -253,14 +273,7 @@ def identify_constant(value: str, basis: list[str] | None = None) -> dict[str, A
         })
         if len(result["candidates"]) >= 5:
             break
-    if result["candidates"]:
-        result["identified"] = True
-        result["best"] = result["candidates"][0]["expr"]
-    else:
-        result["unidentified_reason"] = (
-            f"no relation over the basis survived the re-check ({len(proposed)} proposed, {rejected} rejected "
-            f"by the held-out {holdout} digits, the two-library re-evaluation or the Occam margin)")
-    return result
+    return rejected
 
 
 def verify_numeric(value: str, closed_form: str, dps_verify: int = 60,
