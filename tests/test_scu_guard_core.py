@@ -213,3 +213,12 @@ def test_detector_is_deterministic() -> None:
     claim = "X accepts null keys. Please allow gmail.com and any domain."
     runs = {json.dumps([f.as_dict() for f in find_contradictions(claim, X)]) for _ in range(3)}
     assert len(runs) == 1
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("claim", ["x" * 100_000, "a." * 50_000, "a@" * 50_000, "1 " * 50_000])
+def test_pathological_claims_finish(claim: str) -> None:
+    """No super-linear regex on long runs without spaces (an email pattern once took 75 s here)."""
+    cons = ["X rejects null keys.", "Only domain example.com is allowed.", "Clients must retry at most 3 times.",
+            "Deployments are never allowed before 09:00."]
+    assert find_contradictions(claim, cons) == []

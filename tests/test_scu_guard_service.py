@@ -39,6 +39,8 @@ async def test_ok_answer_completes_with_checks_and_summary(metis_server):
     assert checks == ["json", "refusal", "citation_scope", "constraints_echo", "contradiction"]
     summary = _checkpoints(events, "boundary_summary")
     assert summary[-1]["verdict"] == "OK" and summary[-1]["lock_hash"] == out["lock"]["hash"]
+    started = next(e for e in events if e["event"] == "action_started")
+    assert started["data"]["payload"]["lock"]["hash"] == out["lock"]["hash"]  # the service-wide lock agrees
 
 
 async def test_contradiction_rejects(metis_server):

@@ -188,7 +188,7 @@ DOMAIN_RE = re.compile(
     r"(?:com|org|net|io|dev|co|uk|de|fr|eu|edu|gov|ai|app|info|biz|us|ca|nl|ch|se|jp)(?![\w-])",
     re.I,
 )
-EMAIL_RE = re.compile(r"[\w.+-]+@((?:[a-z0-9-]+\.)+[a-z]{2,})", re.I)
+EMAIL_RE = re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@((?:[a-z0-9-]{1,63}\.){1,10}[a-z]{2,24})", re.I)
 REGION_RE = re.compile(
     r"\b(?:us|eu|ap|sa|ca|me|af|il|mx)-(?:north|south|east|west|central|northeast|"
     r"southeast|northwest|southwest)-\d\b",
