@@ -1,0 +1,265 @@
+"""Spine benchmark 4: SSE fan-out of one topic to 1 and to 500 real HTTP subscribers.
+
+Figures (each next to a baseline measured in the same run, with the same clients):
+- delivered events/s summed over all subscribers, at 1 and at ``--many`` (500) subscribers on
+  one topic, live: subscribers connect to ``/streams/{topic}`` first, then one ``b_stamp``
+  action (``bench/spine_abilities.py``) emits N checkpoints as fast as the pipeline takes them;
+- append -> delivery latency p50/p99: the emit wall-clock time stamped in each payload by the
+  ability, to the moment the client reads the frame (same machine clock);
+- baseline: a bare sse-starlette ``EventSourceResponse`` over a generator yielding N frames of
+  the same shape and size (with the yield time stamped), served by uvicorn in its own process,
+  read by the same clients.
+Clients are raw asyncio sockets (HTTP/1.1 GET, chunked body), not httpx: 500 httpx streams
+in one Python process cost several times more client CPU than the server spends, which would
+measure the client. Every subscriber counts frames; the first ``--parsed`` subscribers also
+parse each frame's stamp for latency. The client's CPU seconds per frame are reported, since
+client and server share the 2 cores. At 1 subscriber Metis is bounded by its producer (worker
+-> scheduler -> durable log commit), so the producer's own rate is reported too.
+
+Run from the repo root: ``PYTHONPATH=. .venv/bin/python bench/spine_sse.py``; writes
+``bench/results/spine_sse.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.spine_common import REPO, ms, pct, ratio, show, write_result  # noqa: E402
+from tests.support import MetisServer, ToolBus, free_port, token_for  # noqa: E402
+
+TARGET_RATIO = 0.7
+TARGET_P99_MS = 50.0
+STAMP = re.compile(rb'"t":([0-9]+\.[0-9]+)')
+END = b"event: action_completed"
+ABILITIES = "tests.abilities_testing:ABILITIES,bench.spine_abilities:ABILITIES"
+
+
+def serve_baseline(port: int) -> None:
+    """A bare sse-starlette app: each connection gets a generator of ``n`` stamped frames."""
+    import uvicorn
+    from sse_starlette.sse import EventSourceResponse
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.routing import Route
+
+    async def stream(request: Request) -> EventSourceResponse:
+        n = int(request.query_params.get("n", "1000"))
+        interval = float(request.query_params.get("interval", "0"))
+        head = '{"action_id":"act_0123456789abcdef0123","topic":"bench","seq":'
+        tail = (',"ts":"2026-01-01T00:00:00.000000Z","ability":"b_stamp","revision":1,"kind":"plan_delta",'
+                '"receipt_hash":"' + "0" * 64 + '","payload":{"i":0,"pad":"","t":')
+
+        async def gen():  # noqa: ANN202
+            for i in range(n):
+                yield f"id: {i + 1}\nevent: action_checkpoint\ndata: {head}{i + 1}{tail}{time.time()}}}}}\n\n".encode()
+                if interval:
+                    await asyncio.sleep(interval)
+            yield f"id: {n + 1}\nevent: action_completed\ndata: {{}}\n\n".encode()
+
+        return EventSourceResponse(gen(), ping=15, send_timeout=10)
+
+    app = Starlette(routes=[Route("/stream", stream)])
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+
+
+def wait_port(port: int, proc: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError("baseline server exited")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError("baseline server did not start")
+
+
+class Sub:
+    """One raw-socket SSE subscriber: counts frames, optionally parses stamps."""
+
+    def __init__(self, port: int, path: str, token: str | None, parse: bool) -> None:
+        self.port, self.path, self.token, self.parse = port, path, token, parse
+        self.frames = 0
+        self.latencies: list[float] = []
+        self.first: float | None = None
+        self.done: float | None = None
+        self.ready = asyncio.Event()
+
+    async def run(self, go: asyncio.Event | None = None) -> None:
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.port, limit=1 << 22)
+        auth = f"Authorization: Bearer {self.token}\r\n" if self.token else ""
+        if go is not None:
+            await go.wait()
+        writer.write(f"GET {self.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n{auth}\r\n".encode())
+        head = await reader.readuntil(b"\r\n\r\n")
+        if not head.startswith(b"HTTP/1.1 200"):
+            raise RuntimeError(f"subscribe failed: {head[:200]!r}")
+        self.ready.set()
+        tail = b""
+        pending = b""
+        while True:
+            data = await reader.read(1 << 20)
+            now = time.time()
+            if not data:
+                break
+            if self.first is None:
+                self.first = time.perf_counter()
+            buf = tail + data
+            self.frames += buf.count(b"id: ") - tail.count(b"id: ")
+            if self.parse:
+                pending += data
+                cut = pending.rfind(b"\n\n")
+                if cut >= 0:
+                    for m in STAMP.finditer(pending, 0, cut):
+                        self.latencies.append(now - float(m.group(1)))
+                    pending = pending[cut + 2:]
+            if END in buf:
+                self.done = time.perf_counter()
+                break
+            tail = buf[-32:]
+        writer.close()
+
+
+async def phase(port: int, path: str, token: str | None, subscribers: int, parsed: int,
+                trigger=None) -> dict:  # noqa: ANN001
+    subs = [Sub(port, path, token, k < parsed) for k in range(subscribers)]
+    go = asyncio.Event() if trigger is None else None
+    tasks = [asyncio.create_task(s.run(go)) for s in subs]
+    c0 = time.process_time()
+    if trigger is not None:
+        await asyncio.gather(*(s.ready.wait() for s in subs))
+        await trigger()
+    else:
+        go.set()
+    await asyncio.gather(*tasks)
+    cpu = time.process_time() - c0
+    first = min(s.first for s in subs if s.first is not None)
+    last = max(s.done or 0 for s in subs)
+    frames = sum(s.frames for s in subs)
+    lat = [x for s in subs for x in s.latencies]
+    return {"subscribers": subscribers, "frames": frames, "seconds": round(last - first, 4),
+            "events_per_s": round(frames / (last - first), 1), "latency_p50_ms": ms(pct(lat, 0.5)),
+            "latency_p99_ms": ms(pct(lat, 0.99)), "latency_samples": len(lat),
+            "all_complete": all(s.done is not None for s in subs),
+            "client_cpu_us_per_frame": round(cpu / max(1, frames) * 1e6, 3)}
+
+
+async def metis_phase(server: MetisServer, topic: str, subscribers: int, n: int, parsed: int,
+                      interval: float = 0.0) -> dict:
+    async with ToolBus.connect(server) as tb:
+        async def trigger() -> None:
+            await tb.start("b_stamp", {"n": n, "interval_s": interval}, topic=topic)
+
+        r = await phase(server.port, f"/streams/{topic}", token_for("partner"), subscribers, parsed, trigger)
+    r["events_per_subscriber"] = n
+    return r
+
+
+def producer_rate(server: MetisServer, topic: str) -> float:
+    """Metis' producer: checkpoints per second appended for ``topic`` (from the records' ts)."""
+    import sqlite3
+    from datetime import datetime
+
+    conn = sqlite3.connect(f"file:{server.data_dir / 'receipts.sqlite3'}?mode=ro", uri=True)
+    rows = conn.execute("SELECT body FROM records WHERE topic = ? AND name = 'action_checkpoint' ORDER BY seq",
+                        (topic,)).fetchall()
+    conn.close()
+    ts = [datetime.strptime(json.loads(b)["ts"], "%Y-%m-%dT%H:%M:%S.%fZ").timestamp() for (b,) in (rows[0], rows[-1])]
+    return round(len(rows) / max(1e-6, ts[1] - ts[0]), 1)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--many", type=int, default=500, help="subscribers of the fan-out phase")
+    ap.add_argument("--n-one", type=int, default=4000, help="events for the 1-subscriber phase")
+    ap.add_argument("--n-many", type=int, default=300, help="events for the many-subscriber phase")
+    ap.add_argument("--parsed", type=int, default=5, help="subscribers that parse stamps for latency")
+    ap.add_argument("--paced-rate-one", type=float, default=200.0, help="events/s of the paced 1-subscriber phase")
+    ap.add_argument("--paced-rate-many", type=float, default=10.0, help="events/s of the paced many phase")
+    ap.add_argument("--paced-seconds", type=float, default=4.0)
+    args = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="spine_sse_", dir=REPO / "bench"))
+    server = MetisServer(tmp / "data", extra_args=["--log-level", "warning"], env={"METIS_EXTRA_ABILITIES": ABILITIES})
+    bport = free_port()
+    base_proc = subprocess.Popen([sys.executable, __file__, "--serve-baseline", str(bport)], cwd=REPO)
+    out: dict = {}
+    try:
+        wait_port(bport, base_proc)
+        server.start()
+
+        async def run_all() -> None:
+            # warm-up both (imports, worker start)
+            await metis_phase(server, "bench-warm", 1, 50, 1)
+            await phase(bport, "/stream?n=50", None, 1, 1)
+            for label, subs, n in (("one", 1, args.n_one), ("many", args.many, args.n_many)):
+                out[f"baseline_{label}"] = await phase(bport, f"/stream?n={n}", None, subs, args.parsed)
+                out[f"metis_{label}"] = await metis_phase(server, f"bench-{label}", subs, n, args.parsed)
+                out[f"baseline_{label}"]["events_per_subscriber"] = n
+            # latency at a sustainable, paced rate (the burst phases measure queueing, not latency)
+            for label, subs, rate in (("one", 1, args.paced_rate_one), ("many", args.many, args.paced_rate_many)):
+                n, iv = max(1, int(rate * args.paced_seconds)), 1.0 / rate
+                b = await phase(bport, f"/stream?n={n}&interval={iv}", None, subs, args.parsed)
+                m = await metis_phase(server, f"bench-paced-{label}", subs, n, args.parsed, iv)
+                for r in (b, m):
+                    r["paced_events_per_s_per_subscriber"] = rate
+                out[f"baseline_paced_{label}"], out[f"metis_paced_{label}"] = b, m
+
+        asyncio.run(run_all())
+        out["metis_producer_events_per_s_one"] = producer_rate(server, "bench-one")
+        out["metis_producer_events_per_s_many"] = producer_rate(server, "bench-many")
+    finally:
+        server.stop()
+        base_proc.terminate()
+        base_proc.wait(10)
+        shutil.rmtree(tmp, ignore_errors=True)
+    r_one = ratio(out["metis_one"]["events_per_s"], out["baseline_one"]["events_per_s"])
+    r_many = ratio(out["metis_many"]["events_per_s"], out["baseline_many"]["events_per_s"])
+    p99 = max(out["metis_paced_one"]["latency_p99_ms"], out["metis_paced_many"]["latency_p99_ms"])
+    result = {"benchmark": "spine_sse", **out, "ratio_one": r_one, "ratio_many": r_many,
+              "targets": {"ratio": TARGET_RATIO, "latency_p99_ms": TARGET_P99_MS},
+              "met": {"ratio_one": r_one >= TARGET_RATIO, "ratio_many": r_many >= TARGET_RATIO,
+                      "latency_p99_ms_paced": p99 <= TARGET_P99_MS,
+                      "latency_p99_ms_burst": max(out["metis_one"]["latency_p99_ms"],
+                                                  out["metis_many"]["latency_p99_ms"]) <= TARGET_P99_MS}}
+    path = write_result("spine_sse", result)
+    m1, b1, mm, bm = out["metis_one"], out["baseline_one"], out["metis_many"], out["baseline_many"]
+    show("SSE fan-out, one topic", [
+        ("1 sub: events/s", f"{m1['events_per_s']:,.0f}", f"{b1['events_per_s']:,.0f}", f"{r_one:.2f}x"),
+        ("1 sub: Metis producer events/s", f"{out['metis_producer_events_per_s_one']:,.0f}", "", ""),
+        ("1 sub: burst latency p50/p99 ms", f"{m1['latency_p50_ms']}/{m1['latency_p99_ms']}",
+         f"{b1['latency_p50_ms']}/{b1['latency_p99_ms']}", ""),
+        (f"{args.many} subs: events/s (sum)", f"{mm['events_per_s']:,.0f}", f"{bm['events_per_s']:,.0f}",
+         f"{r_many:.2f}x"),
+        (f"{args.many} subs: burst latency p50/p99 ms", f"{mm['latency_p50_ms']}/{mm['latency_p99_ms']}",
+         f"{bm['latency_p50_ms']}/{bm['latency_p99_ms']}", ""),
+        (f"1 sub paced {args.paced_rate_one:g}/s: latency p50/p99 ms",
+         f"{out['metis_paced_one']['latency_p50_ms']}/{out['metis_paced_one']['latency_p99_ms']}",
+         f"{out['baseline_paced_one']['latency_p50_ms']}/{out['baseline_paced_one']['latency_p99_ms']}", ""),
+        (f"{args.many} subs paced {args.paced_rate_many:g}/s: latency p50/p99 ms",
+         f"{out['metis_paced_many']['latency_p50_ms']}/{out['metis_paced_many']['latency_p99_ms']}",
+         f"{out['baseline_paced_many']['latency_p50_ms']}/{out['baseline_paced_many']['latency_p99_ms']}", ""),
+        ("client CPU us/frame (many)", f"{mm['client_cpu_us_per_frame']}", f"{bm['client_cpu_us_per_frame']}", ""),
+        ("all subscribers complete", f"{m1['all_complete'] and mm['all_complete']}",
+         f"{b1['all_complete'] and bm['all_complete']}", ""),
+    ])
+    print(f"met: {result['met']}\nwrote {path}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--serve-baseline":
+        serve_baseline(int(sys.argv[2]))
+    else:
+        main()
