@@ -193,7 +193,12 @@ class Scheduler:
         ability = params["ability"]
         inputs = params.get("inputs") or {}
         key = params.get("idempotency_key")
-        phash = params_hash({k: v for k, v in params.items() if k != "_meta"})
+        try:
+            phash = params_hash({k: v for k, v in params.items() if k != "_meta"})
+        except ValueError as exc:  # lone surrogates, non-finite numbers: name the field if the model can
+            self.validate_inputs(ability, inputs)
+            raise RpcError(-32602, "params are not representable as JSON text",
+                           {"errors": [{"loc": ["inputs"], "msg": str(exc)[:200]}]}) from None
         if key is not None and (tenant, key) in self.idempotency:
             existing = self.actions[self.idempotency[(tenant, key)]]
             if existing.params_hash != phash:

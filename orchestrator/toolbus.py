@@ -8,6 +8,7 @@ frame gets an error response and the connection stays open.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 import uuid
 from typing import Any
@@ -64,7 +65,10 @@ async def toolbus_endpoint(ws: WebSocket) -> None:
 
     async def send(obj: Any) -> None:
         async with send_lock:
-            await ws.send_text(encode(obj))
+            try:
+                await ws.send_text(encode(obj))
+            except UnicodeEncodeError:  # a lone surrogate echoed from bad input: escape it
+                await ws.send_text(json.dumps(obj, separators=(",", ":"), ensure_ascii=True))
 
     async def notify(method: str, params: dict[str, Any]) -> None:
         await send({"jsonrpc": "2.0", "method": method, "params": params})

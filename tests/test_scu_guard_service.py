@@ -104,8 +104,6 @@ async def test_non_utf8_text_is_refused_and_nothing_crashes(metis_server):
     assert view["outputs"]["verdict"] == "OK"
 
 
-@pytest.mark.xfail(strict=True, reason="the service echoes the lone surrogate in the -32602 error data and "
-                   "fails to encode it (-32603); the model itself rejects it naming 'question'")
 async def test_non_utf8_text_is_invalid_params(metis_server):
     async with ToolBus.connect(metis_server) as tb:
         with pytest.raises(RpcFailure) as err:
