@@ -43,3 +43,34 @@ def test_random_inputs_answer_soundly_or_fail_cleanly(seed):
             bad = {k: v["detail"] for k, v in out["invariants"].items() if not v["ok"]}
             assert not bad, (req.expression, out["result"], out["conditions"], bad)
     assert answered >= 5
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_our_own_derivations_replayed_in_check_mode_are_accepted(seed):
+    """The planner's steps, submitted as a client derivation with their narrowing conditions
+    stated, must pass the verifier; the same derivation with a wrong last step must not."""
+    rng = random.Random(100 + seed)
+    checked = 0
+    for _ in range(20):
+        expr = _gen(rng)
+        try:
+            out = run_problem(Request(goal="simplify", expression=expr), b"fuzz" * 8, NullHooks())
+        except AbilityError:
+            continue
+        obl = {o["obl_id"]: o for o in out["obligations"]}
+        steps = [{"expression": s["output"], "rule": s["rule"],
+                  "conditions": [obl[o]["predicate"] for o in s["obligations_added"] if obl[o]["kind"] == "narrowing"]}
+                 for s in out["steps"]]
+        res = run_problem(Request(goal="check", expression=expr, steps=steps), b"fuzz" * 8, NullHooks())
+        assert [v["status"] for v in res["verdicts"]] == ["accepted"] * len(steps), (expr, res["verdicts"])
+        wrong = [*steps[:-1], {"expression": f"({steps[-1]['expression']}) + 1"}]
+        res = run_problem(Request(goal="check", expression=expr, steps=wrong), b"fuzz" * 8, NullHooks())
+        assert res["verdicts"][-1]["status"] == "rejected" and res["equivalence_mode"] == "not_equivalent"
+        checked += 1
+    assert checked >= 5
+
+
+def test_real_domain_outputs_never_mention_re_or_im():
+    out = run_problem(Request(goal="simplify", expression="abs(exp(x+x))^2"), b"fuzz" * 8, NullHooks())
+    text = out["result"] + " ".join(out["conditions"]) + " ".join(s["output"] for s in out["steps"])
+    assert "re(" not in text and "im(" not in text

@@ -22,7 +22,14 @@ from abilities.crl_math import cas, numeric, report
 from abilities.crl_math.core import Request, base_outputs, parse_assumptions
 from abilities.crl_math.domain import Cond, Contradiction, from_relation, implies, reduce_conds
 from abilities.crl_math.models import is_equation
-from abilities.crl_math.parser import ParseError, evaluated, parse_equation, parse_expr_safe, parse_relation
+from abilities.crl_math.parser import (
+    ParseError,
+    evaluated,
+    parse_equation,
+    parse_expr_safe,
+    parse_relation,
+    realify,
+)
 from abilities.crl_math.rules import CATALOG
 from abilities.crl_math.trail import NullHooks, StepRec, Trail, show
 
@@ -99,7 +106,7 @@ def run_check(req: Request, trail: Trail) -> dict[str, Any]:
     start_text = req.expression or req.equation or ""
     start = _parse_any(start_text, "expression" if req.expression else "equation", real)
     equation_mode = isinstance(start, sympy.Equality)
-    e0 = trail.add_expr(start if equation_mode else evaluated(start), start_text)
+    e0 = trail.add_expr(start if equation_mode else _real(evaluated(start), real), start_text)
     try:
         trail.domain_of(e0)
     except Contradiction as exc:
@@ -125,7 +132,7 @@ def run_check(req: Request, trail: Trail) -> dict[str, Any]:
         before = {o.obl_id for o in trail.obligations}
         for c in stated:
             trail.add_obligation(c, f"S{len(trail.steps) + 1}", "stated", "stated by the client", "client")
-        shown = nxt if equation_mode else evaluated(nxt)
+        shown = nxt if equation_mode else _real(evaluated(nxt), real)
         try:
             step = trail.add_step(rule, cur, shown, note="" if rule in CATALOG else "rule not in the catalog",
                                   surface=raw["expression"])
@@ -178,6 +185,10 @@ def run_check(req: Request, trail: Trail) -> dict[str, Any]:
     if equation_mode:
         out["solutions"] = base_list
     return out
+
+
+def _real(e: sympy.Basic, real: bool) -> sympy.Basic:
+    return realify(e) if real else e
 
 
 def _reject(step: StepRec, invariant: str, detail: str) -> None:

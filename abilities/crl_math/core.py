@@ -14,7 +14,7 @@ import sympy
 from abilities.base import AbilityError
 from abilities.crl_math import report
 from abilities.crl_math.domain import Cond, Contradiction, from_relation, satisfiable
-from abilities.crl_math.parser import ParseError, evaluated, parse_expr_safe, parse_relation
+from abilities.crl_math.parser import ParseError, evaluated, parse_expr_safe, parse_relation, realify
 from abilities.crl_math.simplify import SYMPY_ERRORS, Stopped, plan
 from abilities.crl_math.trail import Hooks, Trail, show
 
@@ -92,6 +92,8 @@ def run_simplify(req: Request, trail: Trail) -> dict[str, Any]:
     trail.discharge(final_id)
     conditions = trail.conditions()
     final = evaluated(trail.exprs[final_id].expr)
+    if real:
+        final = realify(final)
     original = trail.exprs[e0].expr
     cmp = report.end_to_end(trail, original, final, conditions, max(10, min(50, 2 * req.tests_per_step)))
     last = trail.steps[-1]

@@ -20,6 +20,8 @@ import sympy
 import z3
 from sympy import Integer
 
+from abilities.crl_math.parser import evaluated, realify
+
 OPS = ("!=", ">", ">=")
 _FLIP = {">": "<", ">=": "<=", "!=": "!="}
 Z3_TIMEOUT_MS = 2000
@@ -391,6 +393,10 @@ def domain(expr: sympy.Basic, real: bool = True) -> list[Cond]:
     """Canonical definedness conditions of ``expr``; raises Contradiction if it is nowhere defined."""
     conds: list[Cond] = []
     for g, op in raw_domain(expr, real):
+        # the atom's own inner denominators are separate atoms, so g itself may be evaluated
+        g = evaluated(g)
+        if real:
+            g = realify(g)
         conds.extend(canonical(sympy.expand(g) if _is_poly(g) else g, op, real))
     return reduce_conds(conds, real)
 

@@ -396,3 +396,13 @@ def evaluated(expr: sympy.Expr) -> sympy.Expr:
             return sympy.Piecewise(*[(evaluated(e), c) for e, c in expr.args])
         return expr
     return expr.func(*[evaluated(a) for a in expr.args])
+
+
+def realify(expr: sympy.Basic) -> sympy.Basic:
+    """In the real domain every subexpression is real: drop the ``re``/``im`` sympy introduces for
+    plain symbols (``Abs(exp(x))`` evaluates to ``exp(re(x))``)."""
+    if not expr.has(sympy.re, sympy.im, sympy.conjugate):
+        return expr
+    return expr.replace(sympy.re, lambda a: a).replace(sympy.im, lambda a: sympy.Integer(0)).replace(
+        sympy.conjugate, lambda a: a
+    )

@@ -15,7 +15,7 @@ from sympy.polys.polyerrors import BasePolynomialError
 
 from abilities.base import PartialResult
 from abilities.crl_math.domain import domain
-from abilities.crl_math.parser import evaluated
+from abilities.crl_math.parser import evaluated, realify
 from abilities.crl_math.rules import PHASES, Rewrite, abs_known_sign, abs_over_self, simplicity
 from abilities.crl_math.trail import Trail
 
@@ -29,7 +29,7 @@ class Stopped(Exception):
 
 def plan(trail: Trail, surface: sympy.Basic, surface_text: str, partial: Any = None) -> tuple[str, str]:
     """Build the step chain; returns (original expr id, chosen final expr id)."""
-    cur = evaluated(surface)
+    cur = _ev(surface, trail.real)
     same_domain = [c.key for c in domain(surface, trail.real)] == [c.key for c in domain(cur, trail.real)]
     # sympy's automatic evaluation is only a step of its own when it changes the domain (x/x -> 1)
     e0 = trail.add_expr(cur if same_domain else surface, surface_text)
@@ -54,7 +54,7 @@ def plan(trail: Trail, surface: sympy.Basic, surface_text: str, partial: Any = N
                 if known is not None:
                     step = trail.add_step(known.rule, cur_id, known.expr, known.narrowing, known.note)
                     trail.witness(step)
-                    cur_id, cur, changed = step.output_expr_id, evaluated(known.expr), True
+                    cur_id, cur, changed = step.output_expr_id, _ev(known.expr, trail.real), True
             try:
                 found = phase(cur, trail.real)
             except SYMPY_ERRORS:
@@ -67,7 +67,7 @@ def plan(trail: Trail, surface: sympy.Basic, surface_text: str, partial: Any = N
                 step = trail.add_step(rw.rule, cur_id, rw.expr, rw.narrowing, rw.note)
                 trail.witness(step)
                 cur_id = step.output_expr_id
-            new = evaluated(rewrites[-1].expr)
+            new = _ev(rewrites[-1].expr, trail.real)
             if new != cur:
                 changed = True
             cur = new
@@ -80,6 +80,10 @@ def plan(trail: Trail, surface: sympy.Basic, surface_text: str, partial: Any = N
         trail.witness(step)
         cur_id = step.output_expr_id
     return e0, _choose(trail, e0, cur_id)
+
+
+def _ev(e: sympy.Basic, real: bool) -> sympy.Basic:
+    return realify(evaluated(e)) if real else evaluated(e)
 
 
 def _choose(trail: Trail, e0: str, last: str) -> str:

@@ -20,7 +20,7 @@ from abilities.base import AbilityError
 from abilities.crl_math import cas, numeric, report
 from abilities.crl_math.core import Request, _parse, base_outputs
 from abilities.crl_math.domain import Cond, Contradiction, reduce_conds
-from abilities.crl_math.parser import ParseError, evaluated, parse_equation
+from abilities.crl_math.parser import ParseError, evaluated, parse_equation, realify
 from abilities.crl_math.trail import StepRec, Trail, show
 
 IMPLICATION_RULES = ("SQUARE_BOTH_SIDES", "EXPONENTIATE_LOGS", "CAS_SOLVE")
@@ -141,6 +141,8 @@ def run_solve(req: Request, trail: Trail) -> dict[str, Any]:
     except Contradiction as exc:
         raise AbilityError("undefined_everywhere", f"equation: {exc}") from None
     lhs, rhs = evaluated(lhs_s), evaluated(rhs_s)
+    if real:
+        lhs, rhs = realify(lhs), realify(rhs)
     chain: list[StepRec] = []
 
     def step(rule: str, cur: str, new: sympy.Basic, note: str = "", surface: str | None = None) -> str:

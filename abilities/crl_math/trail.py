@@ -20,6 +20,7 @@ import sympy
 from abilities.base import derive_rng
 from abilities.crl_math import cas, numeric
 from abilities.crl_math.domain import Cond, domain, implies, reduce_conds, sort_conds
+from abilities.crl_math.parser import realify
 from abilities.crl_math.rules import CATALOG
 
 
@@ -227,6 +228,8 @@ class Trail:
         use = getattr(self.hooks, "use", None)
         if use is not None:
             use(steps=1)  # one rewrite = one step of the action's step budget
+        if self.real:
+            output = realify(output)
         out_id = self.add_expr(output, surface)
         step = StepRec(f"S{len(self.steps) + 1}", rule, [input_id], out_id, note=note)
         premises = [*self.assumptions, *(o.cond for o in self.required())]
