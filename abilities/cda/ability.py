@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from abilities.base import Ability, AbilityError
-from abilities.cda.engine import CdaRun
+from abilities.cda.engine import CdaRun, hyp_id_for
+from abilities.cda.evidence import ANOMALY_PREDICATES
 from abilities.cda.ken import Ken, KenError, load_tenant_graph
-from abilities.cda.models import CDAInputs, CDAOutputs
+from abilities.cda.models import CDAInputs, CDAOutputs, InlineObservation
 
 
 def resolve_ken(tenant: str, inputs: CDAInputs) -> Ken:
@@ -27,6 +28,20 @@ def resolve_ken(tenant: str, inputs: CDAInputs) -> Ken:
     return Ken.from_dict(data, max_edges=len(data["edges"]) + 1)
 
 
+def early_draft(ctx: Any, inputs: CDAInputs) -> None:
+    """The first boundary summary (TTFS), from the inline observations alone, before Ken loads."""
+    first: dict[str, float] = {}
+    for o in inputs.observations:
+        if isinstance(o, InlineObservation) and o.predicate in ANOMALY_PREDICATES and o.timestamp is not None:
+            first[o.entity] = min(first.get(o.entity, o.timestamp), o.timestamp)
+    leading = [hyp_id_for(e) for e in sorted(first, key=lambda e: (first[e], e))[:3]]
+    ctx.checkpoint("boundary_summary", {
+        "stage": "draft", "observations": len(inputs.observations), "anomalies_reported": len(first),
+        "leading_candidates": leading, "confidence_band": "low",
+        "constraints": {"hard": len(inputs.constraints.hard or []), "soft": len(inputs.constraints.soft or [])},
+        "note": "draft before evidence is verified; earliest anomalies first"})
+
+
 class CdaAbility(Ability):
     """Constraint-Driven Abduction: best explanations under hard/soft constraints, with receipts."""
 
@@ -42,6 +57,7 @@ class CdaAbility(Ability):
         return list(inputs.constraints.hard or []) or None
 
     def run(self, ctx: Any, inputs: CDAInputs) -> CDAOutputs:
+        early_draft(ctx, inputs)
         try:
             ken = resolve_ken(ctx.tenant, inputs)
         except KenError as exc:

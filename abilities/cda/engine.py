@@ -177,13 +177,13 @@ class CdaRun:
         return search_params(self.ctx.seed, self.inp.seed.purpose or "", self.wall, False)
 
     def draft(self) -> None:
-        """The first boundary summary, as early as possible (TTFS): what is known, nothing more."""
+        """The seeded boundary summary (after Ken linking, before any approval wait or search)."""
         first = sorted(self.anomalies.values(), key=lambda a: (a.ts is None, a.ts or 0, a.entity))[:3]
-        payload = {"stage": "draft", "observations": len(self.obs), "anomalies": len(self.anomalies),
+        payload = {"stage": "seeded", "observations": len(self.obs), "anomalies": len(self.anomalies),
                    "conflicting_reports": len(self.conflicts),
                    "leading_candidates": [hyp_id_for(a.entity) for a in first],
                    "confidence_band": "low", "constraints": {"hard": len(self.hard), "soft": len(self.soft)}}
-        self.summary_id = self.ctx.artifact("cda_summary", {"stage": "draft", **payload})
+        self.summary_id = self.ctx.artifact("cda_summary", payload)
         self.ctx.checkpoint("boundary_summary", {**payload, "summary_artifact_id": self.summary_id})
         self.ctx.progress(0.05, "draft boundary summary")
 
