@@ -269,3 +269,16 @@ def test_exported_json_schemas_match_the_models() -> None:
     assert {"problem", "observations", "goals", "constraints", "policies", "budgets", "risk_class", "seed"} <= set(
         inputs["properties"])
     assert inputs["additionalProperties"] is False
+
+
+def test_structure_revision_reuses_bound_sub_action_outputs_by_shape() -> None:
+    deps = {"act_b": {"kind": "bind", "revision": 3, "outputs": {"evidence": 2}},
+            "act_a": {"kind": "bind", "revision": 2, "outputs": {"tool": "verify_numeric",
+                                                                  "result": {"verdict": "VERIFIED"}}}}
+    ctx = LocalContext(seed=b"\x01" * 32, dependencies=deps, revision=2)
+    out, ctx = _run({"observations": ALERTS, "constraints": {"hard": ["value(metric:Budget) >= 5000"]}}, ctx)
+    subs = [p for k, p in ctx.receipts if k == "sub_action"]
+    assert subs == [{**subs[0], "ability": "mathlas", "child_action_id": "act_a", "revision": 2, "reused": True,
+                     "result": "pass"}]
+    bound = sorted((p["dependency_id"], p["revision"]) for k, p in ctx.receipts if k == "bound_dependency")
+    assert bound == [("act_a", 2), ("act_b", 3)]

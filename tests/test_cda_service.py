@@ -262,3 +262,18 @@ async def test_ken_dataset_from_the_tenant_data_dir(server_factory, tmp_path):
     other, _ = await run_action(server, "cda", {"problem": "why?", "observations": ALERTS, "ken": {"dataset": "shop"}},
                                 tenant="globex")
     assert other["status"] == "failed" and other["error"]["reason"] == "unknown_dataset"
+
+
+async def test_mathlas_and_scu_guard_sub_actions_are_bound(metis_server):
+    obs = [*ALERTS, {"doc_id": "policy-7", "start": 0, "end": 60,
+                     "excerpt": "Payments traffic must only use approved providers; raw card data never leaves."}]
+    view, events = await run_action(metis_server, "cda", _inputs(observations=obs, constraints={
+        "hard": ["value(metric:Budget) >= 5000"]}))
+    assert view["status"] == "completed", view.get("error")
+    subs = {e["data"]["payload"]["ability"]: e["data"]["payload"] for e in events
+            if e["event"] == "action_checkpoint" and e["data"]["payload"].get("stage") == "sub_action"}
+    assert subs["mathlas"] == {"stage": "sub_action", "ability": "mathlas", "clause": "hard[0]",
+                               "result": "pass", "stub": False}
+    assert subs["scu_guard"]["stub"] is False and subs["scu_guard"]["result"] in ("pass", "fail", "unknown")
+    linked = [e["data"]["payload"] for e in events if e["event"] == "action_linked"]
+    assert len(linked) == 2 and all(x["edge"] == "bind" for x in linked)

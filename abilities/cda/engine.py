@@ -262,9 +262,12 @@ class CdaRun:
             if text and evidence.ANOMALY_WORDS is not None and _constraint_bearing(text) and locked:
                 claims.append(("scu_guard", {"label": f"observation[{ob.idx}]", "text": text[:2000],
                                              "doc_id": (ob.span or {}).get("doc_id"), "constraints": locked}))
-        for i, (ability, claim) in enumerate(claims[:8]):
+        per_ability: dict[str, int] = {}
+        for ability, claim in claims[:8]:
             if self.out_of_time():
                 break
+            i = per_ability.get(ability, 0)
+            per_ability[ability] = i + 1
             rec = subactions.run_check(self.ctx, ability, claim, i)
             self.sub_log.append(rec)
             if rec.get("stub"):

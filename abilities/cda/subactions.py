@@ -27,14 +27,10 @@ def candidate_payloads(ability: str, claim: dict[str, Any]) -> list[dict[str, An
     expr, text = claim.get("expr", ""), claim.get("text", "")
     if ability == "mathlas":
         value = claim.get("claimed_value")
-        return [
-            {"tool": "verify_numeric", "expression": expr, "value": value},
-            {"tool": "verify_numeric", "args": {"expression": expr, "claimed": value}},
-            {"tool": "verify_numeric", "arguments": {"expression": expr, "value": value}},
-            {"op": "verify_numeric", "expression": expr, "value": value},
-            {"expression": expr, "value": value},
-            {"expression": expr, "claimed_value": value},
-        ]
+        if value is None:
+            return []
+        text_value = str(int(value)) if float(value).is_integer() else repr(float(value))
+        return [{"tool": "verify_numeric", "args": {"value": text_value, "closed_form": expr}}]
     if ability == "crl_math":
         lhs, eq, rhs = expr.partition("=")
         diff = f"({lhs.strip()}) - ({rhs.strip()})" if eq else expr
@@ -55,6 +51,8 @@ def interpret(outputs: dict[str, Any] | None, ability: str = "") -> str:
         return "unknown"
     if ability == "crl_math" and isinstance(outputs.get("result"), str):
         return "pass" if outputs["result"].strip() == "0" else "fail"
+    if isinstance(outputs.get("result"), dict):  # tool-style outputs: {"tool", "result": {...}}
+        return interpret(outputs["result"], ability)
     for key in ("verdict", "status", "result", "outcome", "decision"):
         v = outputs.get(key)
         if isinstance(v, str) and v.lower() in _PASS:
@@ -69,6 +67,15 @@ def interpret(outputs: dict[str, Any] | None, ability: str = "") -> str:
     return "unknown"
 
 
+_SHAPES = {"mathlas": ("tool", "result"), "crl_math": ("goal", "equivalence_mode"), "scu_guard": ("verdict", "lock")}
+
+
+def _looks_like(ability: str, outputs: Any) -> bool:
+    """Whether a held dependency's outputs have the shape of ``ability``'s outputs."""
+    keys = _SHAPES.get(ability)
+    return isinstance(outputs, dict) and keys is not None and all(k in outputs for k in keys)
+
+
 def outputs_hash(outputs: Any) -> str:
     return hashlib.sha256(json.dumps(outputs, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
@@ -76,10 +83,11 @@ def outputs_hash(outputs: Any) -> str:
 def run_check(ctx: Any, ability: str, claim: dict[str, Any], index: int) -> dict[str, Any]:
     """Run one sub-check; returns a receipt-ready record (with ``stub`` set when degraded)."""
     base = {"ability": ability, "claim": claim.get("label", ""), "edge": "bind"}
-    bound = [(aid, d) for aid, d in sorted(ctx.dependencies.items()) if d.get("kind") == "bind"]
+    bound = [(aid, d) for aid, d in sorted(ctx.dependencies.items())
+             if d.get("kind") == "bind" and _looks_like(ability, d.get("outputs"))]
     if ctx.revision > 1 and index < len(bound):
         aid, dep = bound[index]
-        return {**base, "action_id": aid, "revision": dep.get("revision"), "reused": True,
+        return {**base, "child_action_id": aid, "revision": dep.get("revision"), "reused": True,
                 "outputs_hash": outputs_hash(dep.get("outputs")), "result": interpret(dep.get("outputs"), ability)}
     cls = registry.get(ability)
     if cls is None:
@@ -100,7 +108,7 @@ def run_check(ctx: Any, ability: str, claim: dict[str, Any], index: int) -> dict
         return {**base, "stub": True, "reason": "spawn_failed", "message": str(exc)[:200], "result": "unknown"}
     status = view.get("status") if isinstance(view, dict) else None
     outputs = view.get("outputs") if isinstance(view, dict) else None
-    return {**base, "action_id": view.get("action_id") if isinstance(view, dict) else None,
+    return {**base, "child_action_id": view.get("action_id") if isinstance(view, dict) else None,
             "revision": view.get("revision") if isinstance(view, dict) else None, "status": status,
             "outputs_hash": outputs_hash(outputs), "reused": False,
             "result": interpret(outputs, ability) if status == "completed" else "unknown"}
