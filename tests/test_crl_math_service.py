@@ -103,3 +103,22 @@ async def test_same_seed_gives_byte_identical_outputs_and_replays(metis_server):
         receipts = await approved_reviewer(metis_server, rv, "reflect.receipts", {"action_id": a["action_id"]})
     assert replay["identical"] is True
     assert "tool_check" in json.dumps(receipts) and "payload_hash" in json.dumps(receipts)
+
+
+async def test_a_simplification_that_runs_on_ends_within_its_wall_budget(metis_server):
+    """sympy's trigsimp searches for tens of seconds here; with wall_s = 1.5 the action must end
+    partial (or failed) shortly after budget plus grace, and the server keeps answering."""
+    slow = {"goal": "simplify", "expression": "(sin(x)+cos(y))^8*(sin(y)-cos(x))^8 - (cos(x)+sin(x))^5"}
+    async with ToolBus.connect(metis_server) as tb:
+        t0 = time.perf_counter()
+        task = asyncio.ensure_future(tb.run("crl_math", slow, budgets={"wall_s": 1.5}))
+        small, _ = await run_action(metis_server, "crl_math", {"goal": "simplify", "expression": "(x^2-9)/(x+3)"})
+        view, events = await task
+        elapsed = time.perf_counter() - t0
+    assert small["status"] == "completed" and small["outputs"]["result"] == "x - 3"
+    assert view["status"] in ("partial", "failed"), view["status"]
+    assert elapsed < 8, elapsed
+    if view["status"] == "partial":  # the saved partial outputs name the input and where it is defined
+        assert view["outputs"]["result"].startswith("-(sin(x) + cos(x))**5")
+        assert view["outputs"]["invariants"]["I2"]["ok"] is False  # not audited: stopped early
+    assert any(e["data"].get("kind") == "budget_grace" for e in events if e["event"] == "action_notice")

@@ -13,7 +13,7 @@ import sympy
 
 from abilities.base import AbilityError
 from abilities.crl_math import report
-from abilities.crl_math.domain import Cond, Contradiction, from_relation, satisfiable
+from abilities.crl_math.domain import Cond, Contradiction, from_relation, reduce_conds, satisfiable
 from abilities.crl_math.parser import ParseError, evaluated, parse_expr_safe, parse_relation, realify
 from abilities.crl_math.simplify import SYMPY_ERRORS, Stopped, plan
 from abilities.crl_math.trail import Hooks, Trail, show
@@ -129,8 +129,13 @@ def run_simplify(req: Request, trail: Trail) -> dict[str, Any]:
 def _partial_outputs(trail: Trail, req: Request) -> dict[str, Any]:
     out = base_outputs(trail, req.goal)
     if trail.steps:
-        out["result"] = trail.exprs[trail.steps[-1].output_expr_id].surface
-    out["conditions"] = [o.cond.text for o in trail.required()]
+        out["result"] = show(trail.exprs[trail.steps[-1].output_expr_id].expr)
+    elif trail.exprs:
+        out["result"] = show(next(iter(trail.exprs.values())).expr)
+    # until the audit runs, the honest conditions are the input's whole domain plus what was dropped
+    first = next(iter(trail.exprs)) if trail.exprs else None
+    conds = [o.cond for o in trail.required()] + (trail.domain_of(first) if first else [])
+    out["conditions"] = [c.text for c in reduce_conds(conds, trail.real, keep=trail.assumptions)]
     out["equivalence_mode"] = "conditional" if out["conditions"] else "identical"
     out["explanation"] = report.explanation(trail, "", [])
     out["invariants"] = {k: {"ok": False, "detail": "not audited: stopped early"} for k in ("I1", "I2", "I3", "I4", "I5")}

@@ -34,6 +34,8 @@ def plan(trail: Trail, surface: sympy.Basic, surface_text: str, partial: Any = N
     # sympy's automatic evaluation is only a step of its own when it changes the domain (x/x -> 1)
     e0 = trail.add_expr(cur if same_domain else surface, surface_text)
     cur_id = e0
+    if partial is not None:
+        partial(cur_id)  # from here on a frozen worker still ends partial with the input and its domain
     if not same_domain:
         step = trail.add_step("NORMALIZE", cur_id, cur, note="sympy canonical form")
         trail.witness(step)
