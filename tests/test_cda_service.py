@@ -150,7 +150,7 @@ async def test_qa1_ambiguous_claim(metis_server):
 
 async def test_qa2_bind_bump_gives_a_structure_revision_with_updated_receipts(metis_server):
     async with ToolBus.connect(metis_server) as tb:
-        producer = await tb.start("t_publish", {"revisions": 2, "hold_s": 1.0})
+        producer = await tb.start("t_publish", {"revisions": 2, "hold_s": 2.5})
         consumer = await tb.start("cda", _inputs(), topic="cda-bind-" + producer["action_id"],
                                   edges=[{"kind": "bind", "action_id": producer["action_id"]}])
         first = await _wait_status(tb, consumer["action_id"], {"completed", "failed"})
