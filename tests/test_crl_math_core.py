@@ -155,3 +155,13 @@ def test_bad_assumption_is_a_clean_error():
     with pytest.raises(AbilityError) as err:
         simplify("x", ["x > 1", "x < 0"])
     assert err.value.reason == "inconsistent_assumptions"
+
+
+def test_complex_domain_splits_nonreal_roots_and_solves_over_c():
+    out = run_problem(Request(goal="simplify", expression="(x^2+1)/(x^4-1)", domain="complex"), SEED, NullHooks())
+    assert out["result"] == "1/(x**2 - 1)"
+    assert out["conditions"] == ["x != -I", "x != I"]  # cancelled factor x^2 + 1, no longer carried
+    out = run_problem(Request(goal="solve", equation="x^2 + 1 = 0", domain="complex"), SEED, NullHooks())
+    assert out["solutions"] == ["-I", "I"]
+    out = run_problem(Request(goal="solve", equation="x^2 + 1 = 0"), SEED, NullHooks())
+    assert out["solutions"] == [] and out["equivalence_mode"] == "no_solution"

@@ -24,7 +24,7 @@ from abilities.crl_math.parser import evaluated, realify
 
 OPS = ("!=", ">", ">=")
 _FLIP = {">": "<", ">=": "<=", "!=": "!="}
-Z3_TIMEOUT_MS = 2000
+Z3_RLIMIT = 2_000_000
 
 
 class Contradiction(ValueError):
@@ -219,8 +219,8 @@ def _split_roots(g: sympy.Expr, real: bool) -> list[Cond]:
         vals = [r for r in rts if (r.is_real or not real)]
         if real and not vals:
             return []
-        if len(vals) == 2 and all(r.is_real for r in vals):
-            vals = sorted(vals, key=lambda r: float(r))
+        if len(vals) == 2:
+            vals = sorted(vals, key=lambda r: (complex(r).real, complex(r).imag))
             return [Cond(x - r, "!=", x, "!=", r) for r in vals]
     return [_make(g, "!=")]
 
@@ -272,7 +272,8 @@ def _z3_cond(c: Cond, env: dict[str, z3.ArithRef], side: list[z3.BoolRef]) -> z3
 
 def _unsat(formulas: list[z3.BoolRef]) -> bool:
     s = z3.Solver()
-    s.set("timeout", Z3_TIMEOUT_MS)
+    # a resource limit, not a timeout: the verdict must not depend on machine load (determinism)
+    s.set("rlimit", Z3_RLIMIT)
     s.add(*formulas)
     return s.check() == z3.unsat
 
