@@ -186,3 +186,12 @@ def test_z3_xor_and_closed_world_root_cause() -> None:
     cs = ConstraintSystem([("hard[0]", parse_clause("use(provider:M) only_if risk <= medium"))], [],
                           Facts(risk=2), _hyps())
     assert cs.clause_status() == [{"clause": "hard[0]", "status": "undetermined"}]
+
+
+def test_deep_nesting_is_refused_with_a_position() -> None:
+    deep = "not(" * 30 + "holds(a(entity:x))" + ")" * 30
+    with pytest.raises(DSLError) as info:
+        parse_clause(deep)
+    assert "nested deeper than 24" in str(info.value) and info.value.column == 100  # the 25th "("
+    ok = "not(" * 10 + "holds(a(entity:x))" + ")" * 10
+    assert str(parse_clause(ok)).startswith("not(not(")

@@ -64,6 +64,7 @@ RISK_LEVELS = {"low": 0, "medium": 1, "high": 2, "hard": 3}
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 MAX_XOR = 32
 MAX_HOPS = 6
+MAX_NESTING = 24
 
 _PARSER = Lark(GRAMMAR, parser="lalr", propagate_positions=True, maybe_placeholders=True)
 _PRETTY = {
@@ -328,6 +329,14 @@ def parse_clause(text: str) -> Clause:
     """Parse one clause into its AST or raise ``DSLError`` with line, column and expectation."""
     if not text.strip():
         raise DSLError("empty clause", 1, 1, clause=text)
+    depth, line, col = 0, 1, 0
+    for ch in text:
+        col += 1
+        if ch == "\n":
+            line, col = line + 1, 0
+        depth += (ch == "(") - (ch == ")")
+        if depth > MAX_NESTING:
+            raise DSLError(f"clause nested deeper than {MAX_NESTING} parentheses", line, col, clause=text)
     try:
         tree = _PARSER.parse(text)
         return _Build().transform(tree)
