@@ -228,7 +228,7 @@ def _check_equation_step(
     extra = sorted(sb - sa)
     payload = {"check": "solution sets of input and output equations", "input": show(a), "output": show(b),
                "input_solutions": la, "output_solutions": lb}
-    w = trail._add_witness(step.step_id, "CAS", payload, f"lost {len(lost)}, gained {len(extra)}", not lost)
+    w = trail.add_witness(step.step_id, "CAS", payload, f"lost {len(lost)}, gained {len(extra)}", not lost)
     step.witness_ids.append(w.wit_id)
     if lost:
         names = [s for s in la if _num_key(s) in lost]

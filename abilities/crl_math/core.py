@@ -97,7 +97,7 @@ def run_simplify(req: Request, trail: Trail) -> dict[str, Any]:
     original = trail.exprs[e0].expr
     cmp = report.end_to_end(trail, original, final, conditions, max(10, min(50, 2 * req.tests_per_step)))
     last = trail.steps[-1]
-    w = trail._add_witness(
+    w = trail.add_witness(
         last.step_id,
         "RandomTest",
         {"check": "end to end: original vs result under the conditions", "a": show(original), "b": show(final),

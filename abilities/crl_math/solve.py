@@ -332,7 +332,7 @@ def _witness_equation_step(
     trail.witness(s)
     if checks is not None:
         payload = {"check": "candidates substituted into the original (strict, 50 digits)", "results": checks}
-        w = trail._add_witness(s.step_id, "CAS", payload, f"{len(checks)} candidates checked", True)
+        w = trail.add_witness(s.step_id, "CAS", payload, f"{len(checks)} candidates checked", True)
         s.witness_ids.append(w.wit_id)
         return
     out = trail.exprs[s.output_expr_id].expr
@@ -348,5 +348,5 @@ def _witness_equation_step(
         ok = ok and bool(held)
     payload = {"check": "verified solutions satisfy the step's output (no root lost)", "x": x.name,
                "output": show(out), "rows": rows}
-    w = trail._add_witness(s.step_id, "RandomTest", payload, f"{len(rows)} solutions carried through", ok)
+    w = trail.add_witness(s.step_id, "RandomTest", payload, f"{len(rows)} solutions carried through", ok)
     s.witness_ids.append(w.wit_id)

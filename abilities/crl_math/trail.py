@@ -265,7 +265,7 @@ class Trail:
     def rng(self, purpose: str) -> random.Random:
         return derive_rng(self.seed, f"crl_math/{purpose}")
 
-    def _add_witness(self, step_id: str, kind: str, payload: dict[str, Any], note: str, ok: bool) -> Witness:
+    def add_witness(self, step_id: str, kind: str, payload: dict[str, Any], note: str, ok: bool) -> Witness:
         h = payload_hash(payload)
         w = Witness(f"W{len(self.witnesses) + 1}", kind, h, note, step_id, ok)
         self.witnesses.append(w)
@@ -290,7 +290,7 @@ class Trail:
         b = self.exprs[step.output_expr_id].expr
         conds = [*self.conditions_in_force(), *(extra or [])]
         rule = CATALOG.get(step.rule)
-        w = self._add_witness(
+        w = self.add_witness(
             step.step_id,
             "AlgebraRule",
             {"rule": step.rule, "statement": rule.statement if rule else ""},
@@ -304,7 +304,7 @@ class Trail:
         verdict = cas.cas_equivalent(a, b, conds, self.real)
         payload = {"check": "a - b == 0 under conditions", "a": show(a), "b": show(b),
                    "conditions": [c.text for c in conds], "verdict": verdict}
-        w = self._add_witness(step.step_id, "CAS", payload, f"sympy: {verdict}", verdict != "refuted")
+        w = self.add_witness(step.step_id, "CAS", payload, f"sympy: {verdict}", verdict != "refuted")
         step.witness_ids.append(w.wit_id)
         ok = ok and verdict != "refuted"
         probes = [*self.domain_of(step.input_expr_ids[0]), *self.domain_of(step.output_expr_id)]
@@ -313,7 +313,7 @@ class Trail:
         payload = {"check": "strict evaluation at seeded points", "a": show(a), "b": show(b),
                    "conditions": [c.text for c in conds], **cmp.payload()}
         note = f"{cmp.tested} points, {cmp.equal} equal, {cmp.both_undefined} both undefined"
-        w = self._add_witness(step.step_id, "RandomTest", payload, note, cmp.ok)
+        w = self.add_witness(step.step_id, "RandomTest", payload, note, cmp.ok)
         step.witness_ids.append(w.wit_id)
         return ok and cmp.ok
 
