@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -282,3 +283,29 @@ def test_structure_revision_reuses_bound_sub_action_outputs_by_shape() -> None:
                      "result": "pass"}]
     bound = sorted((p["dependency_id"], p["revision"]) for k, p in ctx.receipts if k == "bound_dependency")
     assert bound == [("act_a", 2), ("act_b", 3)]
+
+
+def test_clauses_naming_a_root_cause_seed_that_candidate() -> None:
+    out, _ = _run({"observations": ALERTS, "constraints": {"hard": ["holds(root_cause(entity:db))"]}})
+    by_id = {v.hypothesis_id: v.status for v in out.verdicts}
+    assert out.verdicts[0].hypothesis_id == "hyp:rc.db"
+    assert by_id["hyp:ev.deploy-payments"] == "refuted" and by_id["hyp:rc.payments"] == "refuted"
+    out, _ = _run({"observations": ALERTS, "constraints": {"hard": ["xor(entity:db, entity:inventory)"]}})
+    assert {v.hypothesis_id for v in out.verdicts if v.status != "refuted"} == {"hyp:rc.db", "hyp:rc.inventory"}
+
+
+def test_many_clauses_stay_within_a_small_wall_budget() -> None:
+    p = rca.generate(300, 3)
+    ents = sorted({o["entity"] for o in p.observations})
+    soft = [{"clause": f"prefer(root_cause({e}))", "weight": 0.1} for e in (ents * 10)[:64]]
+    hard = [f"within({a}, 2h of {b})" for a, b in zip(ents, ents[1:], strict=False)][:60]
+    ctx = LocalContext(seed=b"\x02" * 32, wall_s=1.5)
+    t0 = time.perf_counter()
+    try:
+        out = CdaAbility().run(ctx, CDAInputs.model_validate({
+            "problem": "rc", "observations": p.observations, "ken": {"graph": p.graph},
+            "constraints": {"hard": hard, "soft": soft}}))
+        assert out.verdicts
+    except PartialResult as partial:
+        assert partial.outputs["incomplete"] is True
+    assert time.perf_counter() - t0 < 6.0

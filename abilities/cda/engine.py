@@ -24,6 +24,7 @@ from abilities.cda.dsl import (
     Prefer,
     Ref,
     ValueCmp,
+    Xor,
     parse_clause,
     refs_of,
 )
@@ -39,7 +40,7 @@ from abilities.cda.scoring import (
     posteriors,
     reach,
 )
-from abilities.cda.solver import ConstraintSystem, Hyp, path_key
+from abilities.cda.solver import HYP_PREDICATES, ConstraintSystem, Hyp, path_key
 
 MAX_KEN_QUERIES = 120
 MAX_VERDICTS = 20
@@ -322,11 +323,18 @@ class CdaRun:
         self.ctx.checkpoint("verifier_update", {"stage": "constraints", "satisfiable": True, "clauses": counts})
 
     def named_targets(self) -> list[str]:
-        out = []
-        for _, clause in self.hard + [(lab, c) for lab, c, _ in self.soft]:
-            for r in refs_of(clause):
-                t = self.target_of(r)
-                if t and t not in out:
+        """Candidates the clauses name: hyp refs, and subjects of root_cause/fault/cause or xor."""
+        out: list[str] = []
+        for _, clause in self.hard + [(lab, c) for lab, c, _ in self.soft] + self.criteria:
+            found = [self.target_of(r) for r in refs_of(clause)]
+            for atom in evidence.atoms_in(clause):
+                if atom.pred in HYP_PREDICATES:
+                    found += [a.id for a in atom.args if isinstance(a, Ref) and a.ns != "hyp"]
+            inner = clause.inner if isinstance(clause, Not | Prefer) else clause
+            if isinstance(inner, Xor):
+                found += [r.id for r in inner.refs if r.ns != "hyp"]
+            for t in found:
+                if t and t in self.ken and node_type(t) in ("entity", "event", "hyp") and t not in out:
                     out.append(t)
         return out
 
@@ -448,7 +456,11 @@ class CdaRun:
             return []
         cs = self._system(cands)
         pruned, results = [], []
-        for c in cands:
+        for n, c in enumerate(cands):
+            if n >= 3 and self.out_of_time():
+                self.caveats.append("verification stopped early for lack of time: some candidates were not "
+                                    "checked against the constraints")
+                break
             ok, core = cs.check_hypothesis(c.hid)
             c.soft = cs.soft_status(c.hid) if ok else []
             if not ok:
@@ -598,7 +610,7 @@ class CdaRun:
             out.append(Verdict(hypothesis_id=f"goal:{label}", status=status, confidence=conf))
         return out
 
-    def next_tests(self) -> list[NextTest]:
+    def next_tests(self, cheap: bool = False) -> list[NextTest]:
         """Yes/no checks ranked by information gain over the surviving hypotheses."""
         survivors = [self.scored[h] for h in self._rank()[:8]]
         if len(survivors) < 1:
@@ -636,7 +648,7 @@ class CdaRun:
                 tests.append((information_gain(prior, p_yes),
                               f"Roll back or inspect the change {c.target}: did it alter {hit} "
                               "before the first alert?", "default"))
-        if len(survivors) > 1 and (self.hard or self.soft):
+        if len(survivors) > 1 and (self.hard or self.soft) and not cheap:
             cs = self._system(survivors)
             for label, clause in self.hard + [(lab, c) for lab, c, _ in self.soft]:
                 inner = clause.inner if isinstance(clause, Prefer) else clause
@@ -667,7 +679,7 @@ class CdaRun:
 
     def finish(self, incomplete: bool, final: bool = True) -> CDAOutputs:
         verdicts = self.verdicts() if self.scored or self.criteria else []
-        tests = self.next_tests()
+        tests = self.next_tests(cheap=not final)
         caveats = list(dict.fromkeys(self.caveats))
         if incomplete and final and not any("partial" in c for c in caveats):
             caveats.append("partial result: the search stopped before convergence; verdicts are provisional")
