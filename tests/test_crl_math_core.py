@@ -165,3 +165,16 @@ def test_complex_domain_splits_nonreal_roots_and_solves_over_c():
     assert out["solutions"] == ["-I", "I"]
     out = run_problem(Request(goal="solve", equation="x^2 + 1 = 0"), SEED, NullHooks())
     assert out["solutions"] == [] and out["equivalence_mode"] == "no_solution"
+
+
+def test_solve_abs_by_squaring_and_refuses_interval_answers():
+    out = solve("abs(x-1) = 2x")
+    assert out["solutions"] == ["1/3"] and [r["value"] for r in out["rejected"]] == ["-1"]
+    assert "SQUARE_ABS" in [s["rule"] for s in out["steps"]]
+    # after squaring every x is a candidate, yet the original holds only for x > 1: not an identity
+    with pytest.raises(AbilityError) as err:
+        solve("abs(x-1)/(x-1) = 1")
+    assert err.value.reason == "unsupported"
+    out = solve("(x^2-1)/(x-1) = x+1")  # a genuine identity on its domain
+    assert out["result"] == "Union(Interval.open(-oo, 1), Interval.open(1, oo))"
+    assert out["conditions"] == ["x != 1"]

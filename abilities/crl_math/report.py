@@ -36,6 +36,7 @@ RULE_PHRASES = {
     "MOVE_TERMS": "Move every term to one side",
     "CLEAR_DENOMINATORS": "Clear the denominators",
     "SQUARE_BOTH_SIDES": "Square both sides to remove the radicals",
+    "SQUARE_ABS": "Isolate the absolute value and square both sides",
     "EXPONENTIATE_LOGS": "Combine the logarithms and exponentiate",
     "ZERO_PRODUCT": "Solve the polynomial factor by factor",
     "CAS_SOLVE": "Compute candidate roots",

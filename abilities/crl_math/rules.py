@@ -51,6 +51,8 @@ RULES = [
     Rule("CLEAR_DENOMINATORS", "n/d = 0 if and only if n = 0 and d != 0", True, "d != 0"),
     Rule("SQUARE_BOTH_SIDES", "a = b implies a^2 = b^2, not conversely: candidates must be checked", True,
          "check every candidate in the original equation"),
+    Rule("SQUARE_ABS", "c*|u| = -r implies c^2*u^2 = r^2 (|u|^2 = u^2), not conversely: candidates checked", True,
+         "check every candidate in the original equation"),
     Rule("EXPONENTIATE_LOGS", "log(a) = log(b) if and only if a = b where a > 0 and b > 0", True, "a > 0, b > 0"),
     Rule("DIVIDE_BY_FACTOR", "a*f = b*f implies a = b only where f != 0 (else roots of f are lost)", True,
          "f != 0"),

@@ -23,7 +23,7 @@ from abilities.crl_math.domain import Cond, Contradiction, reduce_conds
 from abilities.crl_math.parser import ParseError, evaluated, parse_equation, realify
 from abilities.crl_math.trail import StepRec, Trail, show
 
-IMPLICATION_RULES = ("SQUARE_BOTH_SIDES", "EXPONENTIATE_LOGS", "CAS_SOLVE")
+IMPLICATION_RULES = ("SQUARE_BOTH_SIDES", "SQUARE_ABS", "EXPONENTIATE_LOGS", "CAS_SOLVE")
 
 
 def _eq(lhs: sympy.Expr, rhs: sympy.Expr) -> sympy.Equality:
@@ -52,6 +52,27 @@ def _log_form(f: sympy.Expr, x: sympy.Symbol) -> sympy.Expr | None:
         return None
     product = sympy.Mul(*[a**c for c, a in logs])
     return sympy.together(product - sympy.exp(-rest))
+
+
+def _square_abs(f: sympy.Expr, x: sympy.Symbol) -> sympy.Expr | None:
+    """For f = c*|u| + r (c, r free of that |u|): the implied c^2*u^2 - r^2 = 0, else None."""
+    even = f.replace(
+        lambda e: e.is_Pow and isinstance(e.base, sympy.Abs) and e.exp.is_Integer and e.exp % 2 == 0,
+        lambda e: e.base.args[0] ** e.exp,
+    )
+    atoms = sorted({a for a in sympy.preorder_traversal(even) if isinstance(a, sympy.Abs) and a.has(x)}, key=sympy.sstr)
+    if not atoms:
+        return sympy.expand(even) if even != f else None
+    f = even
+    a = atoms[0]
+    t = sympy.Dummy("t")
+    g = sympy.together(f.xreplace({a: t}))
+    num, den = sympy.fraction(g)
+    g = sympy.expand(num if den.has(t) else g)  # 1/|x| = 2: the numerator 1 - 2|x| (|x| != 0 is the domain)
+    if g.has(a) or not g.is_polynomial(t) or sympy.degree(g, t) != 1:
+        return None
+    c, r = g.coeff(t, 1), g.coeff(t, 0)
+    return sympy.expand(c**2 * a.args[0] ** 2 - r**2)
 
 
 def _solvable_or_raise(f: sympy.Expr, x: sympy.Symbol) -> None:
@@ -161,8 +182,13 @@ def run_solve(req: Request, trail: Trail) -> dict[str, Any]:
         cur = step("MOVE_TERMS", cur, _eq(f, sympy.Integer(0)))
     candidates: list[sympy.Expr] | None = None
     identity = False
-    for _ in range(4):
+    for _ in range(6):
         cas.guard(f, "transform the equation")
+        squared = _square_abs(f, x) if real else None
+        if squared is not None:
+            f = squared
+            cur = step("SQUARE_ABS", cur, _eq(f, sympy.Integer(0)), "isolate |u| and square: |u|^2 = u^2")
+            continue
         if _has_radical(f, x):
             res = unrad(f, x)
             if res and not res[1]:
@@ -260,6 +286,12 @@ def run_solve(req: Request, trail: Trail) -> dict[str, Any]:
                            "rhs": mpmath.nstr(rv, 15)})
     final_set = sympy.FiniteSet(*solutions) if solutions else sympy.S.EmptySet
     if identity:
+        if implication is not None and not _holds_everywhere(lhs_s, rhs_s, d0, trail):
+            raise AbilityError(
+                "unsupported",
+                f"after {implication.rule} every x is a candidate, but the original holds only on part of its "
+                "domain: interval solution sets are outside the MVP",
+            )
         final_set = _domain_set(d0, x, real)
     last = trail.add_step(
         "CHECK_CANDIDATES", cur, final_set, note=f"{len(solutions)} kept, {len(rejected)} rejected",
@@ -297,6 +329,12 @@ def run_solve(req: Request, trail: Trail) -> dict[str, Any]:
         }
     )
     return out
+
+
+def _holds_everywhere(lhs: sympy.Expr, rhs: sympy.Expr, conds: list[Cond], trail: Trail) -> bool:
+    """Seeded numeric test that lhs = rhs wherever the equation is defined."""
+    cmp = numeric.compare(lhs, rhs, [*conds, *trail.assumptions], trail.rng("identity"), 30, trail.real)
+    return cmp.ok and cmp.equal >= 10
 
 
 def _domain_set(conds: list[Cond], x: sympy.Symbol, real: bool) -> sympy.Set:
