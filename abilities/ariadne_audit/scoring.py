@@ -188,12 +188,23 @@ class EmbeddingScorer:
 
     name = "embedding"
 
+    CACHE = 4096  # original answers recur across a batch: encode each text once
+
     def __init__(self) -> None:
         self._model = _embedding_model()
+        self._cache: dict[str, object] = {}
+
+    def _vec(self, text: str):  # type: ignore[no-untyped-def]
+        vec = self._cache.get(text)
+        if vec is None:
+            vec = self._model.encode([text], normalize_embeddings=True, convert_to_numpy=True)[0]
+            if len(self._cache) >= self.CACHE:
+                self._cache.pop(next(iter(self._cache)))
+            self._cache[text] = vec
+        return vec
 
     def similarity(self, a: str, b: str) -> float:
-        vecs = self._model.encode([a, b], normalize_embeddings=True, convert_to_numpy=True)
-        cos = float((vecs[0] * vecs[1]).sum())
+        cos = float((self._vec(a) * self._vec(b)).sum())  # type: ignore[operator]
         return _r(min(1.0, max(0.0, cos)))
 
 
