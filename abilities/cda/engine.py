@@ -45,6 +45,7 @@ from abilities.cda.solver import HYP_PREDICATES, ConstraintSystem, Hyp, path_key
 MAX_KEN_QUERIES = 120
 MAX_VERDICTS = 20
 MAX_NEXT_TESTS = 5
+MAX_SEEDS = 1_000
 PROP_DEPTH = 6
 
 
@@ -509,13 +510,13 @@ class CdaRun:
         self.converged = "depth_cap"
         for rnd in range(depth + 1):
             new = []
-            for t in frontier[: 4 * width]:
+            for t in frontier[: (MAX_SEEDS if rnd == 0 else 4 * width)]:
                 c = self.candidate(t)
                 if c is not None and c.hid not in self.scored:
                     self.scored[c.hid] = c
                     new.append(c)
             self._rescore()
-            prelim = self._rank()[: width + len(new)]
+            prelim = self._rank()[: min(3 * width, width + len(new))]
             pruned = self.verify([self.scored[h] for h in prelim], rnd)
             self._rescore()
             old_beam = self.beam

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 P0 = 0.9
-RHO = 0.8
+RHO = 0.6  # tuned on generator seeds 9,000,000+ (disjoint from the benchmark seeds)
 EPS = 0.02
 TOLERANCE_S = 60
 MAX_REACH = 5_000
