@@ -178,3 +178,14 @@ def test_solve_abs_by_squaring_and_refuses_interval_answers():
     out = solve("(x^2-1)/(x-1) = x+1")  # a genuine identity on its domain
     assert out["result"] == "Union(Interval.open(-oo, 1), Interval.open(1, oo))"
     assert out["conditions"] == ["x != 1"]
+
+
+def test_check_allows_alpha_renaming_but_not_capture():
+    out = check([{"expression": "(t^2-1)/(t-1)", "rule": "ALPHA_RENAME"}, {"expression": "t+1"}],
+                expression="(x^2-1)/(x-1)")
+    assert [v["status"] for v in out["verdicts"]] == ["accepted", "accepted"]
+    assert out["conditions"] == ["t != 1"]
+    assert all(v["ok"] for v in out["invariants"].values()), out["invariants"]
+    out = check([{"expression": "y + y^2"}], expression="x + y^2")
+    assert out["verdicts"][0]["violation"]["invariant"] == "I1"
+    assert "capture" in out["verdicts"][0]["violation"]["detail"]

@@ -113,6 +113,7 @@ def run_check(req: Request, trail: Trail) -> dict[str, Any]:
         raise AbilityError("undefined_everywhere", str(exc)) from None
     allowed = {s.name for s in start.free_symbols} | {n for c in trail.assumptions for n in c.symbols()}
     cur = e0
+    renames: dict[sympy.Symbol, sympy.Symbol] = {}
     rejected_any = False
     base_sols: set[str] | None = None
     base_list: list[str] = []
@@ -146,8 +147,15 @@ def run_check(req: Request, trail: Trail) -> dict[str, Any]:
             if o.added_by == "rule":
                 o.added_by = "verifier" if not implies(stated, o.cond, real) else "client"
         new_syms = sorted({s.name for s in nxt.free_symbols} - allowed)
+        prev = trail.exprs[step.input_expr_ids[0]].expr
         if new_syms:
-            _reject(step, "I1", f"new symbols {new_syms} appear: a variable was captured or invented")
+            renamed = None if equation_mode else _alpha_rename(trail, step, prev, shown, new_syms)
+            if renamed is None:
+                trail.witness(step)
+                _reject(step, "I1", f"new symbols {new_syms} appear: a variable was invented (or renamed unfaithfully)")
+            else:
+                allowed |= {renamed[1]}
+                renames[sympy.Symbol(renamed[0])] = sympy.Symbol(renamed[1])
         elif equation_mode:
             _check_equation_step(trail, step, trail.exprs[step.input_expr_ids[0]].expr, nxt, req, base_sols,
                                  last=i == len(req.steps) - 1)
@@ -155,6 +163,10 @@ def run_check(req: Request, trail: Trail) -> dict[str, Any]:
             _check_expression_step(trail, step, trail.exprs[step.input_expr_ids[0]].expr, shown, rule)
         rejected_any = rejected_any or step.status == "rejected"
         cur = step.output_expr_id
+    originals = [e0]
+    if renames:  # the audit compares against the original under the same alpha-renaming
+        first = trail.exprs[e0].expr
+        originals.append(trail.add_expr(first.xreplace(renames), f"{show(first.xreplace(renames))} (alpha-renamed input)"))
     trail.discharge(cur)
     conditions = reduce_conds([o.cond for o in trail.required()], real, keep=trail.assumptions)
     final = trail.exprs[cur].expr
@@ -176,7 +188,7 @@ def run_check(req: Request, trail: Trail) -> dict[str, Any]:
             "equivalence_mode": mode,
             "conditions": [c.text for c in conditions],
             "explanation": expl,
-            "invariants": report.audit(trail, [e0], None if equation_mode else final, conditions, mode, expl, None),
+            "invariants": report.audit(trail, originals[-1:], None if equation_mode else final, conditions, mode, expl, None),
             "latex": report.latex(None if equation_mode else final, conditions),
             "graph": report.graph_summary(report.graph(trail)),
             "verdicts": [{"step_id": s.step_id, "status": s.status, "violation": s.violation} for s in trail.steps],
@@ -191,9 +203,52 @@ def _real(e: sympy.Basic, real: bool) -> sympy.Basic:
     return realify(e) if real else e
 
 
+def _capture(a: sympy.Basic, b: sympy.Basic, conds: list[Cond], trail: Trail) -> tuple[str, str] | None:
+    """A non-equivalent step that becomes equivalent when one variable is identified with another."""
+    syms = sorted(a.free_symbols, key=lambda s: s.name)
+    for u in syms:
+        for v in syms:
+            if u == v or u in b.free_symbols:
+                continue
+            cmp = numeric.compare(a.xreplace({u: v}), b, [], trail.rng(f"capture/{u}/{v}"), 12, trail.real)
+            if cmp.ok and cmp.equal >= 6:
+                return u.name, v.name
+    return None
+
+
 def _reject(step: StepRec, invariant: str, detail: str) -> None:
     step.status = "rejected"
     step.violation = {"invariant": invariant, "detail": detail}
+
+
+def _alpha_rename(
+    trail: Trail, step: StepRec, a: sympy.Basic, b: sympy.Basic, new_syms: list[str]
+) -> tuple[str, str] | None:
+    """Accept ``x -> t`` when it is a faithful bijective renaming (I1 allows alpha-renaming).
+
+    The obligations in force are carried over to the new name; the old ones are discharged.
+    """
+    gone = sorted({s.name for s in a.free_symbols} - {s.name for s in b.free_symbols})
+    if len(new_syms) != 1 or len(gone) != 1:
+        return None
+    old, new = sympy.Symbol(gone[0]), sympy.Symbol(new_syms[0])
+    conds = [*trail.conditions_in_force()]
+    renamed_conds = [Cond(c.expr.xreplace({old: new}), c.op, c.lhs.xreplace({old: new}), c.rel,
+                          c.rhs.xreplace({old: new})) for c in conds]
+    cmp = numeric.compare(a.xreplace({old: new}), b, renamed_conds, trail.rng(f"rename/{step.step_id}"), 30, trail.real)
+    payload = {"check": "alpha-renaming", "from": old.name, "to": new.name, **cmp.payload()}
+    w = trail.add_witness(step.step_id, "RandomTest", payload, f"renaming {old} -> {new}", cmp.ok)
+    step.witness_ids.append(w.wit_id)
+    if not cmp.ok:
+        return None
+    for o in list(trail.required()):
+        if old.name in o.cond.symbols():
+            o.status, o.note = "discharged", f"renamed to {new} at {step.step_id}"
+            rc = Cond(o.cond.expr.xreplace({old: new}), o.cond.op, o.cond.lhs.xreplace({old: new}), o.cond.rel,
+                      o.cond.rhs.xreplace({old: new}))
+            trail.add_obligation(rc, step.step_id, o.kind, f"{o.cond.text} renamed", "verifier")
+    step.note = f"alpha-renaming {old} -> {new}"
+    return old.name, new.name
 
 
 def _check_expression_step(trail: Trail, step: StepRec, a: sympy.Basic, b: sympy.Basic, rule: str) -> None:
@@ -203,7 +258,10 @@ def _check_expression_step(trail: Trail, step: StepRec, a: sympy.Basic, b: sympy
     verdict = cas.cas_equivalent(a, b, conds, trail.real)
     if cmp.differ or verdict == "refuted":
         at = cmp.differ[0] if cmp.differ else {}
-        if _looks_like_sqrt_square(a) and not b.has(sympy.Abs) and not b.has(sympy.Piecewise):
+        capture = _capture(a, b, conds, trail)
+        if capture:
+            _reject(step, "I1", f"variable capture: {capture[0]} was replaced by the existing {capture[1]}")
+        elif _looks_like_sqrt_square(a) and not b.has(sympy.Abs) and not b.has(sympy.Piecewise):
             _reject(step, "I3b", f"sqrt(u^2) was rewritten as u without the condition u >= 0 (differs at {at})")
         else:
             _reject(step, "I3", f"the output is not equal to the input (at {at})")

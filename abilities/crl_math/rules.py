@@ -60,6 +60,7 @@ RULES = [
     Rule("CAS_SOLVE", "Candidates from sympy.solve(check=False); each is verified separately", True,
          "check every candidate in the original equation"),
     Rule("CHECK_CANDIDATES", "Substitute each candidate into the original equation and its domain", False),
+    Rule("ALPHA_RENAME", "Rename a variable consistently everywhere (allowed by I1); capture is not", False),
     Rule("NO_REWRITE", "No catalog rule makes the expression simpler under the metric; it is kept", False),
     Rule("CLIENT_STEP", "A step submitted by the client without a catalog rule name", True, "derived"),
 ]
