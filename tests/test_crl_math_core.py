@@ -189,3 +189,10 @@ def test_check_allows_alpha_renaming_but_not_capture():
     out = check([{"expression": "y + y^2"}], expression="x + y^2")
     assert out["verdicts"][0]["violation"]["invariant"] == "I1"
     assert "capture" in out["verdicts"][0]["violation"]["detail"]
+
+
+def test_planner_reasoning_goes_to_the_trace_not_the_outputs():
+    hooks = NullHooks()
+    out = simplify("(x^2-9)/(x+3)", hooks=hooks)
+    assert hooks.traces and hooks.traces[0]["chosen"] == out["steps"][-1]["output_expr_id"]
+    assert "candidates" not in json.dumps(out)

@@ -92,6 +92,11 @@ def _choose(trail: Trail, e0: str, last: str) -> str:
     """Keep the steps up to the simplest expression of the chain; drop the rest."""
     chain = [s.output_expr_id for s in trail.steps]
     best = min(range(len(chain)), key=lambda i: (simplicity(evaluated(trail.exprs[chain[i]].expr)), -i))
+    trace = getattr(trail.hooks, "trace", None)
+    if trace is not None:  # the planner's raw choice, for reviewers only (reflect.trace)
+        trace({"planner": "simplify", "chosen": chain[best],
+               "candidates": [{"expr_id": c, "metric": list(simplicity(evaluated(trail.exprs[c].expr)))}
+                              for c in chain]})
     if best == len(chain) - 1:
         return last
     dropped = {s.step_id for s in trail.steps[best + 1 :]}

@@ -40,7 +40,11 @@ class NullHooks:
         self.checkpoints: list[tuple[str, dict[str, Any]]] = []
         self.receipts: list[tuple[str, dict[str, Any]]] = []
         self.partials: list[dict[str, Any]] = []
+        self.traces: list[dict[str, Any]] = []
         self.stop = False
+
+    def trace(self, payload: dict[str, Any]) -> None:
+        self.traces.append(payload)
 
     def checkpoint(self, kind: str, payload: dict[str, Any]) -> None:
         self.checkpoints.append((kind, payload))
