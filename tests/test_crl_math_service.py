@@ -58,6 +58,8 @@ async def test_solve_and_check_over_the_toolbus(metis_server):
     ({"goal": "simplify", "expression": "x", "domain": "quaternion"}, "domain"),
     ({"goal": "simplify", "expression": "x", "assumptions": ["x >> 1"]}, "assumptions"),
     ({"goal": "simplify", "expression": "9^9^9^9"}, "too large"),
+    ({"goal": "simplify", "expression": "x + I"}, "needs domain 'complex'"),
+    ({"goal": "simplify", "expression": "x", "tests_per_step": 5}, "tests_per_step"),
     ({"goal": "simplify", "expression": "x", "shell": "rm -rf"}, "shell"),
     ({"goal": "check", "expression": "x", "steps": [{"expression": "x(", "rule": "DISTRIBUTE"}]}, "steps"),
 ])

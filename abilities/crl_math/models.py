@@ -107,6 +107,21 @@ class Inputs(BaseModel):
                 raise ValueError("goal 'check' needs 'steps' (at least one)")
             if bool(self.expression) == bool(self.equation):
                 raise ValueError("goal 'check' needs exactly one of 'expression' or 'equation' to start from")
+        if self.domain == "real":  # the imaginary unit parses only in the complex domain
+            texts = [("expression", self.expression), ("equation", self.equation)]
+            texts += [(f"steps[{i}].expression", st.expression) for i, st in enumerate(self.steps or [])]
+            for name, text in texts:
+                if text is None:
+                    continue
+                try:
+                    if name == "expression":
+                        parse_expr_safe(text)
+                    elif name == "equation" or is_equation(text):
+                        parse_equation(text)
+                    else:
+                        parse_expr_safe(text)
+                except ParseError as exc:
+                    raise ValueError(f"{name}: {exc}") from None
         return self
 
 
