@@ -51,6 +51,10 @@ def test_finds_the_deploy_with_citations_checkpoints_and_artifacts() -> None:
     summary = ctx.artifacts[out.summary_artifact_id][1]
     assert summary["decisions"][0]["hypothesis_id"] == top.hypothesis_id
     assert summary["residual_uncertainty"]["citation_coverage"] == 1.0
+    m = summary["metrics"]
+    assert m["rounds"] == len(m["frontier_size"]) >= 1 and m["ken_queries"] == len(
+        [k for k, _ in ctx.receipts if k == "ken_query"])
+    assert ctx.checkpoints("boundary_summary")[-1]["metrics"] == m
     evidence = ctx.artifacts[out.evidence_bundle_id][1]
     cited = [c for c in evidence["citations"] if c["hypothesis_id"] == top.hypothesis_id]
     assert {c["entity"] for c in cited} == {"entity:payments", "entity:checkout", "entity:web"}

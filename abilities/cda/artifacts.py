@@ -58,6 +58,19 @@ class Bundle:
                           "stubs.json": run.stubs},
         }}
 
+    def metrics(self, coverage: float) -> dict[str, Any]:
+        """Spec §10 per-action figures (deterministic: counts, no timings)."""
+        run = self.run
+        checks = [r for v in run.verifier_log if v.get("op") == "hypothesis_consistency" for r in v["results"]]
+        states = [s["status"] for s in run.clause_states]
+        return {"frontier_size": [len(r["beam"]) for r in run.rounds], "candidates_scored": len(run.scored),
+                "constraints_satisfied": states.count("entailed"), "constraints_violated": states.count("violated"),
+                "constraints_undetermined": states.count("undetermined"),
+                "verifier_pass_rate": round(sum(1 for r in checks if r["consistent"]) / len(checks), 4)
+                if checks else None,
+                "citation_coverage": coverage, "ken_queries": len(run.ken_log), "receipt_stubs": len(run.stubs),
+                "sub_actions": len(run.sub_log), "rounds": len(run.rounds)}
+
     def summary(self, evidence_id: str, plan_id: str) -> dict[str, Any]:
         run = self.run
         ranked = run._rank()
@@ -93,6 +106,7 @@ class Bundle:
                                    "ken_path": c.get("ken_path")} for c in cited[:10]],
                 "residual_uncertainty": residual, "caveats": self.caveats,
                 "next_tests": [t.model_dump(exclude_none=True) for t in self.tests],
+                "metrics": self.metrics(residual["citation_coverage"]),
                 "converged": run.converged, "incomplete": self.incomplete,
                 "evidence_bundle_id": evidence_id, "plan_bundle_id": plan_id,
                 "markdown": "\n".join(lines)}

@@ -696,7 +696,8 @@ class CdaRun:
             "stage": "final" if not incomplete else "partial", "summary_artifact_id": self.summary_id,
             "plan_bundle_id": plan_id, "evidence_bundle_id": evidence_id,
             "decisions": summary["decisions"][:5], "confidence_bands": summary["confidence_bands"],
-            "residual_uncertainty": summary["residual_uncertainty"], "next_tests": len(tests)})
+            "residual_uncertainty": summary["residual_uncertainty"], "metrics": summary["metrics"],
+            "next_tests": len(tests)})
         self.ctx.progress(1.0, "done" if not incomplete else "partial")
         return CDAOutputs(summary_artifact_id=self.summary_id, plan_bundle_id=plan_id,
                           evidence_bundle_id=evidence_id, verdicts=verdicts, next_tests=tests,
