@@ -32,6 +32,7 @@ def test_corpus_problem(problem):
     out = run_problem(req, b"corpus-seed" * 3, NullHooks())
     grade = grade_outputs(problem, out)
     assert grade.correct, grade.notes
+    assert out["round_trip"]["ok"], out["round_trip"]  # every printed string parses back to its object
     if problem["goal"] != "check":
         assert all(v["ok"] for v in out["invariants"].values()), out["invariants"]
 

@@ -169,6 +169,7 @@ def run_check(req: Request, trail: Trail) -> dict[str, Any]:
         originals.append(trail.add_expr(first.xreplace(renames), f"{show(first.xreplace(renames))} (alpha-renamed input)"))
     trail.discharge(cur)
     conditions = reduce_conds([o.cond for o in trail.required()], real, keep=trail.assumptions)
+    trail.final_conditions = conditions
     final = trail.exprs[cur].expr
     if rejected_any:
         mode = "not_equivalent"

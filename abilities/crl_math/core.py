@@ -91,6 +91,7 @@ def run_simplify(req: Request, trail: Trail) -> dict[str, Any]:
         raise AbilityError("undefined_everywhere", f"expression: {exc}") from None
     trail.discharge(final_id)
     conditions = trail.conditions()
+    trail.final_conditions = conditions
     final = evaluated(trail.exprs[final_id].expr)
     if real:
         final = realify(final)
@@ -146,6 +147,17 @@ def _save(trail: Trail, req: Request, _cur_id: str) -> None:
     trail.hooks.save_partial(_partial_outputs(trail, req))
 
 
+def _printed(trail: Trail, out: dict[str, Any]) -> list[tuple[str, Any]]:
+    """(text, object) pairs of the printed expressions and conditions, for the round-trip check."""
+    items: list[tuple[str, Any]] = []
+    for e in trail.exprs.values():
+        if isinstance(e.expr, sympy.Expr) and e.surface == show(e.expr):
+            items.append((e.surface, e.expr))
+    for text, cond in zip(out["conditions"], trail.final_conditions, strict=False):
+        items.append((text, cond))
+    return items
+
+
 def _dispatch(req: Request, trail: Trail) -> dict[str, Any]:
     if req.goal == "simplify":
         return run_simplify(req, trail)
@@ -171,6 +183,7 @@ def run_problem(req: Request, seed: bytes, hooks: Hooks) -> dict[str, Any]:
         raise AbilityError("undefined_everywhere", str(exc)) from None
     except SYMPY_ERRORS as exc:
         raise AbilityError("unsupported", f"sympy could not process this input: {type(exc).__name__}: {exc}") from None
+    out["round_trip"] = report.round_trip(_printed(trail, out), real)
     hooks.checkpoint(
         "boundary_summary",
         {

@@ -143,3 +143,4 @@ class Outputs(BaseModel):
     invariants: dict[str, dict[str, Any]]
     latex: dict[str, Any] | None = None
     graph: dict[str, Any] | None = None
+    round_trip: dict[str, Any] | None = None

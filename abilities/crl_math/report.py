@@ -202,3 +202,38 @@ def latex(result: sympy.Basic | None, conditions: list[Cond]) -> dict[str, Any]:
     if result is not None:
         out["result"] = sympy.latex(result) if not isinstance(result, sympy.Equality) else show(result)
     return out
+
+
+
+def round_trip(items: list[tuple[str, Any]], real: bool) -> dict[str, Any]:
+    """SDS-007 §7's round-trip check: every output string parses back, with our own parser, to
+    the object it was printed from (same evaluated expression; same canonical condition)."""
+    from abilities.crl_math.domain import from_relation
+    from abilities.crl_math.parser import ParseError, evaluated, parse_expr_safe, parse_relation, realify
+
+    def norm(e: Any) -> sympy.Basic:
+        v = evaluated(e)
+        return realify(v) if real else v
+
+    def same(a: sympy.Basic, b: sympy.Basic) -> bool:
+        if a == b:
+            return True
+        if a.has(sympy.Piecewise) or b.has(sympy.Piecewise):
+            return False
+        return sympy.cancel(sympy.together(a - b)) == 0
+
+    failed: list[str] = []
+    for text, obj in items:
+        try:
+            if isinstance(obj, Cond):
+                lhs, op, rhs = parse_relation(text, complex_ok=not real)
+                ok = [c.key for c in from_relation(lhs, op, rhs, real)] == [obj.key]
+            else:
+                ok = same(norm(parse_expr_safe(text, complex_ok=not real)), norm(obj))
+        except (ParseError, ValueError):
+            ok = False
+        if not ok:
+            failed.append(text)
+    return {"ok": not failed, "checked": len(items),
+            "detail": "every output string parses back to the object it was printed from" if not failed
+            else f"not re-parseable to the same object: {failed}"}

@@ -302,6 +302,7 @@ def run_solve(req: Request, trail: Trail) -> dict[str, Any]:
     for s in chain:
         _witness_equation_step(trail, s, x, solutions, checks if s is last else None)
     conditions = reduce_conds([*d0, *(o.cond for o in trail.required())], real, keep=trail.assumptions)
+    trail.final_conditions = conditions
     for o in trail.required():
         o.status, o.note = "discharged", f"every kept solution satisfies it; violating candidates rejected ({o.note})"
     if identity:

@@ -184,6 +184,7 @@ class Trail:
         self.obligations: list[Obligation] = []
         self.witnesses: list[Witness] = []
         self._domains: dict[str, list[Cond]] = {}
+        self.final_conditions: list[Cond] = []
 
     # -- F -------------------------------------------------------------------------------
     def add_expr(self, expr: sympy.Basic, surface: str | None = None) -> str:
