@@ -64,6 +64,9 @@ class ActionContext(Protocol):
         lock: ``{"constraints": [...], "hash": str, "hash_full": str}`` when the action's inputs
             carry constraints (service-wide lock and echo), else ``None``.
         dependencies: outputs of ``dependsOn``/``bind`` edges, by action id.
+        risk_class: the ``risk_class`` given to ``actions.start`` (low/medium/high/hard) or None.
+
+    Workers get ``METIS_DATA_DIR`` in their environment (the server's data dir, absolute).
     """
 
     action_id: str
@@ -76,6 +79,7 @@ class ActionContext(Protocol):
     budgets: dict[str, Any]
     lock: dict[str, Any] | None
     dependencies: dict[str, dict[str, Any]]
+    risk_class: str | None
 
     def checkpoint(self, kind: str, payload: dict[str, Any]) -> None:
         """Emit ``action_checkpoint`` (kind: boundary_summary, plan_delta, verifier_update,

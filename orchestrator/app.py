@@ -72,7 +72,8 @@ def create_app(settings: Settings) -> Starlette:
         else:
             tokens, path = TokenStore.create_default(settings.data_dir)
             log.info("tokens", path=str(path))
-        pool = WorkerPool(settings.warm_workers, settings.max_workers)
+        pool = WorkerPool(settings.warm_workers, settings.max_workers,
+                          env={"METIS_DATA_DIR": str(settings.data_dir.resolve())})
         await pool.start()
         metrics = Metrics()
         scheduler = Scheduler(rlog, pool, key, settings.max_concurrent, settings.max_wall_s)

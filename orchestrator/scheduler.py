@@ -330,7 +330,7 @@ class Scheduler:
             worker.send({"op": "run", "inputs": a.inputs, "job": {
                 "action_id": a.action_id, "topic": a.topic, "tenant": a.tenant, "ability": a.ability,
                 "revision": a.revision, "seed": a.seed.hex(), "seed_fingerprint": a.seed_fingerprint,
-                "budgets": a.budgets, "lock": a.lock, "dependencies": deps}})
+                "budgets": a.budgets, "lock": a.lock, "dependencies": deps, "risk_class": a.risk_class}})
             done: dict[str, Any] | None = None
             async for msg in worker.messages():
                 if msg["op"] == "done":
@@ -631,7 +631,7 @@ class Scheduler:
             worker.send({"op": "run", "inputs": a.inputs, "job": {
                 "action_id": a.action_id, "topic": a.topic, "tenant": a.tenant, "ability": a.ability,
                 "revision": a.revision, "seed": a.seed.hex(), "seed_fingerprint": a.seed_fingerprint,
-                "budgets": a.budgets, "lock": a.lock, "dependencies": deps}})
+                "budgets": a.budgets, "lock": a.lock, "dependencies": deps, "risk_class": a.risk_class}})
 
             async def drive() -> dict[str, Any] | None:
                 async for msg in worker.messages():

@@ -111,6 +111,7 @@ class WorkerContext:
         self.budgets: dict[str, Any] = job["budgets"]
         self.lock: dict[str, Any] | None = job.get("lock")
         self.dependencies: dict[str, dict[str, Any]] = job.get("dependencies", {})
+        self.risk_class: str | None = job.get("risk_class")
         self._started = time.monotonic()
         self._steps = 0
         self._tokens = 0
