@@ -10,7 +10,7 @@ import itertools
 import random
 
 
-def score_cap_set(priority, params):
+def score_cap_set(priority: object, params: dict) -> dict:
     n = int(params.get("n", 4))
     els = list(itertools.product(range(3), repeat=n))
     scored = sorted(((float(priority(el, n)), el) for el in els), key=lambda t: -t[0])
@@ -29,12 +29,12 @@ def score_cap_set(priority, params):
     return {"score": len(cap), "size": len(cap), "n": n}
 
 
-def bin_packing_instances(seed, count, items, capacity):
+def bin_packing_instances(seed: int, count: int, items: int, capacity: int) -> tuple:
     rng = random.Random(seed)
     return [[rng.randint(20, 100) for _ in range(items)] for _ in range(count)], capacity
 
 
-def score_online_bin_packing(priority, params):
+def score_online_bin_packing(priority: object, params: dict) -> dict:
     instances, capacity = bin_packing_instances(int(params.get("seed", 0)), int(params.get("instances", 5)),
                                                 int(params.get("items", 120)), int(params.get("capacity", 150)))
     used = []
