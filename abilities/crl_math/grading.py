@@ -21,7 +21,7 @@ from abilities.base import derive_rng
 from abilities.crl_math import cas, numeric
 from abilities.crl_math.domain import Cond, from_relation
 from abilities.crl_math.parser import evaluated, parse_equation, parse_expr_safe, parse_relation
-from abilities.crl_math.solve import _mp
+from abilities.crl_math.solve import as_mp
 
 
 @dataclass
@@ -100,7 +100,7 @@ def grade_solve(
     numeric_ok = True
     syms = sorted(lhs.free_symbols | rhs.free_symbols, key=lambda s: s.name)
     for v in got:
-        env = {syms[0].name: _mp(v)} if syms else {}
+        env = {syms[0].name: as_mp(v)} if syms else {}
         a = numeric.value_or_none(lhs, env)
         b = numeric.value_or_none(rhs, env)
         if a is None or b is None or not numeric.agree(a, b):

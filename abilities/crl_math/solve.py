@@ -18,7 +18,7 @@ from sympy.solvers.solvers import unrad
 
 from abilities.base import AbilityError
 from abilities.crl_math import cas, numeric, report
-from abilities.crl_math.core import Request, _parse, base_outputs
+from abilities.crl_math.core import Request, base_outputs
 from abilities.crl_math.domain import Cond, Contradiction, reduce_conds
 from abilities.crl_math.parser import ParseError, evaluated, parse_equation, realify
 from abilities.crl_math.trail import StepRec, Trail, show
@@ -121,7 +121,7 @@ def _key(v: sympy.Expr) -> tuple[float, float, str]:
     return (c.real, c.imag, sympy.sstr(v))
 
 
-def _mp(v: sympy.Expr) -> Any:
+def as_mp(v: sympy.Expr) -> Any:
     with mpmath.workdps(numeric.DPS):
         c = v.evalf(60)
         re_, im_ = c.as_real_imag()
@@ -155,7 +155,6 @@ def run_solve(req: Request, trail: Trail) -> dict[str, Any]:
         raise AbilityError("invalid_variable", "name the unknown in 'variable' (the equation has several symbols)")
     if set(syms) - {x}:
         raise AbilityError("unsupported", "solve handles one unknown; parameters are outside the MVP scope")
-    _ = _parse  # the expression parser is shared with simplify
     e0 = trail.add_expr(_eq(lhs_s, rhs_s), text)
     try:
         d0 = trail.domain_of(e0)
@@ -254,7 +253,7 @@ def run_solve(req: Request, trail: Trail) -> dict[str, Any]:
     rejected: list[dict[str, Any]] = []
     checks: list[dict[str, Any]] = []
     for c in sorted(set(candidates), key=_key):
-        env = {x.name: _mp(c)}
+        env = {x.name: as_mp(c)}
         bad = _violated(domain_conds, env, real)
         if bad is not None:
             origin = next((o.origin_step_id for o in trail.obligations if o.cond.key == bad.key), None)
@@ -356,7 +355,7 @@ def _domain_set(conds: list[Cond], x: sympy.Symbol, real: bool) -> sympy.Set:
 def _residual(e: sympy.Basic, x: sympy.Symbol, v: sympy.Expr, real: bool) -> Any:
     if not isinstance(e, sympy.Equality):
         return None
-    env = {x.name: _mp(v)}
+    env = {x.name: as_mp(v)}
     a = numeric.value_or_none(e.lhs, env, real)
     b = numeric.value_or_none(e.rhs, env, real)
     if a is None or b is None:
