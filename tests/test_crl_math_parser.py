@@ -92,3 +92,13 @@ def test_equations_and_relations_report_positions_in_the_whole_string():
     assert parse_relation("x*y > 0")[1] == ">"
     with pytest.raises(ParseError, match="not allowed here"):
         parse_relation("x = 1")
+
+
+def test_long_flat_chains_do_not_recurse():
+    """600 terms in a row must not build a 600-deep tree (sympy would hit the recursion limit)."""
+    e = parse_expr_safe("1/(" + "x+" * 600 + "1)")
+    assert len(e.args) <= 3
+    assert evaluated(e) == 1 / (600 * x + 1)
+    assert evaluated(parse_expr_safe("a/b/c*d")) == sympy.Symbol("a") * sympy.Symbol("d") / (
+        sympy.Symbol("b") * sympy.Symbol("c"))
+    assert evaluated(parse_expr_safe("x - (y + 1) - 2")) == x - y - 3

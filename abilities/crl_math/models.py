@@ -26,6 +26,8 @@ def _syntax(text: str, kind: str) -> str:
             parse_relation(text, complex_ok=True)
     except ParseError as exc:
         raise ValueError(str(exc)) from None
+    except RecursionError:
+        raise ValueError("expression too deeply structured to process") from None
     return text
 
 

@@ -118,6 +118,8 @@ class Parser:
     def __init__(self, text: str, *, allow_relations: bool = False, complex_ok: bool = False) -> None:
         self.s = _State(text, tokenize(text), complex_ok=complex_ok)
         self.allow_relations = allow_relations
+        self._chains: set[int] = set()  # ids of Add/Mul nodes this parser built from a flat chain
+        self._keep: list[sympy.Basic] = []  # keeps those nodes alive so their ids stay unique
 
     # -- token helpers -------------------------------------------------------------------
     def peek(self) -> Token:
@@ -164,7 +166,7 @@ class Parser:
             if op == "implicit":
                 self._check_implicit(tok, last_kind, last_op)
                 right = self.parse_expression(20, depth + 1)
-                left = sympy.Mul(left, right, evaluate=False)
+                left = self._binary("*", left, right, tok.pos)
                 last_kind = "implicit"
             else:
                 self.next()
@@ -288,19 +290,29 @@ class Parser:
         return sympy.Piecewise(*pairs, evaluate=False)
 
     def _binary(self, op: str, left: sympy.Expr, right: sympy.Expr, pos: int) -> sympy.Expr:
-        if op == "+":
-            return sympy.Add(left, right, evaluate=False)
-        if op == "-":
-            if right.is_Number:
-                return sympy.Add(left, -right, evaluate=False)
-            return sympy.Add(left, sympy.Mul(Integer(-1), right, evaluate=False), evaluate=False)
-        if op == "*":
-            return sympy.Mul(left, right, evaluate=False)
-        if right.is_zero:
-            raise ParseError("division by zero", pos, self.s.text)
-        if left.is_Number and right.is_Number:
-            return left / right
-        return sympy.Mul(left, sympy.Pow(right, Integer(-1), evaluate=False), evaluate=False)
+        # a chain a + b + c ... is kept flat (one Add node), so the tree depth stays bounded by the
+        # nesting depth and sympy never recurses through hundreds of nested binary nodes
+        if op in ("+", "-"):
+            if op == "-":
+                right = -right if right.is_Number else sympy.Mul(Integer(-1), right, evaluate=False)
+            terms = [*left.args] if (left.is_Add and id(left) in self._chains) else [left]
+            out = sympy.Add._from_args((*terms, right))
+            self._chains.add(id(out))
+            self._keep.append(out)
+            return out
+        if op == "/":
+            if (right.is_Number and right == 0) or (
+                not right.free_symbols and not right.is_Number and evaluated(right) == 0
+            ):
+                raise ParseError("division by zero", pos, self.s.text)
+            if left.is_Number and right.is_Number:
+                return left / right
+            right = sympy.Pow(right, Integer(-1), evaluate=False)
+        factors = [*left.args] if (left.is_Mul and id(left) in self._chains) else [left]
+        out = sympy.Mul._from_args((*factors, right))
+        self._chains.add(id(out))
+        self._keep.append(out)
+        return out
 
     def _power(self, base: sympy.Expr, expo: sympy.Expr, pos: int) -> sympy.Expr:
         src = self.s.text
