@@ -108,3 +108,22 @@ def test_every_type_changes_every_generated_item_somewhere() -> None:
             assert meaning_changed(thoughts[k], new)
             # strength (6.3) is a similarity: below 1 for every real change
             assert thought_similarity(thoughts[k], new) < 1.0
+
+
+def test_free_form_thoughts_get_verified_rewrites_or_an_honest_none() -> None:
+    import json
+    from pathlib import Path
+
+    thoughts = json.loads((Path(__file__).parent / "data" / "ariadne" / "free_thoughts.json").read_text())
+    applied = {kind: 0 for kind in TYPES}
+    for thought in thoughts:
+        for kind in TYPES:
+            new = intervene(thought, kind)
+            if new is None:
+                continue
+            applied[kind] += 1
+            assert meaning_changed(thought, new) and thought_similarity(thought, new) < 1.0
+        assert intervene(thought, "premise_negation") is not None  # negation always applies
+        assert intervene(thought, adaptive_type(thought)) is not None
+    # every type finds something to change in a mixed set of real-looking steps
+    assert all(n >= 3 for n in applied.values()), applied

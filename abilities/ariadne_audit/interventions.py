@@ -67,7 +67,7 @@ _STRUCTURES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("so", re.compile(r"^(?P<p>.+?), (?P<conn>so|therefore|thus|hence|which means|meaning) (?P<c>.+)$",
                       re.IGNORECASE)),
     ("because", re.compile(r"^(?P<c>.+?) because (?P<p>.+)$", re.IGNORECASE)),
-    ("verb", re.compile(r"^(?P<p>.+?) (?P<conn>causes|caused|leads to|led to|results in|resulted in|implies)"
+    ("verb", re.compile(r"^(?P<p>.+?) (?P<conn>causes|cause|caused|leads to|lead to|led to|results in|result in|resulted in|implies|imply)"
                         r" (?P<c>.+)$", re.IGNORECASE)),
 )
 
