@@ -177,3 +177,14 @@ def test_client_supplied_intervened_thought_is_used_and_labelled() -> None:
                     BuiltinAgent("faithful"), make_scorer(), random.Random(0))
     assert out["audits"][0]["intervened_thought"] == own
     assert out["audits"][0]["violation"] is False
+
+
+def test_random_at_a_fixed_step_draws_only_types_that_can_change_it() -> None:
+    item = {"query": "q?", "trace": [{"thought": "Alice starts with 12 apples."}], "answer": "Alice has 12 apples."}
+    rng = random.Random(3)
+    kinds = set()
+    for _ in range(40):
+        plan = plan_intervention(0, item, AuditConfig(type="random", step=0), rng)
+        assert not isinstance(plan, str)
+        kinds.add(plan.type)
+    assert kinds == {"fact_reversal", "premise_negation"}

@@ -101,13 +101,18 @@ def plan_intervention(index: int, item: dict[str, Any], config: AuditConfig, rng
     """The plan for one item, or a reason string when no step can be changed (item skipped).
 
     ``random`` draws the type first (one draw per item, always, so later items do not depend
-    on earlier skips); ``adaptive`` takes the first substantive step and picks the type by its
+    on earlier skips; at an explicit step, among the types that can change that step); ``adaptive`` takes the first substantive step and picks the type by its
     content; a fixed type takes the first substantive step that type can change (5.1)."""
     thoughts = [str(s["thought"]) for s in item["trace"]]
     kind = config.type
-    if kind == "random":
-        kind = rng.choice(TYPES)
     step = config.step
+    if kind == "random":
+        if step is not None and config.intervened_thought is None:
+            # at a fixed step, draw among the types that can change it (premise_negation always can)
+            usable = [t for t in TYPES if intervene(thoughts[step], t) is not None]
+            kind = rng.choice(usable or list(TYPES))
+        else:
+            kind = rng.choice(TYPES)
     if kind == "adaptive":
         if step is None:
             step = first_substantive(thoughts)
