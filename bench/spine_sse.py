@@ -186,7 +186,7 @@ def main() -> None:
     ap.add_argument("--many", type=int, default=500, help="subscribers of the fan-out phase")
     ap.add_argument("--n-one", type=int, default=4000, help="events for the 1-subscriber phase")
     ap.add_argument("--n-many", type=int, default=300, help="events for the many-subscriber phase")
-    ap.add_argument("--parsed", type=int, default=5, help="subscribers that parse stamps for latency")
+    ap.add_argument("--parsed", type=int, default=20, help="subscribers that parse stamps for latency")
     ap.add_argument("--paced-rate-one", type=float, default=200.0, help="events/s of the paced 1-subscriber phase")
     ap.add_argument("--paced-rate-many", type=float, default=10.0, help="events/s of the paced many phase")
     ap.add_argument("--paced-seconds", type=float, default=4.0)
