@@ -46,11 +46,6 @@ def structureless(spec: dict) -> list[str]:
             for _ in range(spec["count"])]
 
 
-def short_structureless(seed: int, count: int, digits: int) -> list[str]:
-    rng = random.Random(seed)
-    return [f"{rng.randint(1, 9)}.{''.join(str(rng.randint(0, 9)) for _ in range(digits - 1))}" for _ in range(count)]
-
-
 def baseline_identify(value: str) -> bool:
     """mpmath.identify alone over a comparable basis, no independent re-check."""
     with mpmath.workdps(max(len(value), 20)):
@@ -74,7 +69,7 @@ def constants_section() -> dict:
             misses.append(expr)
     noise = structureless(d["structureless"])
     fp = [v for v in noise if identify_constant(v)["identified"]]
-    short = short_structureless(7, 20, 12)
+    short = structureless(d["structureless_short"])
     fp12 = [v for v in short if identify_constant(v)["identified"]]
     base_fp = sum(baseline_identify(v) for v in noise)
     base_fp12 = sum(baseline_identify(v) for v in short)

@@ -66,6 +66,7 @@ def test_cli_example_is_pi_squared_over_six():
 def test_too_few_digits_is_an_honest_negative():
     r = identify_constant("3.1416")
     assert not r["identified"] and "digits" in r["unidentified_reason"]
+    assert not identify_constant("1.000000000000000000001")["identified"]  # 1 is one unit off the last digit
 
 
 def test_benchmark_recovery_and_zero_false_positives():
@@ -77,12 +78,16 @@ def test_benchmark_recovery_and_zero_false_positives():
         r = identify_constant(digits_of(expr, DATA["digits"]))
         recovered += bool(r["identified"] and same_number(r["best"], expr))
     assert recovered / len(known) >= 0.95, f"recovered {recovered}/{len(known)}"
-    false_pos = [v for v in structureless(DATA["structureless"]) if identify_constant(v)["identified"]]
+    noise = structureless(DATA["structureless"]) + structureless(DATA["structureless_short"])
+    false_pos = [v for v in noise if identify_constant(v)["identified"]]
     assert false_pos == []
 
 
 def test_verify_numeric_verdicts():
     assert verify_numeric("1.6449340668", "pi^2/6")["verdict"] == "VERIFIED"
+    assert verify_numeric("1.6449340669", "pi^2/6")["verdict"] == "REFUTED"  # neither rounded nor truncated
+    assert verify_numeric("-2.7182818284590", "-e")["verdict"] == "VERIFIED"
+    assert verify_numeric("2.7182818284590", "-e")["verdict"] == "REFUTED"
     r = verify_numeric("1.6449340678", "pi^2/6")
     assert r["verdict"] == "REFUTED" and r["digits_agreed"] < 11
     assert verify_numeric("3.14", "pi", min_digits=10)["verdict"] == "UNDETERMINED"

@@ -41,6 +41,9 @@ DEFAULT_BASIS = list(ATOMS)
 PAIR_ATOMS = ["pi", "pi**2", "e", "log(2)", "log(3)", "log(5)", "zeta(3)", "catalan", "euler", "sqrt(2)",
               "sqrt(3)", "sqrt(5)", "pi*sqrt(3)", "pi*log(2)"]
 TRANSFORMS = ("x", "1/x", "x**2", "sqrt", "log", "exp")
+# Atoms tried under the non-identity transforms (all atoms are tried under x itself).
+TRANSFORM_ATOMS = ["pi", "pi**2", "e", "log(2)", "log(3)", "zeta(3)", "catalan", "euler", "sqrt(2)", "sqrt(3)",
+                   "sqrt(5)", "log(pi)"]
 
 
 class NumericInputError(ValueError):
@@ -154,7 +157,7 @@ def _propose(x: DecimalValue, basis: list[str], proposal_digits: int, pairs: boo
         else:
             for t in TRANSFORMS:
                 groups.append((t, ()))
-                groups.extend((t, (a,)) for a in basis)
+                groups.extend((t, (a,)) for a in basis if t == "x" or a in TRANSFORM_ATOMS)
         for transform, atoms in groups:
             tv = _apply(transform, xv)
             if tv is None:
@@ -191,9 +194,15 @@ def digits_agreed(a: mpmath.mpf, b: mpmath.mpf, cap: int) -> int:
 
 
 def _consistent(x: DecimalValue, val: mpmath.mpf, dps: int) -> bool:
-    """True when val lies within one unit of the last supplied digit (rounded or truncated input)."""
+    """True when the supplied digits could be val rounded or truncated: same sign and
+    |val| - |x| in (-1/2, 1) units of the last supplied digit."""
     with mpmath.workdps(dps):
-        return abs(val - x.mpf(dps)) < mpmath.mpf(10) ** x.last_place
+        xv = x.mpf(dps)
+        if xv != 0 and val != 0 and (xv > 0) != (val > 0):
+            return False
+        ulp = mpmath.mpf(10) ** x.last_place
+        d = abs(val) - abs(xv)
+        return -ulp / 2 < d < ulp
 
 
 def verify_candidate(x: DecimalValue, node: cf.Node, dps: int) -> dict[str, Any]:
