@@ -14,7 +14,12 @@ from pydantic import ValidationError
 from abilities.base import derive_rng
 from abilities.mathlas.ability import MathlasAbility, MathlasInputs
 from abilities.mathlas.formal import strip_comments_and_strings, uses_sorry, verify_formal
-from abilities.mathlas.scaffold import applicability_checklist, mapping_scaffold, search_directive, split_clauses
+from abilities.mathlas.scaffold import (
+    applicability_checklist,
+    mapping_scaffold,
+    search_directive,
+    split_clauses,
+)
 from abilities.mathlas.tools import TOOLS, input_schema
 
 
