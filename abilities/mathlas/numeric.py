@@ -24,7 +24,8 @@ from abilities.mathlas import closedform as cf
 MAX_VALUE_CHARS = 400
 MIN_DIGITS = 6
 # A random relation with coefficients of size H over n terms fits about n*log10(H) digits by chance;
-# ~250 groups are searched, so the look-elsewhere effect adds log10(250) ~ 2.4 to a base margin of 5.
+# ~200 groups are searched, so the look-elsewhere effect adds log10(200) ~ 2.3 (rounded up)
+# to a base margin of 5.
 OCCAM_MARGIN = 7.5
 DECIMAL_RE = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d{1,4})?$")
 
