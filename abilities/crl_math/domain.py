@@ -166,6 +166,28 @@ def _canonical(expr: sympy.Expr, op: str, real: bool = True) -> list[Cond]:
         return canonical(expr.args[0] - 1, op, real)
     if real and isinstance(expr, sympy.exp):
         return []
+    if real and expr.is_Mul:
+        # multiplicative context: constants of known sign scale out; u^(p/q) has the sign of u
+        # where it is defined (u >= 0 is tracked separately), so it can stand in for its base
+        sign, kept, changed = 1, [], False
+        for f in expr.args:
+            if not f.free_symbols:
+                if f.is_positive:
+                    changed = True
+                    continue
+                if f.is_negative:
+                    sign, changed = -sign, True
+                    continue
+            if f.is_Pow and f.exp.is_Rational and not f.exp.is_Integer:
+                kept.append(f.base)
+                changed = True
+                continue
+            kept.append(f)
+        if changed and kept:
+            # continue below with the simplified product (no recursion: the sign stays explicit)
+            expr = sympy.Mul(sign, *kept)
+            if expr.free_symbols == set():
+                return canonical(expr, op, real)
     if real and isinstance(expr, sympy.Abs):
         return [] if op == ">=" else canonical(expr.args[0], "!=", real)
     if real and expr.is_Pow and expr.exp.is_Rational and expr.exp > 0 and not expr.exp.is_Integer:

@@ -101,9 +101,13 @@ def grade_solve(
     syms = sorted(lhs.free_symbols | rhs.free_symbols, key=lambda s: s.name)
     for v in got:
         env = {syms[0].name: as_mp(v)} if syms else {}
-        a = numeric.value_or_none(lhs, env)
-        b = numeric.value_or_none(rhs, env)
-        if a is None or b is None or not numeric.agree(a, b):
+        try:
+            a = numeric.value_or_none(lhs, env)
+            b = numeric.value_or_none(rhs, env)
+            holds = a is not None and b is not None and numeric.agree(a, b)
+        except numeric.Unevaluable:
+            holds = sympy.simplify((lhs - rhs).xreplace({syms[0]: v})) == 0
+        if not holds:
             numeric_ok = False
             notes.append(f"solution {sympy.sstr(v)} fails the original under strict evaluation")
     exp_set, _ = cond_set(problem["conditions"])

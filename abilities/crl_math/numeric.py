@@ -37,6 +37,17 @@ def _is_zero(v: Any) -> bool:
     return abs(v) < ZERO
 
 
+def _singular(v: Any) -> bool:
+    """True at an exact zero (where the expression is undefined). A value that is tiny but not
+    exactly zero (exp(-1000), or 3x - 1 at an inexact x = 1/3) cannot be judged at this
+    precision: the point is skipped (Unevaluable) rather than called undefined."""
+    if v == 0:
+        return True
+    if abs(v) < ZERO:
+        raise Unevaluable("too close to a singularity to judge numerically")
+    return False
+
+
 def strict_eval(expr: sympy.Basic, env: dict[str, Any], real: bool = True) -> Any:
     """Value of ``expr`` at ``env`` (name -> mpf/mpc); raises ``Undefined`` outside its domain."""
     with mpmath.workdps(DPS):
@@ -76,7 +87,7 @@ def _ev(e: sympy.Basic, env: dict[str, Any], real: bool) -> Any:
         return mpmath.exp(v)
     if isinstance(e, sympy.log):
         v = _ev(e.args[0], env, real)
-        if _is_zero(v) or (real and _real(v) < 0):
+        if _singular(v) or (real and _real(v) < 0):
             raise Undefined("log of a non-positive number")
         return mpmath.log(v)
     if isinstance(e, sympy.Abs):
@@ -90,7 +101,7 @@ def _ev(e: sympy.Basic, env: dict[str, Any], real: bool) -> Any:
         return mpmath.cos(_ev(e.args[0], env, real))
     if isinstance(e, sympy.tan):
         v = _ev(e.args[0], env, real)
-        if _is_zero(mpmath.cos(v)):
+        if _singular(mpmath.cos(v)):
             raise Undefined("tan at a pole")
         return mpmath.tan(v)
     if isinstance(e, sympy.Piecewise):
@@ -110,14 +121,20 @@ def _pow(e: sympy.Pow, env: dict[str, Any], real: bool) -> Any:
     x = e.exp
     if x.is_Integer:
         n = int(x)
-        if n < 0 and _is_zero(b):
+        if n < 0 and _singular(b):
             raise Undefined("division by zero")
         return mpmath.power(b, n)
     xv = _ev(x, env, real)
-    if _is_zero(b):
+    if b == 0:
         if _real(xv) > 0:
             return mpmath.mpf(0)
         raise Undefined("zero to a non-positive power")
+    if abs(b) < ZERO:
+        # a radicand within rounding of 0 (x + 1/3 at an inexact x = -1/3): continuous there for
+        # a positive exponent, not judgeable for a negative one
+        if _real(xv) > 0:
+            return mpmath.mpf(0)
+        raise Unevaluable("too close to a singularity to judge numerically")
     if real:
         if isinstance(b, mpmath.mpc) or b < 0:
             raise Undefined("non-integer power of a negative number")

@@ -324,9 +324,11 @@ def log_product(e: sympy.Expr, real: bool) -> Rewrite | None:
         if not (isinstance(n, sympy.log) and n.args[0].is_Mul):
             return None
         coeff, facs = n.args[0].as_coeff_mul()
-        if coeff.is_negative or not facs or (len(facs) == 1 and coeff == 1):
-            return None
-        terms = [sympy.log(coeff)] if coeff != 1 else []
+        const = sympy.Mul(coeff, *[f for f in facs if not f.free_symbols])
+        facs = tuple(f for f in facs if f.free_symbols)
+        if const.is_positive is not True or not facs or (len(facs) == 1 and const == 1):
+            return None  # a negative or undecidable constant factor: log of it is not real
+        terms = [sympy.log(const)] if const != 1 else []
         for f in facs:
             if f.is_Pow and f.exp.is_Rational:
                 if f.exp.is_negative:

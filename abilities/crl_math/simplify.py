@@ -14,7 +14,7 @@ import sympy
 from sympy.polys.polyerrors import BasePolynomialError
 
 from abilities.base import PartialResult
-from abilities.crl_math.domain import domain
+from abilities.crl_math.domain import domain, satisfiable
 from abilities.crl_math.parser import evaluated, realify
 from abilities.crl_math.rules import PHASES, Rewrite, abs_known_sign, abs_over_self, simplicity
 from abilities.crl_math.trail import Trail
@@ -65,10 +65,20 @@ def plan(trail: Trail, surface: sympy.Basic, surface_text: str, partial: Any = N
             if found is None:
                 continue
             rewrites: list[Rewrite] = found if isinstance(found, list) else [found]
+            narrowing = [c for rw in rewrites for c in rw.narrowing]
+            if narrowing and not satisfiable([*trail.assumptions, *domain(cur, trail.real), *narrowing], trail.real):
+                continue  # valid nowhere on this input's domain (log(2x/(-1-x)) split as x > 0, -x-1 > 0)
+            mark = trail.snapshot()
+            start_id, verified = cur_id, True
             for rw in rewrites:
                 step = trail.add_step(rw.rule, cur_id, rw.expr, rw.narrowing, rw.note)
-                trail.witness(step)
+                verified = trail.witness(step) and verified
                 cur_id = step.output_expr_id
+            if not verified:
+                # the Verifier refutes the proposal: retract it and let the next phase try
+                trail.retract(mark, "a witness refuted the step")
+                cur_id = start_id
+                continue
             new = _ev(rewrites[-1].expr, trail.real)
             if new != cur:
                 changed = True

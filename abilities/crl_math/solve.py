@@ -130,11 +130,37 @@ def as_mp(v: sympy.Expr) -> Any:
         return mpmath.mpc(str(sympy.Float(re_, 60)), str(sympy.Float(im_, 60)))
 
 
-def _violated(conds: list[Cond], env: dict[str, Any], real: bool) -> Cond | None:
+def _violated(conds: list[Cond], x: sympy.Symbol, value: sympy.Expr, real: bool) -> Cond | None:
+    """The first domain condition the candidate breaks, decided exactly when the number is tiny."""
+    env = {x.name: as_mp(value)}
     for c in conds:
+        g = c.expr.xreplace({x: value})
+        approx = complex(g.evalf(60)) if not g.free_symbols else None
+        if approx is not None and abs(approx) < 1e-40:
+            exact_zero = sympy.simplify(g) == 0
+            if exact_zero and c.op in ("!=", ">"):
+                return c
+            if exact_zero:
+                continue
         if not numeric.cond_holds(c, env, real):
             return c
     return None
+
+
+def _values(
+    lhs: sympy.Expr, rhs: sympy.Expr, x: sympy.Symbol, value: sympy.Expr, real: bool
+) -> tuple[Any, Any, bool, bool]:
+    """(lhs, rhs, equal) at the candidate: 50-digit strict evaluation, exact sympy when too close to call."""
+    env = {x.name: as_mp(value)}
+    try:
+        lv = numeric.value_or_none(lhs, env, real)
+        rv = numeric.value_or_none(rhs, env, real)
+    except numeric.Unevaluable:
+        diff = sympy.simplify((lhs - rhs).xreplace({x: value}))
+        return None, None, diff == 0, True
+    if lv is None or rv is None:
+        return lv, rv, False, False
+    return lv, rv, numeric.agree(lv, rv), False
 
 
 def run_solve(req: Request, trail: Trail) -> dict[str, Any]:
@@ -253,8 +279,7 @@ def run_solve(req: Request, trail: Trail) -> dict[str, Any]:
     rejected: list[dict[str, Any]] = []
     checks: list[dict[str, Any]] = []
     for c in sorted(set(candidates), key=_key):
-        env = {x.name: as_mp(c)}
-        bad = _violated(domain_conds, env, real)
+        bad = _violated(domain_conds, x, c, real)
         if bad is not None:
             origin = next((o.origin_step_id for o in trail.obligations if o.cond.key == bad.key), None)
             rejected.append(
@@ -263,19 +288,22 @@ def run_solve(req: Request, trail: Trail) -> dict[str, Any]:
             )
             checks.append({"candidate": sympy.sstr(c), "verdict": "outside domain", "condition": bad.text})
             continue
-        lv = numeric.value_or_none(lhs_s, env, real)
-        rv = numeric.value_or_none(rhs_s, env, real)
-        if lv is None or rv is None:
+        lv, rv, equal, exact = _values(lhs_s, rhs_s, x, c, real)
+        via = implication.step_id if implication else (chain[-1].step_id if chain else "")
+        rule = implication.rule if implication else "the transformation"
+        if equal:
+            solutions.append(c)
+            checks.append({"candidate": sympy.sstr(c), "verdict": "solution",
+                           "lhs": "exact" if exact else mpmath.nstr(lv, 15)})
+        elif exact:
+            rejected.append({"value": sympy.sstr(c), "invariant": "I2", "step_id": via,
+                             "reason": f"extraneous (from {rule}): the original does not hold there (exact check)"})
+            checks.append({"candidate": sympy.sstr(c), "verdict": "extraneous", "check": "exact"})
+        elif lv is None or rv is None:
             rejected.append({"value": sympy.sstr(c), "reason": "a side is undefined there", "invariant": "I2",
                              "step_id": chain[-1].step_id if chain else ""})
             checks.append({"candidate": sympy.sstr(c), "verdict": "undefined"})
-            continue
-        if numeric.agree(lv, rv):
-            solutions.append(c)
-            checks.append({"candidate": sympy.sstr(c), "verdict": "solution", "lhs": mpmath.nstr(lv, 15)})
         else:
-            via = implication.step_id if implication else (chain[-1].step_id if chain else "")
-            rule = implication.rule if implication else "the transformation"
             rejected.append(
                 {"value": sympy.sstr(c),
                  "reason": f"extraneous (from {rule}): the original gives {mpmath.nstr(lv, 10)} = {mpmath.nstr(rv, 10)}",
@@ -356,8 +384,11 @@ def _residual(e: sympy.Basic, x: sympy.Symbol, v: sympy.Expr, real: bool) -> Any
     if not isinstance(e, sympy.Equality):
         return None
     env = {x.name: as_mp(v)}
-    a = numeric.value_or_none(e.lhs, env, real)
-    b = numeric.value_or_none(e.rhs, env, real)
+    try:
+        a = numeric.value_or_none(e.lhs, env, real)
+        b = numeric.value_or_none(e.rhs, env, real)
+    except numeric.Unevaluable:
+        return abs(complex(sympy.simplify((e.lhs - e.rhs).xreplace({x: v})).evalf(30)))
     if a is None or b is None:
         return None
     return abs(a - b)

@@ -266,6 +266,22 @@ class Trail:
     def _obl(self, obl_id: str) -> Obligation:
         return next(o for o in self.obligations if o.obl_id == obl_id)
 
+    def snapshot(self) -> tuple[int, int, int, int]:
+        return len(self.steps), len(self.obligations), len(self.witnesses), len(self.exprs)
+
+    def retract(self, mark: tuple[int, int, int, int], reason: str) -> None:
+        """Drop the steps proposed since ``mark`` (their checkpoints stay in the log, marked retracted)."""
+        n_steps, n_obl, n_wit, n_expr = mark
+        for s in self.steps[n_steps:]:
+            self.hooks.checkpoint("plan_delta", {"step_id": s.step_id, "rule": s.rule, "retracted": True,
+                                                 "reason": reason})
+        self.steps = self.steps[:n_steps]
+        self.obligations = self.obligations[:n_obl]
+        self.witnesses = self.witnesses[:n_wit]
+        for key in list(self.exprs)[n_expr:]:
+            del self.exprs[key]
+            self._domains.pop(key, None)
+
     # -- A -------------------------------------------------------------------------------
     def rng(self, purpose: str) -> random.Random:
         return derive_rng(self.seed, f"crl_math/{purpose}")
