@@ -196,3 +196,27 @@ def test_planner_reasoning_goes_to_the_trace_not_the_outputs():
     out = simplify("(x^2-9)/(x+3)", hooks=hooks)
     assert hooks.traces and hooks.traces[0]["chosen"] == out["steps"][-1]["output_expr_id"]
     assert "candidates" not in json.dumps(out)
+
+
+def test_verifier_refutes_a_wrong_rewrite_and_the_trail_retracts_it():
+    from abilities.crl_math.parser import evaluated, parse_expr_safe
+    from abilities.crl_math.trail import Trail
+
+    hooks = NullHooks()
+    trail = Trail(hooks, SEED, True, [], [])
+    e0 = trail.add_expr(evaluated(parse_expr_safe("sqrt(x^2)")), "sqrt(x^2)")
+    mark = trail.snapshot()
+    step = trail.add_step("SQRT_OF_SQUARE_REAL", e0, parse_expr_safe("x"))  # the I3b mistake
+    assert trail.witness(step) is False
+    refuting = [p for k, p in hooks.receipts if k == "tool_check" and not p["ok"]]
+    assert refuting and refuting[0]["payload"]["differ"]  # a concrete point where sqrt(x^2) != x
+    trail.retract(mark, "a witness refuted the step")
+    assert trail.steps == [] and list(trail.exprs) == [e0]
+    assert hooks.checkpoints[-1] == ("plan_delta", {"step_id": "S1", "rule": "SQRT_OF_SQUARE_REAL",
+                                                    "retracted": True, "reason": "a witness refuted the step"})
+
+
+def test_log_split_that_holds_nowhere_is_not_proposed():
+    out = simplify("log(2x/(-1-x))")  # x > 0 and -1 - x > 0 cannot both hold
+    assert out["result"] == "log(2*x/(-x - 1))" and out["conditions"] == []
+    assert all(v["ok"] for v in out["invariants"].values())
