@@ -220,3 +220,11 @@ def test_log_split_that_holds_nowhere_is_not_proposed():
     out = simplify("log(2x/(-1-x))")  # x > 0 and -1 - x > 0 cannot both hold
     assert out["result"] == "log(2*x/(-x - 1))" and out["conditions"] == []
     assert all(v["ok"] for v in out["invariants"].values())
+
+
+def test_assumptions_discharge_or_exclude():
+    out = simplify("(x^2-1)/(x-1)", ["x > 2"])
+    assert out["result"] == "x + 1" and out["conditions"] == [] and out["equivalence_mode"] == "identical"
+    with pytest.raises(AbilityError) as err:
+        simplify("log(x)", ["x < 0"])
+    assert err.value.reason == "undefined_under_assumptions"

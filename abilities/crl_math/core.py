@@ -13,7 +13,7 @@ import sympy
 
 from abilities.base import AbilityError
 from abilities.crl_math import report
-from abilities.crl_math.domain import Cond, Contradiction, from_relation, reduce_conds, satisfiable
+from abilities.crl_math.domain import Cond, Contradiction, domain, from_relation, reduce_conds, satisfiable
 from abilities.crl_math.parser import ParseError, evaluated, parse_expr_safe, parse_relation, realify
 from abilities.crl_math.simplify import SYMPY_ERRORS, Stopped, plan
 from abilities.crl_math.trail import Hooks, Trail, show
@@ -84,6 +84,9 @@ def run_simplify(req: Request, trail: Trail) -> dict[str, Any]:
     real = trail.real
     surface = _parse(req.expression or "", "expression", real)
     try:
+        if trail.assumptions and not satisfiable([*trail.assumptions, *domain(surface, real)], real):
+            raise AbilityError("undefined_under_assumptions",
+                               "the expression is undefined at every point the assumptions allow")
         e0, final_id = plan(trail, surface, req.expression or "", partial=lambda cid: _save(trail, req, cid))
     except Stopped:
         raise StoppedWithPartial(_partial_outputs(trail, req)) from None

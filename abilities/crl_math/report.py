@@ -133,7 +133,8 @@ def audit(
                 if not implies([*conditions, *carried, *trail.assumptions], c, trail.real):
                     uncovered.append(c.text)
     i2_steps = [s.step_id for s in trail.steps if s.violation and s.violation["invariant"] == "I2"]
-    ok2 = not missing and not uncovered and not i2_steps and end_to_end_ok is not False
+    contradicted = [o.obl_id for o in trail.obligations if o.status == "contradicted"]
+    ok2 = not missing and not uncovered and not i2_steps and not contradicted and end_to_end_ok is not False
     detail2 = (
         f"{len(trail.obligations)} obligations: {sum(o.status == 'required' for o in trail.obligations)} kept as "
         f"conditions, {sum(o.status == 'discharged' for o in trail.obligations)} discharged"
@@ -144,6 +145,8 @@ def audit(
         detail2 += f"; original domain not covered: {sorted(set(uncovered))}"
     if i2_steps:
         detail2 += f"; steps breaking I2: {i2_steps}"
+    if contradicted:
+        detail2 += f"; contradicted by the assumptions: {contradicted}"
     if end_to_end_ok is False:
         detail2 += "; the end-to-end check failed"
     out["I2"] = {"ok": ok2, "detail": detail2}

@@ -19,7 +19,7 @@ import sympy
 
 from abilities.base import derive_rng
 from abilities.crl_math import cas, numeric
-from abilities.crl_math.domain import Cond, domain, implies, reduce_conds, sort_conds
+from abilities.crl_math.domain import Cond, domain, implies, reduce_conds, satisfiable, sort_conds
 from abilities.crl_math.parser import realify
 from abilities.crl_math.rules import CATALOG
 
@@ -344,7 +344,9 @@ class Trail:
         carried = self.domain_of(final_id)
         for o in sorted(self.required(), key=lambda o: o.obl_id):
             others = [p.cond for p in self.required() if p.obl_id != o.obl_id]
-            if implies(self.assumptions, o.cond, self.real):
+            if self.assumptions and not satisfiable([*self.assumptions, o.cond], self.real):
+                o.status, o.note = "contradicted", f"the assumptions exclude it ({o.note})"
+            elif implies(self.assumptions, o.cond, self.real):
                 o.status, o.note = "discharged", f"implied by the assumptions ({o.note})"
             elif o.kind == "domain" and implies(carried, o.cond, self.real):
                 o.status, o.note = "discharged", f"carried by the result's own domain ({o.note})"
