@@ -255,7 +255,7 @@ async def test_ken_dataset_from_the_tenant_data_dir(server_factory, tmp_path):
     data = tmp_path / "kdata"
     (data / "ken" / "acme").mkdir(parents=True)
     (data / "ken" / "acme" / "shop.json").write_text(json.dumps(GRAPH))
-    server = server_factory(env={"METIS_DATA_DIR": str(data)})
+    server = server_factory(data)  # workers see the server data dir as METIS_DATA_DIR
     view, _ = await run_action(server, "cda", {"problem": "why?", "observations": ALERTS, "ken": {"dataset": "shop"}})
     assert view["status"] == "completed", view.get("error")
     assert view["outputs"]["verdicts"][0]["hypothesis_id"] == "hyp:ev.deploy-payments"
