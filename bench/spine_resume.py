@@ -57,11 +57,14 @@ def build(data_dir: Path, records: int, batch: int, noise_topics: int, target_ev
                                  {"ability": "b_stamp", "revision": 1, "kind": "plan_delta", "payload": {"i": i}},
                                  topic=topic, action_id=f"act_{i // 1000}", stream=True))
             i += 1
-        futs.append(rlog.submit(entries))
-        if len(futs) > 8:
-            futs.pop(0).result()
-    for f in futs:
-        f.result()
+        futs.append(entries)
+        if len(futs) >= 8:  # back-pressure: wait for every 8th batch to be durable
+            for queued in futs[:-1]:
+                rlog.submit(queued)
+            rlog.append_sync(futs[-1])
+            futs.clear()
+    for queued in futs:
+        rlog.append_sync(queued)
     rlog.append_sync([Entry("event", "action_checkpoint", "acme", {"ability": "b_stamp", "revision": 1,
                                                                     "kind": "plan_delta", "payload": {"i": i}},
                             topic=FRESH_TOPIC, action_id="act_fresh", stream=True)])

@@ -56,7 +56,7 @@ async def _sign_periodically(rlog: ReceiptLog, interval: float) -> None:
         await asyncio.sleep(interval)
         if rlog.last_seq != signed:
             signed = rlog.last_seq
-            rlog.sign_tree_head()
+            await rlog.sign_tree_head_async()
 
 
 def create_app(settings: Settings) -> Starlette:

@@ -169,8 +169,7 @@ class Scheduler:
 
     def _submit(self, entries: list[Entry]) -> None:
         """Queue records in order without waiting (ordering is preserved by the log's queue)."""
-        fut = self.log.submit(entries)
-        fut.add_done_callback(_log_failure)
+        self.log.submit(entries)
 
     # -- starting -----------------------------------------------------------------------------
 
@@ -711,9 +710,3 @@ class Scheduler:
 
 class ConstraintViolation(Exception):
     """A sub-action or checkpoint would unlock the action's locked constraints."""
-
-
-def _log_failure(fut: Any) -> None:
-    exc = fut.exception()
-    if exc is not None:
-        log.error("log_append_failed", error=str(exc))

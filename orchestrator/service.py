@@ -321,7 +321,7 @@ class Service:
                 conn.close()
             return report.as_dict()
 
-        sth = self.log.sign_tree_head()
+        sth = await self.log.sign_tree_head_async()
         result = await asyncio.to_thread(run)
         result["tree_head"] = {**result.get("tree_head", {}), "signed": sth}
         return result
@@ -332,7 +332,7 @@ class Service:
         if rec is None or rec.tenant != session.principal.tenant:
             raise RpcError(E.NOT_FOUND, f"no record {p.seq} in this tenant's log")
         await self._reflect(session, "reflect.proof", "log", {"seq": p.seq})
-        return self.log.inclusion_proof(p.seq)
+        return self.log.inclusion_proof(p.seq, await self.log.sign_tree_head_async())
 
     async def reflect_replay(self, session: Session, p: S.ActionRef) -> dict[str, Any]:
         a = self._action(session, p.action_id)

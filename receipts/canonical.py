@@ -30,7 +30,7 @@ def _fast_path_ok(obj: Any, depth: int = 0) -> bool:
         return -_SAFE_INT <= obj <= _SAFE_INT
     if t is dict:
         for k, v in obj.items():
-            if type(k) is not str or any(ord(ch) >= 0xD800 for ch in k):
+            if type(k) is not str or not (k.isascii() or max(k) < "\ud800"):
                 return False
             if not _fast_path_ok(v, depth + 1):
                 return False

@@ -28,10 +28,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import structlog
+
 from receipts.canonical import canonical_json
 from receipts.merkle import MerkleTree, leaf_hash
 from receipts.signing import TreeHeadSigner
 
+log = structlog.get_logger("metis.receipts")
 GENESIS_HASH = "0" * 64
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (
@@ -220,11 +223,12 @@ class ReceiptLog:
     def close(self) -> None:
         """Drain pending appends, sign a final tree head, stop the writer."""
         if self._writer is not None:
+            final: Future[dict[str, Any]] = Future()
+            self._queue.put(("sign", final))
             self._queue.put(_STOP)
             self._writer.join()
             self._writer = None
         if self._reader is not None:
-            self.sign_tree_head()
             self._reader.close()
             self._reader = None
 
@@ -238,49 +242,62 @@ class ReceiptLog:
     def last_seq(self) -> int:
         return self._last_seq
 
-    def submit(self, entries: list[Entry]) -> Future[list[Record]]:
-        """Queue entries now (order of submission is order in the log); the future resolves
-        when they are durably committed."""
-        fut: Future[list[Record]] = Future()
-        self._queue.put((entries, fut))
-        return fut
+    def submit(self, entries: list[Entry]) -> None:
+        """Queue entries now, without waiting (order of submission is order in the log). A
+        failure is logged; use ``append`` to learn of it."""
+        self._queue.put(("append", entries, None))
 
     async def append(self, entries: list[Entry]) -> list[Record]:
         """Append entries atomically and in order; returns once they are durably committed."""
-        return await asyncio.wrap_future(self.submit(entries))
+        fut: asyncio.Future[list[Record]] = asyncio.get_running_loop().create_future()
+        self._queue.put(("append", entries, fut))
+        return await fut
 
     def append_sync(self, entries: list[Entry]) -> list[Record]:
         """Blocking append for code outside the event loop."""
-        return self.submit(entries).result()
+        fut: Future[list[Record]] = Future()
+        self._queue.put(("append", entries, fut))
+        return fut.result()
 
     def _write_loop(self) -> None:
         conn = connect(self.path)
-        stopping = False
-        while not stopping:
+        while True:
             item = self._queue.get()
             if item is _STOP:
                 break
-            batch = [item]
-            count = len(item[0])
-            while count < self.max_batch:
+            batch: list[tuple[Any, ...]] = []
+            pending_sign: list[Future] = []
+            count = 0
+            while True:
+                if item[0] == "append":
+                    batch.append(item)
+                    count += len(item[1])
+                else:
+                    pending_sign.append(item[1])
+                if count >= self.max_batch:
+                    break
                 try:
-                    nxt = self._queue.get_nowait()
+                    item = self._queue.get_nowait()
                 except queue.Empty:
                     break
-                if nxt is _STOP:
-                    stopping = True
+                if item is _STOP:
+                    self._queue.put(_STOP)  # handled after this batch
                     break
-                batch.append(nxt)
-                count += len(nxt[0])
-            self._commit_batch(conn, batch)
+            if batch:
+                self._commit_batch(conn, batch)
+            for fut in pending_sign:
+                try:
+                    fut.set_result(self._sign(conn))
+                except Exception as exc:
+                    fut.set_exception(exc)
         conn.close()
 
-    def _commit_batch(self, conn: sqlite3.Connection, batch: list[tuple[list[Entry], Future]]) -> None:
+    def _commit_batch(self, conn: sqlite3.Connection, batch: list[tuple[Any, ...]]) -> None:
         seq, prev = self._last_seq, self._last_hash
         rows: list[tuple[Any, ...]] = []
-        results: list[tuple[Future, list[Record] | Exception]] = []
+        results: list[tuple[Any, list[Record] | Exception]] = []
         ts = utc_now()
-        for entries, fut in batch:
+        for _, entries, fut in batch:
             recs: list[Record] = []
             group_start = (seq, prev)
             try:
@@ -294,7 +311,8 @@ class ReceiptLog:
                 seq, prev = group_start
                 results.append((fut, ValueError(f"record not appendable: {exc}")))
                 continue
-            rows.extend((r.seq, r.type, r.name, r.tenant, r.topic, r.action_id, r.ref, r.stream, r.body, r.hash) for r in recs)
+            rows.extend((r.seq, r.type, r.name, r.tenant, r.topic, r.action_id, r.ref, r.stream, r.body, r.hash)
+                        for r in recs)
             results.append((fut, recs))
         try:
             if rows:
@@ -304,8 +322,8 @@ class ReceiptLog:
         except Exception as exc:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
-            for fut, _ in results:
-                fut.set_exception(RuntimeError(f"receipt log commit failed: {exc}"))
+            failure = RuntimeError(f"receipt log commit failed: {exc}")
+            self._resolve([(fut, failure) for fut, _ in results], [])
             return
         committed: list[Record] = []
         with self._tree_lock:
@@ -316,20 +334,40 @@ class ReceiptLog:
             self._last_seq, self._last_hash = seq, prev
         self.appended_total += len(committed)
         self.commits_total += 1
+        self._resolve(results, committed)
+
+    def _resolve(self, results: list[tuple[Any, list[Record] | Exception]], committed: list[Record]) -> None:
+        """Wake appenders: thread futures at once, loop futures and listeners in ONE loop callback."""
+        in_loop: list[tuple[asyncio.Future, list[Record] | Exception]] = []
         for fut, res in results:
+            if fut is None:
+                if isinstance(res, Exception):
+                    log.error("log_append_failed", error=str(res))
+            elif isinstance(fut, Future):
+                fut.set_exception(res) if isinstance(res, Exception) else fut.set_result(res)
+            else:
+                in_loop.append((fut, res))
+        loop = self._loop
+        if in_loop and loop is None:
+            loop = in_loop[0][0].get_loop()
+        if loop is None or loop.is_closed() or not (in_loop or (committed and self._listeners)):
+            return
+        try:
+            loop.call_soon_threadsafe(self._deliver, in_loop, committed if self._listeners else [])
+        except RuntimeError:
+            pass
+
+    def _deliver(self, in_loop: list[tuple[asyncio.Future, Any]], committed: list[Record]) -> None:
+        for fut, res in in_loop:
+            if fut.done():
+                continue
             if isinstance(res, Exception):
                 fut.set_exception(res)
             else:
                 fut.set_result(res)
-        if committed and self._listeners and self._loop is not None and not self._loop.is_closed():
-            try:
-                self._loop.call_soon_threadsafe(self._notify, committed)
-            except RuntimeError:
-                pass
-
-    def _notify(self, records: list[Record]) -> None:
-        for listener in self._listeners:
-            listener(records)
+        if committed:
+            for listener in self._listeners:
+                listener(committed)
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -392,24 +430,35 @@ class ReceiptLog:
     def tree_size(self) -> int:
         return self._tree.size
 
-    def sign_tree_head(self) -> dict[str, Any]:
-        """Sign the current tree head, store it in the log's table and in ``tree_head.json``."""
-        assert self.signer is not None and self._reader is not None
+    def _sign(self, conn: sqlite3.Connection) -> dict[str, Any]:
+        """Sign the current tree head; store it in the table and in ``tree_head.json`` (writer thread)."""
+        assert self.signer is not None
         with self._tree_lock:
             size = self._tree.size
             root = self._tree.root()
         sth = self.signer.sign(size, root, int(time.time() * 1000))
         sth["public_key"] = self.signer.public_key_b64
         text = json.dumps(sth, sort_keys=True)
-        self._reader.execute("INSERT OR REPLACE INTO tree_heads (tree_size, body) VALUES (?, ?)", (size, text))
+        conn.execute("INSERT OR REPLACE INTO tree_heads (tree_size, body) VALUES (?, ?)", (size, text))
         tmp = self.data_dir / (TREE_HEAD_FILE + ".tmp")
         tmp.write_text(text)
         os.replace(tmp, self.data_dir / TREE_HEAD_FILE)
         return sth
 
-    def inclusion_proof(self, seq: int) -> dict[str, Any]:
-        """Proof that record ``seq`` is leaf ``seq - 1`` of the tree under a fresh signed head."""
-        sth = self.sign_tree_head()
+    def sign_tree_head(self) -> dict[str, Any]:
+        """Sign the current tree head (after everything queued before this call) and return it."""
+        fut: Future[dict[str, Any]] = Future()
+        self._queue.put(("sign", fut))
+        return fut.result()
+
+    async def sign_tree_head_async(self) -> dict[str, Any]:
+        """``sign_tree_head`` without blocking the event loop."""
+        fut: Future[dict[str, Any]] = Future()
+        self._queue.put(("sign", fut))
+        return await asyncio.wrap_future(fut)
+
+    def inclusion_proof(self, seq: int, sth: dict[str, Any]) -> dict[str, Any]:
+        """Proof that record ``seq`` is leaf ``seq - 1`` of the tree under the signed head ``sth``."""
         size = sth["tree_size"]
         if not 1 <= seq <= size:
             raise KeyError(seq)

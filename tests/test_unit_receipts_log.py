@@ -317,7 +317,7 @@ def test_inclusion_proof_checks_out_with_hashlib_and_the_pinned_key(tmp_path):
     log = ReceiptLog(tmp_path)
     log.open()
     try:
-        proofs = [log.inclusion_proof(seq) for seq in range(1, 8)]
+        proofs = [log.inclusion_proof(seq, log.sign_tree_head()) for seq in range(1, 8)]
         body3 = log.get(3).body
     finally:
         log.close()

@@ -43,6 +43,8 @@ class MathlasInputs(BaseModel):
             return v  # the tool error is reported on its own field
         if len(json.dumps(v, default=str)) > 200_000:
             raise ValueError("args larger than 200000 characters of JSON")
+        if "data_dir" in v:  # server paths are the operator's (MATHLAS_OEIS_DIR), never a client's
+            raise ValueError("data_dir is not accepted over the service; the operator sets MATHLAS_OEIS_DIR")
         try:
             validate_args(tool, v)
         except ValidationError as exc:

@@ -103,8 +103,11 @@ def builtin_documents() -> list[Document]:
 
 
 def data_dir() -> Path:
-    """Where live findings are kept: ``MATHLAS_DATA_DIR`` or ``.metis/mathlas`` under the working directory."""
-    return Path(os.environ.get("MATHLAS_DATA_DIR", ".metis/mathlas"))
+    """Where live findings are kept: ``MATHLAS_DATA_DIR``, else ``<METIS_DATA_DIR>/mathlas`` (the
+    server's data dir, given to every worker), else ``.metis/mathlas`` under the working directory."""
+    if os.environ.get("MATHLAS_DATA_DIR"):
+        return Path(os.environ["MATHLAS_DATA_DIR"])
+    return Path(os.environ.get("METIS_DATA_DIR", ".metis")) / "mathlas"
 
 
 def findings_path(base: Path | None = None) -> Path:
