@@ -200,7 +200,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--data-dir", default=None, help="default .metis (or METIS_DATA_DIR)")
     s.add_argument("--tokens", default=None, help="JSON file {token: {tenant, roles}}")
     s.add_argument("--concurrency", type=int, default=None, help="actions running at once (default 4)")
-    s.add_argument("--workers", type=int, default=None, help="worker processes started up front (default 2)")
+    s.add_argument("--workers", type=int, default=None, help="worker processes started up front (default 4)")
     s.add_argument("--log-level", default="info")
     s.set_defaults(fn=cmd_serve)
 

@@ -14,7 +14,7 @@ class Settings:
     data_dir: Path = Path(".metis")
     tokens_file: Path | None = None
     max_concurrent: int = 4
-    warm_workers: int = 2
+    warm_workers: int = 4
     max_workers: int = 16
     max_message_bytes: int = 1024 * 1024
     max_batch: int = 100

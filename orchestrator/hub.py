@@ -43,6 +43,14 @@ class Subscriber:
             raise Dropped(self.key)
         return self.buffer.popleft()
 
+    async def get_many(self, limit: int = 256) -> list[Record]:
+        """At least one record (waits), then whatever else is buffered, up to ``limit``."""
+        first = await self.get()
+        out = [first]
+        while self.buffer and len(out) < limit:
+            out.append(self.buffer.popleft())
+        return out
+
     def close(self) -> None:
         self.dropped = True
         self._wake.set()

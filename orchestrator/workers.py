@@ -90,6 +90,7 @@ class WorkerPool:
         self._idle: deque[WorkerProc] = deque()
         self._all: set[WorkerProc] = set()
         self._starting = 0
+        self._waiters = 0
         self._available = asyncio.Condition()
         self._closed = False
 
@@ -104,15 +105,19 @@ class WorkerPool:
     async def start(self) -> None:
         await asyncio.gather(*(self._spawn() for _ in range(self.warm)))
 
-    async def _spawn(self) -> None:
-        self._starting += 1
+    async def _spawn(self, counted: bool = False) -> None:
+        if not counted:
+            self._starting += 1
         try:
             worker = await WorkerProc.start(self.env)
         except Exception as exc:
             log.error("worker_start_failed", error=str(exc))
-            return
-        finally:
             self._starting -= 1
+            await asyncio.sleep(1.0)  # do not spin on a broken interpreter
+            async with self._available:
+                self._available.notify_all()  # a waiter will try again
+            return
+        self._starting -= 1
         if self._closed:
             worker.kill()
             return
@@ -121,23 +126,24 @@ class WorkerPool:
             self._idle.append(worker)
             self._available.notify()
 
-    def _top_up(self) -> None:
-        """Keep one spare worker warming so the next action does not pay the start-up."""
-        if not self._closed and not self._idle and self._starting == 0 and len(self._all) < self.max_size:
-            asyncio.get_running_loop().create_task(self._spawn())
-
     async def acquire(self) -> WorkerProc:
+        """An idle worker; a new one is started only for a caller that would otherwise wait
+        (never more starting than waiting callers), so the pool grows to the demand, not past it."""
         async with self._available:
-            while True:
-                while self._idle:
-                    worker = self._idle.popleft()
-                    if worker.alive:
-                        self._top_up()
-                        return worker
-                    self._all.discard(worker)
-                if len(self._all) + self._starting < self.max_size:
-                    asyncio.get_running_loop().create_task(self._spawn())
-                await self._available.wait()
+            self._waiters += 1
+            try:
+                while True:
+                    while self._idle:
+                        worker = self._idle.popleft()
+                        if worker.alive:
+                            return worker
+                        self._all.discard(worker)
+                    if self._starting < self._waiters and len(self._all) + self._starting < self.max_size:
+                        self._starting += 1
+                        asyncio.get_running_loop().create_task(self._spawn(counted=True))
+                    await self._available.wait()
+            finally:
+                self._waiters -= 1
 
     async def release(self, worker: WorkerProc) -> None:
         if not worker.alive or self._closed:
