@@ -87,7 +87,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     configure_logging(args.log_level)
     settings = Settings.from_env(host=args.host, port=args.port, data_dir=Path(args.data_dir) if args.data_dir else None,
                                  tokens_file=Path(args.tokens) if args.tokens else None,
-                                 max_concurrent=args.concurrency, warm_workers=args.workers)
+                                 max_concurrent=args.concurrency, warm_workers=args.workers,
+                                 wu_event_aliases=args.wu_event_aliases)
     if not settings.tokens_file:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         _, path = TokenStore.create_default(settings.data_dir)
@@ -201,6 +202,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--tokens", default=None, help="JSON file {token: {tenant, roles}}")
     s.add_argument("--concurrency", type=int, default=None, help="actions running at once (default 4)")
     s.add_argument("--workers", type=int, default=None, help="worker processes started up front (default 4)")
+    s.add_argument("--wu-event-aliases", action="store_true", default=None,
+                   help="allow ?aliases=wu on streams: legacy wu_* event names (off by default)")
     s.add_argument("--log-level", default="info")
     s.set_defaults(fn=cmd_serve)
 

@@ -25,6 +25,7 @@ class Settings:
     subscriber_buffer: int = 4096
     tree_head_interval_s: float = 5.0
     max_wall_s: float = 3600.0
+    wu_event_aliases: bool = False  # cda §13: legacy wu_* event names on request (?aliases=wu)
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
@@ -33,8 +34,11 @@ class Settings:
         for name in cls.__dataclass_fields__:
             env = os.environ.get("METIS_" + name.upper())
             if env is not None:
-                kind = type(getattr(s, name)) if getattr(s, name) is not None else Path
-                setattr(s, name, kind(env))
+                current = getattr(s, name)
+                if isinstance(current, bool):
+                    setattr(s, name, env.strip().lower() in ("1", "true", "yes", "on"))
+                else:
+                    setattr(s, name, (type(current) if current is not None else Path)(env))
         for key, value in overrides.items():
             if value is not None:
                 setattr(s, key, value)

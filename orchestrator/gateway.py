@@ -17,9 +17,15 @@ from starlette.responses import JSONResponse, Response
 from orchestrator.events import sse_frame
 from orchestrator.hub import Dropped
 from orchestrator.toolbus import bearer
+from receipts.log import Record
 
 FIRST_CHUNK = 20
 BACKLOG_CHUNK = 500
+
+
+def _legacy_frame(rec: Record) -> bytes:
+    """The same frame with the pre-Actions event name (``action_started`` -> ``wu_started``)."""
+    return sse_frame(rec).replace(b"\nevent: action_", b"\nevent: wu_", 1)
 
 
 def _tenant_for(request: Request, topic: str) -> str | None:
@@ -53,6 +59,11 @@ async def stream_endpoint(request: Request) -> Response:
     rlog, hub = service.log, service.hub
     retained_from = getattr(rlog, "retained_from", 1)
     resumed_after = "earliest" if raw not in (None, "") and after + 1 < retained_from else str(after)
+    legacy = request.query_params.get("aliases") == "wu"
+    if legacy and not settings.wu_event_aliases:
+        return JSONResponse({"error": "wu_* event aliases are off on this server (metis serve --wu-event-aliases)"},
+                            status_code=400)
+    frame = _legacy_frame if legacy else sse_frame
     sub = hub.subscribe(tenant, topic, settings.subscriber_buffer)
     service.metrics.sse_subscribers.inc()
 
@@ -67,7 +78,7 @@ async def stream_endpoint(request: Request) -> Response:
             while True:
                 rows = rlog.read_stream(tenant, topic, last, chunk)
                 if rows:
-                    yield b"".join(sse_frame(rec) for rec in rows)
+                    yield b"".join(frame(rec) for rec in rows)
                     last = rows[-1].seq
                     await asyncio.sleep(0)
                 if len(rows) < chunk:
@@ -76,7 +87,7 @@ async def stream_endpoint(request: Request) -> Response:
             while True:
                 fresh = [rec for rec in await sub.get_many() if rec.seq > last]
                 if fresh:
-                    yield b"".join(sse_frame(rec) for rec in fresh)
+                    yield b"".join(frame(rec) for rec in fresh)
                     last = fresh[-1].seq
         except Dropped:
             return

@@ -558,3 +558,15 @@ async def test_shutdown_closes_streams_cleanly(server_factory, tmp_path):
     # uvicorn re-raises SIGTERM after its graceful shutdown; the lifespan's last line proves it ran
     server_log = (server.data_dir.parent / f"{server.data_dir.name}-server.log").read_text()
     assert '"event": "stopped"' in server_log
+
+
+async def test_legacy_wu_event_aliases_only_behind_the_flag(metis_server, server_factory, tmp_path):
+    _, plain = await sse_read(metis_server, "wu-test", query={"aliases": "wu", "token": "tok-acme-canvas"})
+    assert plain[0]["status"] == 400
+    server = server_factory(tmp_path / "wu", extra_args=["--wu-event-aliases"])
+    view, _ = await run_action(server, "t_noop", {}, topic="wu-test")
+    _, events = await sse_read(server, "wu-test", query={"aliases": "wu", "token": "tok-acme-canvas"},
+                               until=lambda e: e["event"] == "wu_completed")
+    assert [e["event"] for e in events] == ["wu_started", "wu_completed"]
+    _, normal = await sse_read(server, "wu-test", until=ended(view["action_id"]))
+    assert [e["event"] for e in normal] == ["action_started", "action_completed"]
