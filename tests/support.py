@@ -201,6 +201,17 @@ class ToolBus:
             raise RpcFailure(resp["error"])
         return resp["result"]
 
+    async def wait_status(self, action_id: str, statuses: set[str], timeout: float = 60.0) -> dict[str, Any]:
+        """Poll ``actions.get`` until the action is in one of ``statuses``; returns the view."""
+        deadline = time.monotonic() + timeout
+        while True:
+            view = await self.call("actions.get", {"action_id": action_id})
+            if view["status"] in statuses:
+                return view
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{action_id} never reached {statuses}: {view['status']}")
+            await asyncio.sleep(0.05)
+
     async def start(self, ability: str, inputs: dict[str, Any], **params: Any) -> dict[str, Any]:
         return await self.call("actions.start", {"ability": ability, "inputs": inputs, **params})
 
@@ -307,3 +318,23 @@ async def sse_read(server: MetisServer, topic: str, token: str | None = None, la
 def ended(action_id: str) -> Callable[[dict[str, Any]], bool]:
     """``until`` predicate: the action's terminal event."""
     return lambda ev: ev["event"] in ENDED and ev["data"]["action_id"] == action_id
+
+
+async def expect_invalid(server: MetisServer, ability: str, inputs: dict[str, Any], needle: str) -> RpcFailure:
+    """``actions.start`` must fail with -32602 whose data names ``needle``; returns the failure."""
+    async with ToolBus.connect(server) as tb:
+        try:
+            await tb.start(ability, inputs)
+        except RpcFailure as exc:
+            assert exc.code == -32602, exc
+            assert needle in json.dumps(exc.data), exc.data
+            return exc
+    raise AssertionError(f"{ability} accepted invalid inputs (expected an error naming {needle!r})")
+
+
+async def replay_and_receipts(server: MetisServer, action_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """As an approved reviewer: ``reflect.replay`` and ``reflect.receipts`` of one action."""
+    async with ToolBus.connect(server, "reviewer") as rv:
+        replay = await approved_reviewer(server, rv, "reflect.replay", {"action_id": action_id})
+        receipts = await approved_reviewer(server, rv, "reflect.receipts", {"action_id": action_id})
+    return replay, receipts

@@ -10,7 +10,13 @@ import pytest
 
 from abilities.ariadne_audit.agents import BuiltinAgent
 from abilities.ariadne_audit.generator import generate_items
-from tests.support import RpcFailure, ToolBus, approved_reviewer, run_action
+from tests.support import (
+    ToolBus,
+    approved_reviewer,
+    expect_invalid,
+    replay_and_receipts,
+    run_action,
+)
 
 ITEMS = generate_items(100, seed=21)
 
@@ -96,11 +102,7 @@ async def test_step_budget_ends_partial_with_audits_so_far(metis_server):
     ({"items": ITEMS[:1], "agent": {"kind": "builtin"}, "surprise": 1}, "surprise"),
 ])
 async def test_bad_input_is_refused_naming_the_field(metis_server, inputs, needle):
-    async with ToolBus.connect(metis_server) as tb:
-        with pytest.raises(RpcFailure) as err:
-            await tb.start("ariadne_audit", inputs)
-    assert err.value.code == -32602
-    assert needle in json.dumps(err.value.data)
+    await expect_invalid(metis_server, "ariadne_audit", inputs, needle)
 
 
 async def test_same_seed_gives_byte_identical_outputs_and_replays(metis_server):
@@ -109,9 +111,7 @@ async def test_same_seed_gives_byte_identical_outputs_and_replays(metis_server):
     b, _ = await run_action(metis_server, "ariadne_audit", inputs, seed={"purpose": "ariadne-det"})
     assert a["status"] == b["status"] == "completed"
     assert json.dumps(a["outputs"], sort_keys=True) == json.dumps(b["outputs"], sort_keys=True)
-    async with ToolBus.connect(metis_server, "reviewer") as rv:
-        replay = await approved_reviewer(metis_server, rv, "reflect.replay", {"action_id": a["action_id"]})
-        receipts = await approved_reviewer(metis_server, rv, "reflect.receipts", {"action_id": a["action_id"]})
+    replay, receipts = await replay_and_receipts(metis_server, a["action_id"])
     assert replay["identical"] is True
     text = json.dumps(receipts)
     assert "intervention" in text and "agent_rerun" in text

@@ -10,7 +10,15 @@ from typing import Any
 
 import pytest
 
-from tests.support import RpcFailure, ToolBus, approved_reviewer, run_action, sse_read
+from tests.support import (
+    RpcFailure,
+    ToolBus,
+    approved_reviewer,
+    expect_invalid,
+    replay_and_receipts,
+    run_action,
+    sse_read,
+)
 
 GRAPH = json.loads((Path(__file__).parent / "data" / "cda" / "checkout.json").read_text())
 
@@ -30,14 +38,6 @@ def _inputs(**extra: Any) -> dict[str, Any]:
     return {"problem": "Why are checkout alerts firing?", "observations": ALERTS, "ken": {"graph": GRAPH}, **extra}
 
 
-async def _wait_status(tb: ToolBus, action_id: str, statuses: set[str], timeout: float = 60) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        view = await tb.call("actions.get", {"action_id": action_id})
-        if view["status"] in statuses:
-            return view
-        await asyncio.sleep(0.05)
-    raise TimeoutError(f"{action_id} never reached {statuses}")
 
 
 async def test_rca_over_the_toolbus_streams_checkpoints_and_artifacts(metis_server):
@@ -75,9 +75,8 @@ async def test_same_seed_same_outputs_receipts_and_replay(metis_server):
     b, _ = await run_action(metis_server, "cda", _inputs(work_unit_id="wu-9"), seed={"purpose": "cda-det"})
     assert a["status"] == b["status"] == "completed"
     assert json.dumps(a["outputs"], sort_keys=True) == json.dumps(b["outputs"], sort_keys=True)
+    replay, receipts = await replay_and_receipts(metis_server, a["action_id"])
     async with ToolBus.connect(metis_server, "reviewer") as rv:
-        replay = await approved_reviewer(metis_server, rv, "reflect.replay", {"action_id": a["action_id"]})
-        receipts = await approved_reviewer(metis_server, rv, "reflect.receipts", {"action_id": a["action_id"]})
         trace = await approved_reviewer(metis_server, rv, "reflect.trace", {"action_id": a["action_id"]})
     assert replay["identical"] is True
     text = json.dumps(receipts)
@@ -94,11 +93,7 @@ async def test_same_seed_same_outputs_receipts_and_replay(metis_server):
     (_inputs(surprise=1), "surprise"),
 ])
 async def test_bad_input_is_refused_naming_the_field(metis_server, inputs, needle):
-    async with ToolBus.connect(metis_server) as tb:
-        with pytest.raises(RpcFailure) as err:
-            await tb.start("cda", inputs)
-    assert err.value.code == -32602
-    assert needle in json.dumps(err.value.data)
+    await expect_invalid(metis_server, "cda", inputs, needle)
 
 
 async def test_a_million_edge_graph_is_refused_quickly(metis_server):
@@ -153,7 +148,7 @@ async def test_qa2_bind_bump_gives_a_structure_revision_with_updated_receipts(me
         producer = await tb.start("t_publish", {"revisions": 2, "hold_s": 2.5})
         consumer = await tb.start("cda", _inputs(), topic="cda-bind-" + producer["action_id"],
                                   edges=[{"kind": "bind", "action_id": producer["action_id"]}])
-        first = await _wait_status(tb, consumer["action_id"], {"completed", "failed"})
+        first = await tb.wait_status(consumer["action_id"], {"completed", "failed"})
         assert first["status"] == "completed", first.get("error")
         _, evs = await sse_read(metis_server, consumer["topic"],
                                 until=lambda e: e["data"].get("kind") == "update_available")
@@ -161,7 +156,7 @@ async def test_qa2_bind_bump_gives_a_structure_revision_with_updated_receipts(me
         view = await tb.call("actions.accept_update", {"action_id": consumer["action_id"],
                                                        "dependency_id": producer["action_id"]})
         assert view["revision"] == 2
-        second = await _wait_status(tb, consumer["action_id"], {"completed", "failed"})
+        second = await tb.wait_status(consumer["action_id"], {"completed", "failed"})
         assert second["status"] == "completed" and second["revision"] == 2
     _, evs = await sse_read(metis_server, consumer["topic"], until=lambda e: e["event"] == "action_completed"
                             and e["data"]["revision"] == 2)
@@ -185,7 +180,7 @@ def _records(receipts: Any) -> list[dict[str, Any]]:
 async def test_qa3_denied_egress_gives_a_conservative_summary(metis_server):
     async with ToolBus.connect(metis_server) as tb, ToolBus.connect(metis_server, "approver") as apr:
         started = await tb.start("cda", _inputs(constraints={"hard": ["value(metric:FxRate) <= 1.2"]}))
-        await _wait_status(tb, started["action_id"], {"waiting_user"})
+        await tb.wait_status(started["action_id"], {"waiting_user"})
         pending = []
         for _ in range(100):
             pending = [a for a in (await apr.call("approvals.list"))["approvals"]
@@ -195,7 +190,7 @@ async def test_qa3_denied_egress_gives_a_conservative_summary(metis_server):
             await asyncio.sleep(0.05)
         assert pending
         await apr.call("approvals.deny", {"approval_id": pending[0]["approval_id"], "note": "no external calls"})
-        view = await _wait_status(tb, started["action_id"], {"completed", "failed", "partial"})
+        view = await tb.wait_status(started["action_id"], {"completed", "failed", "partial"})
         ev = await tb.call("artifacts.get", {"artifact_id": view["outputs"]["evidence_bundle_id"]})
     assert view["status"] == "completed"
     out = view["outputs"]

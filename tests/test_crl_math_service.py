@@ -11,7 +11,12 @@ import time
 import httpx
 import pytest
 
-from tests.support import RpcFailure, ToolBus, approved_reviewer, run_action
+from tests.support import (
+    ToolBus,
+    expect_invalid,
+    replay_and_receipts,
+    run_action,
+)
 
 STRESS = {"goal": "simplify", "expression": "sqrt(x^2 - 2x + 1)/(x - 1)"}
 
@@ -67,11 +72,7 @@ async def test_solve_and_check_over_the_toolbus(metis_server):
     ({"goal": "check", "expression": "x", "steps": [{"expression": "x(", "rule": "DISTRIBUTE"}]}, "steps"),
 ])
 async def test_bad_input_is_refused_naming_the_field(metis_server, inputs, needle):
-    async with ToolBus.connect(metis_server) as tb:
-        with pytest.raises(RpcFailure) as err:
-            await tb.start("crl_math", inputs)
-    assert err.value.code == -32602
-    assert needle in json.dumps(err.value.data)
+    await expect_invalid(metis_server, "crl_math", inputs, needle)
 
 
 async def test_huge_expression_fails_fast_and_server_stays_responsive(metis_server):
@@ -103,9 +104,7 @@ async def test_same_seed_gives_byte_identical_outputs_and_replays(metis_server):
     b, _ = await run_action(metis_server, "crl_math", inputs, seed={"purpose": "crl-det"})
     assert a["status"] == b["status"] == "completed"
     assert json.dumps(a["outputs"], sort_keys=True) == json.dumps(b["outputs"], sort_keys=True)
-    async with ToolBus.connect(metis_server, "reviewer") as rv:
-        replay = await approved_reviewer(metis_server, rv, "reflect.replay", {"action_id": a["action_id"]})
-        receipts = await approved_reviewer(metis_server, rv, "reflect.receipts", {"action_id": a["action_id"]})
+    replay, receipts = await replay_and_receipts(metis_server, a["action_id"])
     assert replay["identical"] is True
     assert "tool_check" in json.dumps(receipts) and "payload_hash" in json.dumps(receipts)
 

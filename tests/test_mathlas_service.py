@@ -7,7 +7,11 @@ import json
 
 import pytest
 
-from tests.support import RpcFailure, ToolBus, approved_reviewer, run_action
+from tests.support import (
+    expect_invalid,
+    replay_and_receipts,
+    run_action,
+)
 
 
 async def test_identify_constant_over_the_toolbus(metis_server):
@@ -40,11 +44,7 @@ async def test_sequence_and_search_over_the_toolbus(metis_server):
     ({"tool": "identify_constant", "args": {"value": "1.5"}, "extra": 1}, "extra"),
 ])
 async def test_bad_input_is_refused_naming_the_field(metis_server, inputs, needle):
-    async with ToolBus.connect(metis_server) as tb:
-        with pytest.raises(RpcFailure) as err:
-            await tb.start("mathlas", inputs)
-    assert err.value.code == -32602
-    assert needle in json.dumps(err.value.data)
+    await expect_invalid(metis_server, "mathlas", inputs, needle)
 
 
 async def test_same_seed_gives_identical_outputs_replays_and_receipts(metis_server):
@@ -54,9 +54,7 @@ async def test_same_seed_gives_identical_outputs_replays_and_receipts(metis_serv
     assert a["status"] == b["status"] == "completed"
     assert a["outputs"]["result"]["verdict"] == "VERIFIED"
     assert json.dumps(a["outputs"], sort_keys=True) == json.dumps(b["outputs"], sort_keys=True)
-    async with ToolBus.connect(metis_server, "reviewer") as rv:
-        replay = await approved_reviewer(metis_server, rv, "reflect.replay", {"action_id": a["action_id"]})
-        receipts = await approved_reviewer(metis_server, rv, "reflect.receipts", {"action_id": a["action_id"]})
+    replay, receipts = await replay_and_receipts(metis_server, a["action_id"])
     assert replay["identical"] is True
     text = json.dumps(receipts)
     assert "tool_call" in text and "verify_numeric" in text

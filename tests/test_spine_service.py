@@ -14,16 +14,6 @@ from receipts.merkle import verify_inclusion
 from receipts.signing import verify_tree_head
 from tests.support import ROOT, RpcFailure, ToolBus, approved_reviewer, ended, run_action, sse_read
 
-
-async def _wait_status(tb: ToolBus, action_id: str, statuses: set[str], timeout: float = 30.0) -> dict:
-    for _ in range(int(timeout / 0.05)):
-        view = await tb.call("actions.get", {"action_id": action_id})
-        if view["status"] in statuses:
-            return view
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"{action_id} never reached {statuses}: {view['status']}")
-
-
 # -- resume --------------------------------------------------------------------------------------
 
 
@@ -102,7 +92,7 @@ async def test_budget_breach_cooperative_and_steps(metis_server):
 async def test_cancel(metis_server):
     async with ToolBus.connect(metis_server) as tb:
         started = await tb.start("t_sleep", {"seconds": 60})
-        await _wait_status(tb, started["action_id"], {"running"})
+        await tb.wait_status(started["action_id"], {"running"})
         view = await tb.call("actions.cancel", {"action_id": started["action_id"], "reason": "test"})
         assert view["status"] == "cancelled"
         with pytest.raises(RpcFailure) as err:
@@ -179,13 +169,13 @@ async def test_waiting_on_failed_dependency_fails_and_notify(metis_server):
         waiter = await tb.start("t_deps", {}, edges=[{"kind": "dependsOn", "action_id": slow["action_id"]},
                                                      {"kind": "notify", "action_id": slow["action_id"]}])
         assert (await tb.call("actions.get", {"action_id": waiter["action_id"]}))["status"] == "waiting"
-        await _wait_status(tb, waiter["action_id"], {"completed"})
+        await tb.wait_status(waiter["action_id"], {"completed"})
         bad = await tb.start("t_fail", {})
         dep = await tb.start("t_deps", {}, edges=[{"kind": "dependsOn", "action_id": bad["action_id"]}])
-        view = await _wait_status(tb, dep["action_id"], {"failed"})
+        view = await tb.wait_status(dep["action_id"], {"failed"})
         assert view["error"]["reason"] == "dependency_failed"
         after = await tb.start("t_deps", {}, edges=[{"kind": "waitFor", "action_id": bad["action_id"]}])
-        await _wait_status(tb, after["action_id"], {"completed"})
+        await tb.wait_status(after["action_id"], {"completed"})
         _, evs = await sse_read(metis_server, slow["topic"], until=ended(slow["action_id"]))
         _, notes = await sse_read(metis_server, slow["topic"], last_event_id=evs[-1]["id"] - 1, max_events=1)
         assert notes[0]["event"] == "action_completed"
@@ -196,7 +186,7 @@ async def test_bind_bump_update_available_and_accept_update(metis_server):
         producer = await tb.start("t_publish", {"revisions": 2, "hold_s": 1.0})
         consumer = await tb.start("t_deps", {}, topic="bind-test-" + producer["action_id"],
                                   edges=[{"kind": "bind", "action_id": producer["action_id"]}])
-        first = await _wait_status(tb, consumer["action_id"], {"completed"})
+        first = await tb.wait_status(consumer["action_id"], {"completed"})
         assert first["outputs"]["deps"][producer["action_id"]] == {"evidence": 1}
         _, evs = await sse_read(metis_server, consumer["topic"],
                                 until=lambda e: e["data"].get("kind") == "update_available")
@@ -204,7 +194,7 @@ async def test_bind_bump_update_available_and_accept_update(metis_server):
         view = await tb.call("actions.accept_update", {"action_id": consumer["action_id"],
                                                        "dependency_id": producer["action_id"]})
         assert view["revision"] == 2
-        second = await _wait_status(tb, consumer["action_id"], {"completed"})
+        second = await tb.wait_status(consumer["action_id"], {"completed"})
         assert second["revision"] == 2 and second["outputs"]["deps"][producer["action_id"]] == {"evidence": 2}
         with pytest.raises(RpcFailure) as err:
             await tb.call("actions.accept_update", {"action_id": consumer["action_id"],
@@ -427,7 +417,7 @@ async def test_kill9_mid_action_then_restart(server_factory, tmp_path):
         done, _ = await tb.run("t_emit", {"n": 3})
         running = await tb.start("t_sleep", {"seconds": 60})
         waiter = await tb.start("t_deps", {}, edges=[{"kind": "dependsOn", "action_id": running["action_id"]}])
-        await _wait_status(tb, running["action_id"], {"running"})
+        await tb.wait_status(running["action_id"], {"running"})
     _, before = await sse_read(server, running["topic"], max_events=1)
     _, done_before = await sse_read(server, done["topic"], until=ended(done["action_id"]))
     server.stop(kill=True)
@@ -437,7 +427,7 @@ async def test_kill9_mid_action_then_restart(server_factory, tmp_path):
     async with ToolBus.connect(restarted) as tb:
         view = await tb.call("actions.get", {"action_id": running["action_id"]})
         assert view["status"] == "failed" and view["error"]["reason"] == "interrupted"
-        w = await _wait_status(tb, waiter["action_id"], {"failed"})
+        w = await tb.wait_status(waiter["action_id"], {"failed"})
         assert w["error"]["reason"] == "dependency_failed"
         assert (await tb.call("actions.get", {"action_id": done["action_id"]}))["outputs"] == done["outputs"]
     _, after = await sse_read(restarted, running["topic"], until=ended(running["action_id"]))
@@ -513,7 +503,7 @@ async def test_concurrency_limit_queues_and_queued_actions_survive_a_crash(serve
     server = server_factory(tmp_path / "queue", env={"METIS_MAX_CONCURRENT": "1"})
     async with ToolBus.connect(server) as tb:
         hog = await tb.start("t_sleep", {"seconds": 60})
-        await _wait_status(tb, hog["action_id"], {"running"})
+        await tb.wait_status(hog["action_id"], {"running"})
         queued = await tb.start("t_noop", {})
         await asyncio.sleep(0.3)
         assert (await tb.call("actions.get", {"action_id": queued["action_id"]}))["status"] == "queued"
@@ -522,14 +512,14 @@ async def test_concurrency_limit_queues_and_queued_actions_survive_a_crash(serve
     restarted = server_factory(server.data_dir, env={"METIS_MAX_CONCURRENT": "1"})
     async with ToolBus.connect(restarted) as tb:
         assert (await tb.call("actions.get", {"action_id": hog["action_id"]}))["error"]["reason"] == "interrupted"
-        view = await _wait_status(tb, queued["action_id"], {"completed"})
+        view = await tb.wait_status(queued["action_id"], {"completed"})
         assert view["outputs"] == {"ok": True}
 
 
 async def test_approval_as_input_granted_by_approver(metis_server):
     async with ToolBus.connect(metis_server) as tb, ToolBus.connect(metis_server, "approver") as apr:
         started = await tb.start("t_ask", {"kind": "approval", "question": "egress to partner API"})
-        await _wait_status(tb, started["action_id"], {"waiting_user"})
+        await tb.wait_status(started["action_id"], {"waiting_user"})
         for _ in range(100):
             pending = [a for a in (await apr.call("approvals.list"))["approvals"]
                        if a.get("action_id") == started["action_id"] and a["status"] == "pending"]
@@ -538,7 +528,7 @@ async def test_approval_as_input_granted_by_approver(metis_server):
             await asyncio.sleep(0.05)
         assert pending and pending[0]["kind"] == "action_input"
         await apr.call("approvals.grant", {"approval_id": pending[0]["approval_id"], "note": "ok"})
-        view = await _wait_status(tb, started["action_id"], {"completed"})
+        view = await tb.wait_status(started["action_id"], {"completed"})
         assert view["outputs"]["answer"]["granted"] is True
 
 
