@@ -117,6 +117,11 @@ class ActionContext(Protocol):
         """Remember the best outputs so far: if the worker is frozen at the end of the grace
         period, the action ends ``partial`` with these."""
 
+    def publish(self, outputs: dict[str, Any]) -> None:
+        """Make ``outputs`` this action's current outputs before it ends (a revision when they
+        differ from the last ones): ``bind`` consumers may start, and those holding an older
+        revision get an ``update_available`` notice."""
+
     def ask(self, kind: str, payload: dict[str, Any], timeout_s: float | None = None) -> Any:
         """Ask the client for input: emits ``action_waiting_user`` with ``{request_id, kind,
         ...payload}`` and blocks until ``actions.input`` answers it. Returns the value.
