@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from abilities.base import Ability, AbilityError, ActionContext
+from abilities.mathlas.retrieve import TENANT
 from abilities.mathlas.tools import TOOLS, validate_args
 
 
@@ -123,12 +124,15 @@ class MathlasAbility(Ability):
         fn, _, _ = TOOLS[inp.tool]
         args = validate_args(inp.tool, inp.args).model_dump()
         ctx.checkpoint("plan_delta", {"tool": inp.tool, "args_sha256": _digest(args)})
+        scope = TENANT.set(ctx.tenant)  # findings and FunSearch data are per tenant
         try:
             result = fn(**args)
         except (ValueError, ArithmeticError) as exc:
             ctx.receipt("tool_call", {"tool": inp.tool, "args_sha256": _digest(args), "status": "error",
                                       "error": str(exc)[:300]})
             raise AbilityError("tool_error", f"{inp.tool} failed: {str(exc)[:300]}") from exc
+        finally:
+            TENANT.reset(scope)
         ctx.receipt("tool_call", {"tool": inp.tool, "args": _bounded(args), "args_sha256": _digest(args),
                                   "status": "ok", "result_sha256": _digest(result), "headline": headline(inp.tool, result)})
         for ev in verifications(inp.tool, result):

@@ -9,6 +9,7 @@ RRF (Cormack, Clarke & Buettcher 2009) fuses the two rankings without score norm
 
 from __future__ import annotations
 
+import contextvars
 import hashlib
 import json
 import os
@@ -102,12 +103,23 @@ def builtin_documents() -> list[Document]:
     return docs
 
 
+#: The tenant whose live data (findings, FunSearch databases) a call reads and writes; set by the
+#: ability for the duration of one action so tenants never see each other's findings.
+TENANT: contextvars.ContextVar[str | None] = contextvars.ContextVar("mathlas_tenant", default=None)
+
+
 def data_dir() -> Path:
     """Where live findings are kept: ``MATHLAS_DATA_DIR``, else ``<METIS_DATA_DIR>/mathlas`` (the
-    server's data dir, given to every worker), else ``.metis/mathlas`` under the working directory."""
+    server's data dir, given to every worker), else ``.metis/mathlas`` under the working directory;
+    inside an action, a per-tenant folder below it."""
     if os.environ.get("MATHLAS_DATA_DIR"):
-        return Path(os.environ["MATHLAS_DATA_DIR"])
-    return Path(os.environ.get("METIS_DATA_DIR", ".metis")) / "mathlas"
+        base = Path(os.environ["MATHLAS_DATA_DIR"])
+    else:
+        base = Path(os.environ.get("METIS_DATA_DIR", ".metis")) / "mathlas"
+    tenant = TENANT.get()
+    if tenant is None:
+        return base
+    return base / "tenants" / re.sub(r"[^A-Za-z0-9_.-]", "_", tenant)
 
 
 def findings_path(base: Path | None = None) -> Path:
