@@ -27,6 +27,7 @@ class RecordingContext:
     """Records what the ability emits (the orchestrator turns these into log records)."""
 
     seed = b"\x01" * 32
+    tenant = "acme"
 
     def __init__(self) -> None:
         self.events: list[tuple[str, str, dict[str, Any]]] = []
