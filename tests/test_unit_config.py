@@ -28,7 +28,7 @@ def clean_env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
 def test_defaults(clean_env):
     s = Settings.from_env()
     assert (s.host, s.port, s.data_dir, s.tokens_file) == ("127.0.0.1", 8787, Path(".metis"), None)
-    assert (s.max_concurrent, s.warm_workers, s.max_workers) == (4, 2, 16)
+    assert (s.max_concurrent, s.warm_workers, s.max_workers) == (4, 4, 16)
     assert (s.max_message_bytes, s.max_batch, s.rate_per_s, s.rate_burst) == (1024 * 1024, 100, 500.0, 1000.0)
     assert (s.heartbeat_s, s.send_timeout_s, s.subscriber_buffer) == (15.0, 10.0, 4096)
     assert (s.tree_head_interval_s, s.max_wall_s) == (5.0, 3600.0)
