@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
+from abilities import registry
 from orchestrator.approvals import Approvals
 from orchestrator.auth import StreamTokens, TokenStore
 from orchestrator.config import Settings
@@ -84,6 +86,11 @@ def create_app(settings: Settings) -> Starlette:
         service = Service(rlog, scheduler, hub, approvals, tokens, StreamTokens(key), metrics,
                           settings.subscriber_buffer)
         counts = await scheduler.recover()
+        registry.available()  # import every ability now (schemas, validation), not on a first request
+        # Everything loaded so far (sympy, z3, corpora: millions of objects) lives as long as the
+        # process; freezing it keeps full GC passes from pausing the loop for ~100 ms at a time.
+        gc.collect()
+        gc.freeze()
         log.info("started", data_dir=str(settings.data_dir), records=rlog.last_seq, **counts)
         app.state.service = service
         app.state.settings = settings
