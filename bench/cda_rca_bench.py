@@ -9,9 +9,11 @@ deploys) and ranks root causes with
   * personalised PageRank restarting on alerting services (MicroRCA-style random walk),
   * "earliest alert" (the service that alerted first), a timing-only heuristic,
 all in the same run. Reports AC@1/AC@3, TTFS p50/p95 (first boundary_summary: the draft from the
-inputs), the seeded summary p50/p95 (after Ken is built and observations linked), total run time, citation coverage of supported verdicts, calibration of the top verdict's
-confidence, and Ken query p95 at top-50 against plain networkx traversals on the same graphs.
-Writes bench/results/cda.json.
+inputs), the seeded summary p50/p95 (after Ken is built and observations linked), total run time,
+citation coverage of supported verdicts, reliability of the confidences (ECE, Brier) with the
+shipped calibration table against the identity table in the same run (the raw confidence is in
+each run's trace; the table is fitted by bench/cda_calibrate.py on disjoint seeds), and Ken query
+p95 at top-50 against plain networkx traversals on the same graphs. Writes bench/results/cda.json.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import networkx as nx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from abilities.cda import rca  # noqa: E402
+from abilities.cda import calibration, rca, reliability  # noqa: E402
 from abilities.cda.ability import CdaAbility  # noqa: E402
 from abilities.cda.ken import Ken  # noqa: E402
 from abilities.cda.local import LocalContext  # noqa: E402
@@ -95,7 +97,7 @@ def main() -> None:
         plan = [(50, 10), (500, 5), (2000, 2)]
     per_size = []
     all_ttfs, all_seeded, all_total, cov_num, cov_den = [], [], [], 0, 0
-    calib: dict[str, list[int]] = {}
+    samples = reliability.Samples()
     ken_ours, ken_base = [], []
     for n, k in plan:
         hits = {"cda": [0, 0], "pagerank": [0, 0], "earliest_alert": [0, 0]}
@@ -116,10 +118,7 @@ def main() -> None:
             for name, r in ranked.items():
                 hits[name][0] += r[:1] == [p.root]
                 hits[name][1] += p.root in r[:3]
-            top = out.verdicts[0] if out.verdicts else None
-            if top is not None:
-                bucket = f"{min(0.9, int(top.confidence * 10) / 10):.1f}"
-                calib.setdefault(bucket, []).append(int(ranked["cda"][:1] == [p.root]))
+            reliability.add_run(samples, p, ctx, out)
             evidence = ctx.artifacts[out.evidence_bundle_id][1]
             for v in out.verdicts:
                 if v.status == "supported":
@@ -156,8 +155,15 @@ def main() -> None:
         "run_time_s": {"p50": round(pct(all_total, 0.5), 4), "p95": round(pct(all_total, 0.95), 4)},
         "citation_coverage_supported": round(cov_num / cov_den, 4) if cov_den else None,
         "supported_citations": cov_den,
-        "calibration_top_confidence": {b: {"n": len(v), "top1_accuracy": round(sum(v) / len(v), 3)}
-                                       for b, v in sorted(calib.items())},
+        "calibration": {
+            "note": "identity = raw confidence (the old table); calibrated = shipped abilities/cda/calibration.json "
+                    "(fitted on seeds 5,000,000+); top = first non-refuted verdict; all = first verdict per "
+                    "blamed service; ECE over 10 equal-width bins",
+            "top_verdict": reliability.figures(samples.top_raw, samples.top_conf, samples.top_y),
+            "all_verdicts": reliability.figures(samples.all_raw, samples.all_conf, samples.all_y),
+            "reliability_top_identity": calibration.reliability(
+                [round(r, 4) for r in samples.top_raw], samples.top_y),
+            "reliability_top_calibrated": calibration.reliability(samples.top_conf, samples.top_y)},
         "ken_query_p95_ms": {"problem_graphs": round(pct(ken_ours, 0.95) * 1000, 3),
                              "problem_graphs_networkx_baseline": round(pct(ken_base, 0.95) * 1000, 3),
                              f"graph_{len(big.graph['nodes'])}_nodes": round(pct(o, 0.95) * 1000, 3),

@@ -38,6 +38,7 @@ from abilities.cda.scoring import (
     likelihood,
     p_at,
     posteriors,
+    raw_confidence,
     reach,
 )
 from abilities.cda.solver import HYP_PREDICATES, ConstraintSystem, Hyp, path_key
@@ -687,6 +688,8 @@ class CdaRun:
         if not final:
             return CDAOutputs(summary_artifact_id=self.summary_id or "", verdicts=verdicts, next_tests=tests,
                               incomplete=True, caveats=caveats + ["interim result saved during the search"])
+        self.ctx.trace({"stage": "verdicts", "raw_confidence": [
+            [hid, round(raw_confidence(self.scored[hid]), 6)] for hid in self._rank()[:MAX_VERDICTS]]})
         bundle = artifacts.Bundle(self, verdicts, tests, caveats, incomplete)
         evidence_id = self.ctx.artifact("cda_evidence", bundle.evidence())
         plan_id = self.ctx.artifact("cda_plan", bundle.plan())

@@ -15,14 +15,17 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from abilities.cda import calibration
+
 P0 = 0.9
 RHO = 0.6  # tuned on generator seeds 9,000,000+ (disjoint from the benchmark seeds)
 EPS = 0.02
 TOLERANCE_S = 60
 MAX_REACH = 5_000
-# Calibration of raw confidence to observed top-1 accuracy, from bench/cda_rca_bench.py
-# (bucket lower bound -> empirical accuracy); piecewise-linear between points.
-CALIBRATION: list[tuple[float, float]] = [(0.0, 0.0), (0.2, 0.2), (0.4, 0.4), (0.6, 0.6), (0.8, 0.8), (1.0, 1.0)]
+# Raw confidence -> empirical probability of being the true root cause: a monotone
+# piecewise-linear table fitted by bench/cda_calibrate.py on seeds disjoint from the benchmark's
+# and shipped as package data (abilities/cda/calibration.json); loaded once at import.
+CALIBRATION: list[tuple[float, float]] = calibration.load_table()
 BANDS = (("high", 0.8), ("medium", 0.5), ("low", 0.0))
 
 
@@ -118,11 +121,8 @@ def posteriors(cands: list[Candidate]) -> None:
 
 
 def calibrate(raw: float) -> float:
-    raw = min(1.0, max(0.0, raw))
-    for (x0, y0), (x1, y1) in zip(CALIBRATION, CALIBRATION[1:], strict=False):
-        if raw <= x1:
-            return y0 + (y1 - y0) * (raw - x0) / (x1 - x0 or 1.0)
-    return CALIBRATION[-1][1]
+    """The shipped calibration map (monotone, so it never changes a ranking)."""
+    return calibration.apply(CALIBRATION, raw)
 
 
 def band(confidence: float) -> str:
@@ -132,9 +132,14 @@ def band(confidence: float) -> str:
     return "low"
 
 
+def raw_confidence(c: Candidate) -> float:
+    """Posterior shrunk by the candidate's uncertainty: the input of the calibration map."""
+    return max(0.0, min(1.0, c.posterior * (1.0 - min(0.9, c.uncertainty))))
+
+
 def confidence(c: Candidate) -> float:
-    """Calibrated posterior shrunk by the candidate's uncertainty."""
-    return round(max(0.0, min(1.0, calibrate(c.posterior) * (1.0 - min(0.9, c.uncertainty)))), 4)
+    """Calibrated raw confidence: an estimate of the probability that ``c`` is the true explanation."""
+    return round(max(0.0, min(1.0, calibrate(raw_confidence(c)))), 4)
 
 
 def entropy(ps: list[float]) -> float:
