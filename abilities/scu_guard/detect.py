@@ -373,6 +373,59 @@ def _find_exclusion(
     return None
 
 
+# a "second approver" is not satisfied by a "single approver"
+COUNT_OPPOSITES = (("second", "dual", "two-person", "four-eyes"), ("single", "sole", "lone", "one"))
+
+
+def _triggered(cond: Quantity, claim: str, s0: int, s1: int, masked: list[tuple[int, int]]) -> bool:
+    """A quantity of the sentence falls inside the trigger band (or repeats the trigger itself)."""
+    cnouns = cond.nouns - REQUIRE - {"tim"}
+    for q in find_quantities(claim, s0, s1, masked):
+        if q.dim != cond.dim:
+            continue
+        if cond.dim == "count" and cnouns and not (cnouns & q.nouns):
+            continue
+        if q.form == "point" and cond.lo <= q.lo <= cond.hi:
+            return True
+        if q.form == cond.form and cond.lo <= q.lo and q.hi <= cond.hi:
+            return True
+    return False
+
+
+def _find_conditional(
+    rule: Rule, claim: str, s0: int, s1: int, segs: list[Segment], masked: list[tuple[int, int]]
+) -> tuple[Segment, str] | None:
+    """The triggered rule is broken in a sentence whose quantity meets the trigger."""
+    then, cond = rule.then, rule.bound
+    if then is None or cond is None:
+        return None
+    sent = {st for seg in segs for st in seg.stems}
+    if not (rule.keys & sent) or not _triggered(cond, claim, s0, s1, masked):
+        return None
+    what = f"above the trigger of the constraint ({cond.form} {cond.dim})"
+    if then.kind == "forbid":
+        hits = [seg for seg in segs if _action_hit(then, seg)]
+        if hits and all(polarity(seg.tokens) > 0 for seg in hits):
+            return hits[0], f"does what the constraint forbids {what}"
+        return None
+    if then.kind != "require":
+        return None
+    obj = {then.obj_head} - {""} | (then.obj_np - GENERIC)
+    for seg in segs:
+        pol = polarity(seg.tokens)
+        if pol < 0 and obj & seg.stems:
+            return seg, f"drops what the constraint requires {what}"
+        if pol > 0 and then.members:
+            for member, _s, _e in member_mentions(seg.text, then.member_kind):
+                if member not in then.members:
+                    return seg, f"{member} instead of {list(then.members)} {what}"
+        low = {t.low for t in seg.tokens}
+        if pol > 0 and set(COUNT_OPPOSITES[0]) & {t.low for t in tokenize(then.constraint)}:
+            if set(COUNT_OPPOSITES[1]) & low and obj & seg.stems:
+                return seg, f"fewer than the constraint requires {what}"
+    return None
+
+
 def find_contradictions(claim: str, constraints: list[str]) -> list[Finding]:
     """All contradictions between ``claim`` and the locked ``constraints``, in a stable order."""
     found: list[Finding] = []
@@ -384,11 +437,15 @@ def find_contradictions(claim: str, constraints: list[str]) -> list[Finding]:
         rule = cached_rule(constraint)
         for s0, s1, segs in sent_segs:
             sent_stems = {st for seg in segs for st in seg.stems}
-            if rule.kind == "exclusion":
-                hit = _find_exclusion(rule, claim, s0, s1, segs)
+            if rule.kind in ("exclusion", "conditional"):
+                hit = (
+                    _find_exclusion(rule, claim, s0, s1, segs)
+                    if rule.kind == "exclusion"
+                    else _find_conditional(rule, claim, s0, s1, segs, masked)
+                )
                 if hit is not None:
                     seg, detail = hit
-                    found.append(Finding(constraint, seg.start, seg.end, seg.text, rule.kind, detail))
+                    found.append(Finding(constraint, seg.start, seg.end, seg.text, _rule_name(rule), detail))
                 continue
             for seg in segs:
                 if rule.kind in ("forbid", "require", "permit"):
@@ -407,6 +464,8 @@ def find_contradictions(claim: str, constraints: list[str]) -> list[Finding]:
 def _rule_name(rule: Rule) -> str:
     return {
         "numeric": "numeric_bound",
+        "exclusion": "exclusion",
+        "conditional": "conditional",
         "temporal": "temporal",
         "allow_list": "allow_list",
         "forbid": "forbid",

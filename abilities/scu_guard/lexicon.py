@@ -178,6 +178,15 @@ for _canon, _words in {
     "password": "password passwords passphrase",
     "name": "name names",
     "currency": "currency currencies",
+    # category members fold onto their category (a rule about pets is about cats and dogs)
+    "pet": "pet pets animal animals cat cats kitten dog dogs puppy hamster hamsters goldfish rabbit parrot",
+    "helmet": "helmet helmets hardhat hardhats",
+    "religion": "religion religious faith church mosque synagogue temple worship",
+    "identity": "identity identification id ids",
+    "software": "software game games app apps program programs",
+    "open": "open opened unsealed unseal",
+    "ask": "ask inquire enquire query",
+    "verify": "verify check checks checked validate",
 }.items():
     for _w in _words.split():
         SYNONYMS[stem(_w)] = stem(_canon)
@@ -209,6 +218,29 @@ KIND_MEMBERS: dict[str, dict[str, str]] = {
             "AUD": "aud",
             "SEK": "sek krona",
             "BTC": "btc bitcoin",
+            "MXN": "mxn peso pesos",
+            "NOK": "nok dkk krone kroner",
+            "PLN": "pln zloty",
+            "HKD": "hkd",
+            "SGD": "sgd",
+            "NZD": "nzd",
+        }.items()
+        for w in ws.split()
+    },
+    "colour": {
+        w: c
+        for c, ws in {
+            "blue": "blue",
+            "black": "black",
+            "red": "red",
+            "green": "green",
+            "yellow": "yellow",
+            "purple": "purple violet",
+            "orange": "orange",
+            "pink": "pink",
+            "white": "white",
+            "grey": "grey gray",
+            "brown": "brown",
         }.items()
         for w in ws.split()
     },
@@ -239,6 +271,8 @@ KIND_WORDS: dict[str, frozenset[str]] = {
     "currency": _stems("currency currencies"),
     "format": _stems("format formats filetype"),
     "database": _stems("database databases db"),
+    "cabin": _stems("class cabin fare"),
+    "colour": _stems("colour color colours colors"),
 }
 
 NUMBER_WORDS = {
@@ -296,6 +330,19 @@ MASS_G = {
     "lb": 453.6,
     "lbs": 453.6,
 }
+LENGTH_M = {
+    "mm": 0.001,
+    "cm": 0.01,
+    "m": 1.0,
+    "meter": 1.0,
+    "meters": 1.0,
+    "metre": 1.0,
+    "metres": 1.0,
+    "km": 1000.0,
+    "ft": 0.3048,
+    "feet": 0.3048,
+    "foot": 0.3048,
+}
 TEMP = {"°c": 1, "c": 1, "celsius": 1, "°": 1}
 SIZE_B = {
     "b": 1,
@@ -324,6 +371,19 @@ DAYS = {
     "sunday": 6,
     "sun": 6,
 }
+
+
+# multi-word paraphrases: every token of a match takes the canonical stems ("how old" -> age)
+PHRASES: list[tuple[re.Pattern[str], tuple[str, ...]]] = [
+    (re.compile(r"\bhow old\b|\bdates? of birth\b|\byears? of birth\b|\bbirth ?years?\b", re.I), ("age",)),
+    (re.compile(r"\bhard hats?\b", re.I), ("helmet",)),
+    (re.compile(r"\bfind out\b", re.I), ("ask",)),
+    (re.compile(r"\b(?:bring|brought|send|sent|take|took|taken|give|gave|given) back\b", re.I), ("return",)),
+]
+# phrasal verbs whose particle may come after the object: the verb token gains the stems
+PHRASAL = [
+    (re.compile(r"\b(?P<v>take|takes|took|taken|taking)\s+(?:\w+\s+){0,3}?off\b", re.I), ("remov",)),
+]
 
 
 def norm_stem(word: str) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from abilities.scu_guard.lexicon import (
     DAYS,
     DURATION_S,
+    LENGTH_M,
     MASS_G,
     NUMBER_WORDS,
     SIZE_B,
@@ -48,10 +49,14 @@ GE = re.compile(
 )
 GT = re.compile(
     r"(?:more than|over|above|greater than|longer than|exceeds?|exceeding|beyond|after|"
-    r"later than)\s*$",
+    r"later than|higher than|taller than|larger than|bigger than|heavier than|wider than|deeper than)\s*$",
     re.I,
 )
-LT = re.compile(r"(?:less than|fewer than|under|below|shorter than|before|sooner than)\s*$", re.I)
+LT = re.compile(
+    r"(?:less than|fewer than|under|below|shorter than|before|sooner than|lower than|smaller than|"
+    r"lighter than|colder than)\s*$",
+    re.I,
+)
 NEG_BEFORE = re.compile(r"\b(?:not|never|n't|no)\s+(?:\w+\s+)?$", re.I)
 AFTER_LE = re.compile(
     r"^\s*(?:or (?:less|fewer|below|lower|shorter)|maximum|max\b|limit|cap|at most|at the latest|at the most)",
@@ -112,6 +117,8 @@ def unit_of(word: str | None) -> tuple[str, float, str] | None:
         return ("mass", MASS_G[w], w)
     if w in TEMP:
         return ("temperature", 1.0, w)
+    if w in LENGTH_M:
+        return ("length", LENGTH_M[w], "length")
     st = norm_stem(w)
     for cand in (w, st, w.rstrip("s")):
         if cand in DURATION_S:
@@ -243,9 +250,11 @@ def _build(
             nouns.update(norm_stem(w) for w in words[:1] if w.lower() not in STOP and w.lower() != "per")
     else:
         dim, factor = u[0], u[1]
+        if dim == "length":  # "10 km/h" stays apart from "10 items/h" once it becomes a rate
+            nouns.add("length")
     lo, hi = lo * factor, hi * factor
     per = PER_RE.match(rest if unit_word is None else seg[unit_end:])
-    if per is not None and dim in ("count", "size"):
+    if per is not None and dim in ("count", "size", "length"):
         pu = unit_of(per.group("u"))
         if pu is not None and pu[0] == "duration":
             dim = "rate"

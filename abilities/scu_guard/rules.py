@@ -28,7 +28,16 @@ from abilities.scu_guard.lexicon import (
     STOP,
     UNIVERSAL,
 )
-from abilities.scu_guard.quantities import TIME_RE, Quantity, find_days, find_quantities, find_times, unit_of
+from abilities.scu_guard.quantities import (
+    GT,
+    LT,
+    TIME_RE,
+    Quantity,
+    find_days,
+    find_quantities,
+    find_times,
+    unit_of,
+)
 from abilities.scu_guard.text import Token, polarity, tokenize
 
 VERSION_RE = re.compile(
@@ -112,6 +121,9 @@ SCOPES = (
     "team",
     "shift",
 )
+CABIN_RE = re.compile(
+    r"\b(premium\s+economy|economy|business(?=\s+class)|first(?=\s+class))(?:\s+(?:class|cabin|seats?))?\b", re.I
+)
 EXCLUSION_RE = re.compile(
     r"\b(?:same|shared?|co-?locat\w*|colocat\w*|together|different|separate|distinct)\b", re.I
 )
@@ -141,6 +153,7 @@ class Rule:
     forbidden_days: frozenset[int] = frozenset()
     entities: tuple[str, ...] = ()
     scope: str = ""
+    then: Rule | None = None  # conditional: the rule that holds when ``bound`` (the trigger) is met
     all_stems: frozenset[str] = field(default_factory=frozenset)
 
 
@@ -190,6 +203,9 @@ def member_mentions(text: str, kind: str) -> list[tuple[str, int, int]]:
                 out.append((m.group(0).lower(), m.start(), m.end()))
     elif kind == "region":
         out.extend((m.group(0).lower(), m.start(), m.end()) for m in REGION_RE.finditer(text))
+    elif kind == "cabin":  # travel classes, ordered economy < premium economy < business < first
+        for m in CABIN_RE.finditer(text):
+            out.append((re.sub(r"\s+", " ", m.group(1).lower()), m.start(), m.end()))
     elif kind == "version":
         for m in VERSION_RE.finditer(text):
             out.append((f"{m.group(1).lower()} {m.group(2)}", m.start(), m.end()))
@@ -203,7 +219,7 @@ def member_mentions(text: str, kind: str) -> list[tuple[str, int, int]]:
 
 
 def _members(text: str) -> tuple[str, tuple[str, ...]]:
-    for kind in ("version", "domain", "region", "currency", "format", "database"):
+    for kind in ("version", "domain", "region", "currency", "format", "database", "cabin", "colour"):
         found = member_mentions(text, kind)
         if found:
             return kind, tuple(dict.fromkeys(m for m, _, _ in found))
@@ -220,6 +236,7 @@ def parse_rule(constraint: str) -> Rule:
     rule = (
         _exclusion(text, tokens, pol)
         or _temporal(text, tokens, pol)
+        or _conditional(text, tokens)
         or _numeric(text, tokens)
         or _allow_list(text, low, tokens)
     )
@@ -353,6 +370,43 @@ _NUMERIC_NOISE = frozenset(
         "day",
     }
 )
+
+
+COND_LEAD = re.compile(r"\b(?:when|whenever|if|where|for|on)\s+(?P<what>[^,;]*)$", re.I)
+
+
+def _conditional(text: str, tokens: list[Token]) -> Rule | None:
+    """A threshold that triggers a rule: "Claims above 5,000 USD require an inspection", "Concrete must
+    not be poured when the temperature is below 5 °C", "book economy for flights under 6 hours".
+    The comparative is the trigger (``bound``), the rest of the sentence the rule it triggers (``then``).
+    """
+    masked = [(ts.start, ts.end) for ts in find_times(text, 0, len(text))]
+    qs = [q for q in find_quantities(text, 0, len(text), masked) if q.comparative]
+    if not qs:
+        return None
+    q = qs[0]
+    op = GT.search(text[: q.start]) or LT.search(text[: q.start])
+    if op is None:
+        return None
+    cue = next((t for t in tokens if _is_strong_cue(t) and not (op.start() <= t.start < q.end)), None)
+    if cue is None:
+        return None
+    if q.end <= cue.start:  # the trigger qualifies the subject
+        rest = text[: op.start()] + text[q.end :]
+    else:  # a trailing condition clause that names what it measures ("when the temperature is ...")
+        lead = COND_LEAD.search(text[: op.start()])
+        if lead is None or lead.start() < cue.end or not _content(tokenize(lead.group("what"))):
+            return None
+        rest = text[: lead.start()] + text[q.end :]
+    rest = re.sub(r"\s+", " ", rest).strip()
+    rtoks = tokenize(rest)
+    then = _polarity_rule(rest, rtoks, polarity(rtoks))
+    kind, members = _members(rest)
+    if members:
+        then = Rule(**{**then.__dict__, "members": members, "member_kind": kind})
+    keep = [t for t in tokens if not (op.start() <= t.start < q.end)]
+    keys = frozenset(s for s in _content(keep) if s not in _NUMERIC_NOISE and unit_of(s) is None)
+    return Rule("conditional", text, keys=keys, bound=q, then=then)
 
 
 def _numeric(text: str, tokens: list[Token]) -> Rule | None:
@@ -489,6 +543,10 @@ def rule_summary(rule: Rule) -> dict[str, object]:
         )
     elif rule.kind == "exclusion":
         out.update(entities=list(rule.entities), scope=rule.scope)
+    elif rule.kind == "conditional" and rule.bound is not None and rule.then is not None:
+        b = rule.bound
+        out.update(trigger={"form": b.form, "dim": b.dim, "lo": _num(b.lo), "hi": _num(b.hi)},
+                   then=rule_summary(rule.then), keys=sorted(rule.keys))
     return out
 
 

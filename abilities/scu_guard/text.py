@@ -16,6 +16,8 @@ from abilities.scu_guard.lexicon import (
     IRREGULAR,
     NEGATORS,
     PERMIT,
+    PHRASAL,
+    PHRASES,
     REQUIRE,
     USAGE,
     norm_stem,
@@ -121,6 +123,18 @@ def tokenize(text: str, offset: int = 0) -> list[Token]:
     for m in TOKEN_RE.finditer(text):
         stems, neg = _word_stems(m.group(0))
         out.append(Token(m.group(0), m.start() + offset, m.end() + offset, m.group(0).lower(), stems, neg))
+    folds: list[tuple[int, int, tuple[str, ...], bool]] = []
+    for pat, canon in PHRASES:
+        folds.extend((p.start() + offset, p.end() + offset, canon, True) for p in pat.finditer(text))
+    for pat, canon in PHRASAL:
+        folds.extend((p.start("v") + offset, p.end("v") + offset, canon, False) for p in pat.finditer(text))
+    for s0, s1, canon, replace in folds:
+        out = [
+            Token(t.text, t.start, t.end, t.low, canon if replace else t.stems + canon, t.negator)
+            if s0 <= t.start < s1 and not t.negator
+            else t
+            for t in out
+        ]
     return out
 
 
