@@ -142,6 +142,13 @@ def _agent_free(rule: Rule, seg: Segment) -> bool:
     agent) need not be named when the object and the action are."""
     if not (rule.obj_head and rule.obj_head in seg.stems):
         return False
+    if (
+        rule.kind == "require"
+        and rule.obj_np
+        and rule.obj_np <= seg.stems
+        and (_has(seg, DENY) or (_has(seg, REQUIRE) and polarity(seg.tokens) < 0))
+    ):
+        return True  # "hard hats are optional", "no ID needed": about the object, whoever the agent
     lows = [t.low for t in seg.tokens]
     first = seg.tokens[0] if seg.tokens else None
     if (
@@ -161,6 +168,17 @@ def _agent_free(rule: Rule, seg: Segment) -> bool:
     return act is not None and any(w in cop for w in lows[:act])
 
 
+def _only_as_place(rule: Rule, seg: Segment) -> bool:
+    """The rule's direct object appears in the segment only inside a place phrase ("in the room")."""
+    if not rule.action_stems or rule.action or not rule.obj_head:
+        return False
+    toks = seg.tokens
+    where = [i for i, t in enumerate(toks) if rule.obj_head in t.stems]
+    return bool(where) and all(
+        any(toks[j].low in ("in", "inside", "within", "at") for j in range(max(0, i - 3), i)) for i in where
+    )
+
+
 def _find_polar(rule: Rule, seg: Segment, sent: set[str], claim: set[str]) -> str | None:
     """forbid / require / permit rules: a detail string when the segment contradicts the rule."""
     if not _subject_ok(rule, seg, sent, claim) and not _agent_free(rule, seg):
@@ -178,6 +196,8 @@ def _find_polar(rule: Rule, seg: Segment, sent: set[str], claim: set[str]) -> st
             re.I,
         ):
             return None  # "never open X outside the hood" vs "open X inside the hood"
+        if not rule.obj_locative and not _action_hit(rule, seg) and _only_as_place(rule, seg):
+            return None  # "books can be read in the reading room" does not make them leave it
         cue = _has(seg, PERMIT) or _has(seg, DENY) or _action_hit(rule, seg)
         if rule.action == "PERMIT" and _has(seg, USAGE):
             cue = True
@@ -231,7 +251,9 @@ def _find_allow_list(rule: Rule, seg: Segment, claim: str) -> str | None:
     if polarity(seg.tokens) < 0:
         return None
     for member, ms, _e in member_mentions(seg.text, rule.member_kind):
-        destination = re.search(r"\b(?:to|into|in|via|on|onto)\s+(?:the\s+)?$", seg.text[:ms], re.I)
+        destination = re.search(
+            r"\b(?:to|into|in|via|on|onto|as)\s+(?:the\s+|an?\s+)?(?:[A-Za-z]+\s+)?$", seg.text[:ms], re.I
+        )
         if not (cue or destination):
             continue
         if not _allowed(member, rule):
@@ -283,6 +305,8 @@ def _dims_match(bound: Quantity, q: Quantity, seg: Segment, rule: Rule) -> bool:
     if bound.dim != q.dim:
         return False
     if bound.dim in ("count", "rate"):
+        if bound.nouns and bound.nouns <= GENERIC and q.nouns - {"tim"}:
+            return True  # "at most 10 items": books and DVDs are items (the rule's keys are in the segment)
         if bound.nouns and q.nouns - {"tim"}:
             return bool(bound.nouns & q.nouns)
         if not q.nouns and _key_just_before(rule, seg, q):
@@ -373,6 +397,11 @@ def _find_exclusion(
     return None
 
 
+SOLO_RE = re.compile(
+    r"\b(?:on (?:their|his|her|its|your|my|our) own|alone|by (?:themselves|himself|herself|yourself|itself)"
+    r"|unaccompanied|unsupervised|single-handedly|unilaterally)\b",
+    re.I,
+)
 # a "second approver" is not satisfied by a "single approver"
 COUNT_OPPOSITES = (("second", "dual", "two-person", "four-eyes"), ("single", "sole", "lone", "one"))
 
@@ -381,9 +410,9 @@ def _triggered(cond: Quantity, claim: str, s0: int, s1: int, masked: list[tuple[
     """A quantity of the sentence falls inside the trigger band (or repeats the trigger itself)."""
     cnouns = cond.nouns - REQUIRE - {"tim"}
     for q in find_quantities(claim, s0, s1, masked):
-        if q.dim != cond.dim:
+        if q.dim != cond.dim and not (cnouns & q.nouns):  # "10,000 USD ... a second" misread as a rate
             continue
-        if cond.dim == "count" and cnouns and not (cnouns & q.nouns):
+        if cond.dim in ("count", "rate") and cnouns and not (cnouns & q.nouns):
             continue
         if q.form == "point" and cond.lo <= q.lo <= cond.hi:
             return True
@@ -410,7 +439,7 @@ def _find_conditional(
         return None
     if then.kind != "require":
         return None
-    obj = {then.obj_head} - {""} | (then.obj_np - GENERIC)
+    obj = ({then.obj_head} - {""}) | (then.obj_np - GENERIC) | (then.obj - GENERIC - STOP)
     for seg in segs:
         pol = polarity(seg.tokens)
         if pol < 0 and obj & seg.stems:
@@ -419,6 +448,8 @@ def _find_conditional(
             for member, _s, _e in member_mentions(seg.text, then.member_kind):
                 if member not in then.members:
                     return seg, f"{member} instead of {list(then.members)} {what}"
+        if pol > 0 and SOLO_RE.search(seg.text) and (obj & sent or _action_hit(then, seg)):
+            return seg, f"acts alone where the constraint requires someone else {what}"
         low = {t.low for t in seg.tokens}
         if pol > 0 and set(COUNT_OPPOSITES[0]) & {t.low for t in tokenize(then.constraint)}:
             if set(COUNT_OPPOSITES[1]) & low and obj & seg.stems:

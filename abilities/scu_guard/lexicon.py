@@ -273,6 +273,7 @@ KIND_WORDS: dict[str, frozenset[str]] = {
     "database": _stems("database databases db"),
     "cabin": _stems("class cabin fare"),
     "colour": _stems("colour color colours colors"),
+    "payment": _stems("payment payments method methods"),
 }
 
 NUMBER_WORDS = {

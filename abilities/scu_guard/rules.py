@@ -27,6 +27,7 @@ from abilities.scu_guard.lexicon import (
     REQUIRE,
     STOP,
     UNIVERSAL,
+    stem,
 )
 from abilities.scu_guard.quantities import (
     GT,
@@ -122,7 +123,11 @@ SCOPES = (
     "shift",
 )
 CABIN_RE = re.compile(
-    r"\b(premium\s+economy|economy|business(?=\s+class)|first(?=\s+class))(?:\s+(?:class|cabin|seats?))?\b", re.I
+    r"\b(premium\s+economy|economy|business(?=\s+class)|first(?=\s+class))(?:\s+(?:class|cabin|seats?))?\b",
+    re.I,
+)
+PAYMENT_RE = re.compile(
+    r"\b(?:cash|gift cards?|vouchers?|cheques?|credit cards?|debit cards?|paypal|crypto(?:currency)?)\b", re.I
 )
 EXCLUSION_RE = re.compile(
     r"\b(?:same|shared?|co-?locat\w*|colocat\w*|together|different|separate|distinct)\b", re.I
@@ -206,6 +211,9 @@ def member_mentions(text: str, kind: str) -> list[tuple[str, int, int]]:
     elif kind == "cabin":  # travel classes, ordered economy < premium economy < business < first
         for m in CABIN_RE.finditer(text):
             out.append((re.sub(r"\s+", " ", m.group(1).lower()), m.start(), m.end()))
+    elif kind == "payment":
+        for m in PAYMENT_RE.finditer(text):
+            out.append((" ".join(stem(w) for w in m.group(0).lower().split()), m.start(), m.end()))
     elif kind == "version":
         for m in VERSION_RE.finditer(text):
             out.append((f"{m.group(1).lower()} {m.group(2)}", m.start(), m.end()))
@@ -219,7 +227,17 @@ def member_mentions(text: str, kind: str) -> list[tuple[str, int, int]]:
 
 
 def _members(text: str) -> tuple[str, tuple[str, ...]]:
-    for kind in ("version", "domain", "region", "currency", "format", "database", "cabin", "colour"):
+    for kind in (
+        "version",
+        "domain",
+        "region",
+        "currency",
+        "format",
+        "database",
+        "cabin",
+        "colour",
+        "payment",
+    ):
         found = member_mentions(text, kind)
         if found:
             return kind, tuple(dict.fromkeys(m for m, _, _ in found))
@@ -475,9 +493,12 @@ def _polarity_rule(text: str, tokens: list[Token], pol: int) -> Rule:
         rest = rest[1:]
     first_np: list[Token] = []
     for t in rest:
-        if t.low in PREPOSITIONS:
+        if t.low in PREPOSITIONS or t.low in ("before", "after", "until", "when", "while"):
             break
         first_np.append(t)
+    if any(t.low.endswith(("'s", "’s")) for t in first_np[:-1]):  # "the patient's identity": not the patient
+        k = max(i for i, t in enumerate(first_np[:-1]) if t.low.endswith(("'s", "’s")))
+        first_np = first_np[k + 1 :]
     obj = _content([t for t in rest if t.low not in PREPOSITIONS])
     np_stems = _content(first_np)
     head = _np_head(np_stems)
@@ -545,8 +566,11 @@ def rule_summary(rule: Rule) -> dict[str, object]:
         out.update(entities=list(rule.entities), scope=rule.scope)
     elif rule.kind == "conditional" and rule.bound is not None and rule.then is not None:
         b = rule.bound
-        out.update(trigger={"form": b.form, "dim": b.dim, "lo": _num(b.lo), "hi": _num(b.hi)},
-                   then=rule_summary(rule.then), keys=sorted(rule.keys))
+        out.update(
+            trigger={"form": b.form, "dim": b.dim, "lo": _num(b.lo), "hi": _num(b.hi)},
+            then=rule_summary(rule.then),
+            keys=sorted(rule.keys),
+        )
     return out
 
 
