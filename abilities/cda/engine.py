@@ -449,6 +449,7 @@ class CdaRun:
             early = len(c.early) / max(1, len(c.early) + len(c.explained))
             c.uncertainty = round(0.15 * (undetermined / n_clauses if n_clauses else 0.0) + 0.3 * conflict
                                   + (0.15 if self.conservative else 0.0) + 0.1 * early, 6)
+            c.fitted_uncertainty = round(0.1 * early, 6)
             c.penalties = round(sum(w for (lab, _, w), s in zip(self.soft, c.soft, strict=False) if s == "violated"), 6)
             c.score = c.salience + c.posterior - c.penalties - c.uncertainty
 

@@ -54,6 +54,7 @@ class Candidate:
     salience: float = 0.0
     penalties: float = 0.0
     uncertainty: float = 0.0
+    fitted_uncertainty: float = 0.0  # the part of ``uncertainty`` the calibration data contains (early anomalies)
     score: float = 0.0
     refuted: bool = False
     core: list[str] = field(default_factory=list)
@@ -133,13 +134,24 @@ def band(confidence: float) -> str:
 
 
 def raw_confidence(c: Candidate) -> float:
-    """Posterior shrunk by the candidate's uncertainty: the input of the calibration map."""
-    return max(0.0, min(1.0, c.posterior * (1.0 - min(0.9, c.uncertainty))))
+    """Posterior shrunk by the uncertainty the calibration was fitted with: the map's input."""
+    return max(0.0, min(1.0, c.posterior * (1.0 - min(0.9, c.fitted_uncertainty))))
 
 
 def confidence(c: Candidate) -> float:
-    """Calibrated raw confidence: an estimate of the probability that ``c`` is the true explanation."""
-    return round(max(0.0, min(1.0, calibrate(raw_confidence(c)))), 4)
+    """An estimate of the probability that ``c`` is the true explanation.
+
+    The calibration map was fitted on problems without undetermined clauses, conflicting reports
+    or withheld evidence. When any of those is present the map may only lower the raw confidence
+    (it has no evidence that such a case is under-confident), and the rest of the uncertainty
+    shrinks the result as before.
+    """
+    raw = raw_confidence(c)
+    conf = calibrate(raw)
+    other = max(0.0, c.uncertainty - c.fitted_uncertainty)
+    if other > 1e-9:
+        conf = min(conf, raw) * (1.0 - min(0.9, other))
+    return round(max(0.0, min(1.0, conf)), 4)
 
 
 def entropy(ps: list[float]) -> float:
