@@ -116,7 +116,7 @@ def _elliptic(seg: Segment) -> bool:
     )
 
 
-def _object_ok(rule: Rule, seg: Segment) -> bool:
+def _object_ok(rule: Rule, seg: Segment, context: set[str] | None = None) -> bool:
     if not rule.obj:
         return True
     if rule.obj_head and rule.obj_head not in seg.stems:
@@ -125,7 +125,7 @@ def _object_ok(rule: Rule, seg: Segment) -> bool:
         return False  # the object's own noun phrase, modifiers included ("admin access", "null keys")
     rest = rule.obj - rule.obj_np - GENERIC
     if len(rest) >= 2:  # "invitations to personal email addresses": the rest matters too
-        return len(rest & seg.stems) * 2 >= len(rest)
+        return len(rest & (seg.stems | (context or set()))) * 2 >= len(rest)
     return True
 
 
@@ -168,6 +168,20 @@ def _agent_free(rule: Rule, seg: Segment) -> bool:
     return act is not None and any(w in cop for w in lows[:act])
 
 
+def _pronoun_object(rule: Rule, seg: Segment, claim: set[str]) -> bool:
+    """ "Sign it as is; the auto-renewal clause is standard": a pronoun object of the rule's own verb
+    stands for the thing the claim describes with the rule's object words."""
+    if not rule.action_stems or not (rule.action_stems & seg.stems):
+        return False
+    if not ({"it", "them", "this", "these", "those"} & {t.low for t in seg.tokens}):
+        return False
+    words = rule.obj - GENERIC
+    if rule.obj_head in claim:
+        return True
+    rest = words - rule.obj_np
+    return len(rest) >= 2 and len(rest & claim) * 2 >= len(rest) + 1
+
+
 def _only_as_place(rule: Rule, seg: Segment) -> bool:
     """The rule's direct object appears in the segment only inside a place phrase ("in the room")."""
     if not rule.action_stems or rule.action or not rule.obj_head:
@@ -185,7 +199,7 @@ def _find_polar(rule: Rule, seg: Segment, sent: set[str], claim: set[str]) -> st
         return None
     pol = polarity(seg.tokens)
     if rule.kind == "forbid":
-        if not (rule.obj_locative or _object_ok(rule, seg)):
+        if not (rule.obj_locative or _object_ok(rule, seg) or _pronoun_object(rule, seg, claim)):
             return None
         outside = re.search(
             r"\b(?:outside|off|beyond)\s+(?:of\s+)?(?:the\s+|a\s+)?(\w+)", rule.constraint, re.I
@@ -214,7 +228,7 @@ def _find_polar(rule: Rule, seg: Segment, sent: set[str], claim: set[str]) -> st
             return "denies what the constraint permits"
         return None
     # require
-    anchored = (rule.obj_head and rule.obj_head in seg.stems and _object_ok(rule, seg)) or (
+    anchored = (rule.obj_head and rule.obj_head in seg.stems and _object_ok(rule, seg, sent)) or (
         rule.action
         and rule.action != "PERMIT"
         and _concept_hit(seg, rule.action)

@@ -102,6 +102,7 @@ PREPOSITIONS = frozenset(
         "within",
     }
 )
+CLAUSE_LINKS = frozenset({"before", "after", "until", "when", "while", "once"})
 INSTRUMENT = frozenset({"with", "using", "via", "by", "through"})
 SCOPES = (
     "region",
@@ -493,13 +494,13 @@ def _polarity_rule(text: str, tokens: list[Token], pol: int) -> Rule:
         rest = rest[1:]
     first_np: list[Token] = []
     for t in rest:
-        if t.low in PREPOSITIONS or t.low in ("before", "after", "until", "when", "while"):
+        if t.low in PREPOSITIONS or t.low in CLAUSE_LINKS:
             break
         first_np.append(t)
     if any(t.low.endswith(("'s", "’s")) for t in first_np[:-1]):  # "the patient's identity": not the patient
         k = max(i for i, t in enumerate(first_np[:-1]) if t.low.endswith(("'s", "’s")))
         first_np = first_np[k + 1 :]
-    obj = _content([t for t in rest if t.low not in PREPOSITIONS])
+    obj = _content([t for t in rest if t.low not in PREPOSITIONS and t.low not in CLAUSE_LINKS])
     np_stems = _content(first_np)
     head = _np_head(np_stems)
     if head in GENERIC and len(np_stems) > 1:
