@@ -445,7 +445,7 @@ def _find_conditional(
     sent = {st for seg in segs for st in seg.stems}
     if not (rule.keys & sent) or not _triggered(cond, claim, s0, s1, masked):
         return None
-    what = f"above the trigger of the constraint ({cond.form} {cond.dim})"
+    what = f"where the trigger of the constraint holds ({cond.form} {cond.dim})"
     if then.kind == "forbid":
         hits = [seg for seg in segs if _action_hit(then, seg)]
         if hits and all(polarity(seg.tokens) > 0 for seg in hits):

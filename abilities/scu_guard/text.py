@@ -31,7 +31,7 @@ HARD_BOUNDARY = re.compile(
     r"|,\s*i\.e\.|,\s*e\.g\.|\bwhen\b)\s*",
     re.I,
 )
-SOFT_BOUNDARY = re.compile(r"\s*(?:,\s*and\b|,|\band\b)\s*", re.I)
+SOFT_BOUNDARY = re.compile(r"\s*(?:,\s*and\b|,(?!\d)|(?<!\d),|\band\b)\s*", re.I)  # "7,500" is one number
 SENTENCE_RE = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<=[.!?])\s+|\n+")
 PREDICATE_WORDS = frozenset(
     {
