@@ -3,7 +3,7 @@
 Usage: .venv/bin/python bench/cda_calibrate.py [--check]
 
 Runs the cda core on generated RCA problems with seeds 5,000,000 + services*1000 + i (disjoint
-from the benchmark's seeds, services*1000 + i < 2,100,000, and from the tests' 6,000,000+), pairs
+from the benchmark's, services*1000 + i < 2,100,000, and the test's, 8,000,000 + ...), pairs
 each ranked verdict's *raw* confidence (posterior shrunk by uncertainty, from the run's trace)
 with whether it blames the injected root, and fits an isotonic map (pool-adjacent-violators with
 Beta(1,1) smoothing per block; abilities/cda/calibration.py). The raw confidence does not
