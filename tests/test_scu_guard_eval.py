@@ -39,10 +39,12 @@ def test_guard_meets_targets_on_the_labelled_set(cases: list[dict]) -> None:
     assert result["contradiction"]["recall"] >= 0.9, result["errors"]
 
 
-@pytest.mark.parametrize("name", ["holdout.jsonl", "holdout2.jsonl", "holdout3.jsonl", "holdout4.jsonl"])
+@pytest.mark.parametrize(
+    "name", ["holdout.jsonl", "holdout2.jsonl", "holdout3.jsonl", "holdout4.jsonl", "heldout_v5.jsonl"]
+)
 def test_held_out_sets_keep_precision(name: str) -> None:
     """Sets written after the detector (each measured once before any fix it prompted): precision
     must hold; recall on unseen phrasing is lower and reported by the bench."""
     result = score(load_cases(DATA / name))
-    assert result["contradiction"]["precision"] >= 0.95, result["errors"]
-    assert result["verdict_accuracy"] >= 0.7, result["errors"]
+    assert result["contradiction"]["precision"] >= 0.98, result["errors"]
+    assert result["verdict_accuracy"] >= 0.8, result["errors"]

@@ -462,7 +462,7 @@ def _find_conditional(
             for member, _s, _e in member_mentions(seg.text, then.member_kind):
                 if member not in then.members:
                     return seg, f"{member} instead of {list(then.members)} {what}"
-        if pol > 0 and SOLO_RE.search(seg.text) and (obj & sent or _action_hit(then, seg)):
+        if pol > 0 and SOLO_RE.search(seg.text):
             return seg, f"acts alone where the constraint requires someone else {what}"
         low = {t.low for t in seg.tokens}
         if pol > 0 and set(COUNT_OPPOSITES[0]) & {t.low for t in tokenize(then.constraint)}:
