@@ -135,6 +135,9 @@ def test_denied_egress_gives_a_conservative_summary_with_stubs() -> None:
     assert asked and asked[0][0] == "approval" and asked[0][1]["egress_class"] == "external"
     assert all(v.status != "supported" and v.confidence <= 0.59 for v in out.verdicts)
     assert any("conservative" in c for c in out.caveats)
+    summary = ctx.artifacts[out.summary_artifact_id][1]
+    assert summary["confidence_bands"]["top"] != "high"  # the band follows the capped confidence
+    assert [p["top_band"] for p in ctx.checkpoints("verifier_update") if "top_band" in p][-1] != "high"
     stubs = [p for k, p in ctx.receipts if k == "receipt_stub"]
     assert any(s["reason"] == "egress_denied" and s["missing"] == ["metric:FxRate"] for s in stubs)
     assert ctx.artifacts[out.evidence_bundle_id][1]["receipt_stubs"]

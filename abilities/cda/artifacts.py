@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from abilities.cda.scoring import band, confidence
+from abilities.cda.scoring import band
 
 
 class Bundle:
@@ -100,7 +100,7 @@ class Bundle:
         return {"kind": "cda_summary", "stage": "partial" if self.incomplete else "final",
                 "problem": run.inp.problem[:500], "goal": run.inp.goals.kind,
                 "decisions": decisions,
-                "confidence_bands": {"top": band(confidence(top)) if top else "low",
+                "confidence_bands": {"top": band(run.confidence_of(top)) if top else "low",
                                      "thresholds": {"high": 0.8, "medium": 0.5}},
                 "key_citations": [{"citation_id": c["citation_id"], "spans": c.get("spans", []),
                                    "ken_path": c.get("ken_path")} for c in cited[:10]],

@@ -531,7 +531,7 @@ class CdaRun:
                 "round": rnd, "checked": len(prelim), "refuted": pruned, "ken_queries": len(self.ken_log),
                 "citations": sum(len(self.scored[h].citations) for h in self.beam[:3]),
                 "top": top.hid if top else None,
-                "top_band": band(confidence(top)) if top else "low"})
+                "top_band": band(self.confidence_of(top)) if top else "low"})
             self.ctx.checkpoint("plan_delta", {
                 "round": rnd, "expanded": [c.hid for c in new][:20], "pruned": pruned,
                 "beam": [{"hypothesis_id": h, "score": round(self.scored[h].score, 4)} for h in self.beam],
@@ -581,14 +581,16 @@ class CdaRun:
                 for _, c in self.criteria]
 
     # ------------------------------------------------------------------ results
+    def confidence_of(self, c: Candidate) -> float:
+        """The reported confidence: calibrated, capped at 0.59 when evidence was withheld."""
+        return min(confidence(c), 0.59) if self.conservative else confidence(c)
+
     def verdicts(self) -> list[Verdict]:
         out: list[Verdict] = []
         ranked = self._rank()
         for i, hid in enumerate(ranked[:MAX_VERDICTS]):
             c = self.scored[hid]
-            conf = confidence(c)
-            if self.conservative:
-                conf = min(conf, 0.59)
+            conf = self.confidence_of(c)
             coverage = _coverage(c)
             early_heavy = len(c.early) > len(c.explained)
             if early_heavy:
