@@ -114,3 +114,38 @@ def test_cabin_classes_form_a_kind_in_conditional_rules() -> None:
     assert rules_fired("Fly business class for the 90 minute trip.", [rule]) == ["conditional"]
     assert rules_fired("Fly economy class for the 90 minute trip.", [rule]) == []
     assert rules_fired("Fly business class for the 9 hour trip.", [rule]) == []
+
+
+@pytest.mark.parametrize(
+    ("claim", "contradicts"),
+    [
+        ("Flammable drums can be kept in bay C over the weekend.", True),
+        ("Flammable drums are kept in bay D only.", False),
+        ("Flammable drums must not go to bay C; they stay in bay D.", False),
+    ],
+)
+def test_labelled_places_form_a_kind(claim: str, contradicts: bool) -> None:
+    rule = "Flammable drums may only be kept in bay D."
+    assert parse_rule(rule).kind == "allow_list"
+    assert bool(find_contradictions(claim, [rule])) is contradicts, claim
+
+
+@pytest.mark.parametrize(
+    ("claim", "contradicts"),
+    [
+        ("The inspector can visit unannounced.", True),
+        ("The inspector may come by without notice on Mondays.", True),
+        ("The inspector gives 72 hours' notice before a visit.", False),
+        ("The inspector never visits without notice.", False),
+        ("Signature checks can be skipped for firmware images.", True),
+        ("Give the raw interview notes to the partner agency.", True),
+        ("Give the raw interview notes to the research team.", False),
+    ],
+)
+def test_dropped_minimum_signatures_and_exceptions(claim: str, contradicts: bool) -> None:
+    constraints = [
+        "Inspectors must give at least 48 hours' notice before visiting.",
+        "Firmware images must be signed.",
+        "Never give raw interview notes to anyone outside the research team.",
+    ]
+    assert bool(find_contradictions(claim, constraints)) is contradicts, claim

@@ -116,6 +116,13 @@ def _elliptic(seg: Segment) -> bool:
     )
 
 
+@lru_cache(maxsize=4096)
+def _outside_words(constraint: str) -> frozenset[str]:
+    """ "never share X outside the research team": the team is the exception, not part of X."""
+    m = re.search(r"\b(?:outside|beyond|except)\s+(?:of\s+)?(.*)$", constraint, re.I)
+    return frozenset(s for t in tokenize(m.group(1)) for s in t.stems) if m else frozenset()
+
+
 def _object_ok(rule: Rule, seg: Segment, context: set[str] | None = None) -> bool:
     if not rule.obj:
         return True
@@ -123,7 +130,7 @@ def _object_ok(rule: Rule, seg: Segment, context: set[str] | None = None) -> boo
         return False
     if rule.obj_np and not rule.obj_np <= seg.stems:
         return False  # the object's own noun phrase, modifiers included ("admin access", "null keys")
-    rest = rule.obj - rule.obj_np - GENERIC
+    rest = rule.obj - rule.obj_np - GENERIC - _outside_words(rule.constraint)
     if len(rest) >= 2:  # "invitations to personal email addresses": the rest matters too
         return len(rest & (seg.stems | (context or set()))) * 2 >= len(rest)
     return True
@@ -205,7 +212,7 @@ def _find_polar(rule: Rule, seg: Segment, sent: set[str], claim: set[str]) -> st
             r"\b(?:outside|off|beyond)\s+(?:of\s+)?(?:the\s+|a\s+)?(\w+)", rule.constraint, re.I
         )
         if outside and re.search(
-            rf"\b(?:inside|in|within|on|under)\s+(?:the\s+|a\s+)?{re.escape(outside.group(1))}",
+            rf"\b(?:inside|in|within|on|under|with|to)\s+(?:the\s+|a\s+|our\s+)?{re.escape(outside.group(1))}",
             seg.text,
             re.I,
         ):
@@ -335,12 +342,41 @@ def _key_just_before(rule: Rule, seg: Segment, q: Quantity) -> bool:
     return any(set(t.stems) & rule.keys for t in before)
 
 
+@lru_cache(maxsize=4096)
+def _measured(constraint: str, end: int) -> str:
+    """The noun a minimum measures when it is not the unit ("24 hours' notice" -> notice)."""
+    nxt = [t for t in tokenize(constraint[end:]) if t.low not in STOP][:1]
+    return nxt[0].stems[0] if nxt and nxt[0].stems else ""
+
+
+def _measured_dropped(rule: Rule, seg: Segment) -> bool:
+    """ "without notice", "no notice", "unannounced" against "at least 24 hours' notice"."""
+    bound = rule.bound
+    if bound is None or bound.nouns:
+        return False
+    noun = _measured(rule.constraint, bound.end)
+    if not noun or noun in GENERIC:
+        return False
+    toks = seg.tokens
+    for i, t in enumerate(toks):
+        if noun not in t.stems:
+            continue
+        if "without" in t.stems and not t.negator:  # "unannounced"
+            return polarity(toks) > 0
+        neg = next((j for j in range(max(0, i - 2), i) if toks[j].negator), None)
+        if neg is not None:
+            return polarity(toks, {neg}) > 0  # "never ... without notice" keeps the notice
+    return False
+
+
 def _find_numeric(rule: Rule, seg: Segment, claim: str, masked: list[tuple[int, int]]) -> str | None:
     bound = rule.bound
     if bound is None or not (rule.keys & seg.stems or (bound.nouns - {"tim"}) & seg.stems):
         return None
     if bound.form == "floor" and bound.nouns & seg.stems and _has(seg, REQUIRE) and polarity(seg.tokens) < 0:
         return "drops a required minimum"
+    if bound.form == "floor" and _measured_dropped(rule, seg):
+        return "drops a required minimum (none at all)"
     for q in find_quantities(claim, seg.start, seg.end, masked):
         if not _dims_match(bound, q, seg, rule):
             continue

@@ -187,6 +187,7 @@ for _canon, _words in {
     "open": "open opened unsealed unseal",
     "ask": "ask inquire enquire query",
     "verify": "verify check checks checked validate",
+    "sign": "sign signed signing signature signatures",
 }.items():
     for _w in _words.split():
         SYNONYMS[stem(_w)] = stem(_canon)
@@ -379,6 +380,11 @@ PHRASES: list[tuple[re.Pattern[str], tuple[str, ...]]] = [
     (re.compile(r"\bhow old\b|\bdates? of birth\b|\byears? of birth\b|\bbirth ?years?\b", re.I), ("age",)),
     (re.compile(r"\bhard hats?\b", re.I), ("helmet",)),
     (re.compile(r"\bfind out\b", re.I), ("ask",)),
+    (
+        re.compile(r"\b(?:drop|drops|dropped|stop|stops|stopped|pop|pops|popped) (?:by|in|over)\b", re.I),
+        ("visit",),
+    ),
+    (re.compile(r"\bunannounced\b|\bunnotified\b", re.I), ("without", "notic")),
     (re.compile(r"\b(?:bring|brought|send|sent|take|took|taken|give|gave|given) back\b", re.I), ("return",)),
 ]
 # phrasal verbs whose particle may come after the object: the verb token gains the stems

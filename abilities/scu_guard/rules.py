@@ -127,6 +127,10 @@ CABIN_RE = re.compile(
     r"\b(premium\s+economy|economy|business(?=\s+class)|first(?=\s+class))(?:\s+(?:class|cabin|seats?))?\b",
     re.I,
 )
+LABEL_RE = re.compile(
+    r"\b(zone|gate|dock|bay|building|wing|ward|lane|platform|terminal|hangar|pier|berth|room|floor|level)"
+    r"\s+([A-Z]|\d{1,4}[A-Za-z]?)\b(?![%°.,:]?\d)(?!\s*(?:%|°))"
+)
 PAYMENT_RE = re.compile(
     r"\b(?:cash|gift cards?|vouchers?|cheques?|credit cards?|debit cards?|paypal|crypto(?:currency)?)\b", re.I
 )
@@ -209,6 +213,11 @@ def member_mentions(text: str, kind: str) -> list[tuple[str, int, int]]:
                 out.append((m.group(0).lower(), m.start(), m.end()))
     elif kind == "region":
         out.extend((m.group(0).lower(), m.start(), m.end()) for m in REGION_RE.finditer(text))
+    elif kind.startswith("label:"):
+        noun = kind.split(":", 1)[1]
+        for m in LABEL_RE.finditer(text):
+            if m.group(1).lower() == noun:
+                out.append((f"{noun} {m.group(2).lower()}", m.start(), m.end()))
     elif kind == "cabin":  # travel classes, ordered economy < premium economy < business < first
         for m in CABIN_RE.finditer(text):
             out.append((re.sub(r"\s+", " ", m.group(1).lower()), m.start(), m.end()))
@@ -242,6 +251,10 @@ def _members(text: str) -> tuple[str, tuple[str, ...]]:
         found = member_mentions(text, kind)
         if found:
             return kind, tuple(dict.fromkeys(m for m, _, _ in found))
+    labels = LABEL_RE.search(text)  # "zone H", "gate 3": labelled places form a kind of their own
+    if labels:
+        kind = "label:" + labels.group(1).lower()
+        return kind, tuple(dict.fromkeys(m for m, _, _ in member_mentions(text, kind)))
     return "", ()
 
 
@@ -530,11 +543,14 @@ def _polarity_rule(text: str, tokens: list[Token], pol: int) -> Rule:
     elif any(t.low in ("may", "can") for t in tokens) and not any(t.low == "only" for t in tokens):
         kind = "permit"
     subj_stems = [s for s in subj if s not in REQUIRE]
+    subj_head = _np_head(subj_stems)
+    if subj_head in GENERIC and len(subj_stems) > 1:  # "firmware updates" are about firmware
+        subj_head = subj_stems[-2]
     return Rule(
         kind,
         text,
         subject=frozenset(subj_stems),
-        subject_head=_np_head(subj_stems),
+        subject_head=subj_head,
         subject_universal=universal,
         action=action,
         action_stems=astems,
