@@ -31,6 +31,7 @@ HARD_BOUNDARY = re.compile(
     r"|,\s*i\.e\.|,\s*e\.g\.|\bwhen\b)\s*",
     re.I,
 )
+_ANY_PHRASE = re.compile("|".join(f"(?:{p.pattern})" for p, _ in PHRASES + PHRASAL), re.I)
 SOFT_BOUNDARY = re.compile(r"\s*(?:,\s*and\b|,(?!\d)|(?<!\d),|\band\b)\s*", re.I)  # "7,500" is one number
 SENTENCE_RE = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<=[.!?])\s+|\n+")
 PREDICATE_WORDS = frozenset(
@@ -123,6 +124,8 @@ def tokenize(text: str, offset: int = 0) -> list[Token]:
     for m in TOKEN_RE.finditer(text):
         stems, neg = _word_stems(m.group(0))
         out.append(Token(m.group(0), m.start() + offset, m.end() + offset, m.group(0).lower(), stems, neg))
+    if not _ANY_PHRASE.search(text):
+        return out
     folds: list[tuple[int, int, tuple[str, ...], bool]] = []
     for pat, canon in PHRASES:
         folds.extend((p.start() + offset, p.end() + offset, canon, True) for p in pat.finditer(text))
