@@ -29,7 +29,7 @@ from abilities.scu_guard.evaluate import load_cases, score  # noqa: E402
 DATA = ROOT / "tests" / "data" / "scu_guard"
 SETS = {"labelled": "cases.jsonl", "holdout": "holdout.jsonl", "holdout2": "holdout2.jsonl",
         "holdout3": "holdout3.jsonl", "holdout4": "holdout4.jsonl",
-        "heldout_v5": "heldout_v5.jsonl"}
+        "heldout_v5": "heldout_v5.jsonl", "heldout_v6": "heldout_v6.jsonl"}
 # Each held-out set was written after the detector and scored once before any fix it prompted;
 # those first-run figures (ours) are the honest generalization numbers. Recorded here from the runs
 # in the commit history (tests/data/scu_guard/holdout*.jsonl, "first run" in docs/abilities/scu_guard.md).
@@ -40,6 +40,8 @@ FIRST_RUN = {
     "holdout4": {"verdict_accuracy": 0.7, "contradiction_precision": 0.8, "contradiction_recall": 0.533},
     # 66 cases, 6 new domains; tp 10, fp 3, fn 24 (NEG_MAP on the same run: 0.621 / 0.737 / 0.412)
     "heldout_v5": {"verdict_accuracy": 0.591, "contradiction_precision": 0.769, "contradiction_recall": 0.294},
+    # 30 cases, 3 new domains, written after the v5 fixes; tp 7, fp 4, fn 9 (NEG_MAP: 0.6 / 0.833 / 0.312)
+    "heldout_v6": {"verdict_accuracy": 0.567, "contradiction_precision": 0.636, "contradiction_recall": 0.438},
 }
 
 # --- the spec's baseline, verbatim (bench only, never in the product) -------------------------
