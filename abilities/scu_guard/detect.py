@@ -460,7 +460,9 @@ def _triggered(cond: Quantity, claim: str, s0: int, s1: int, masked: list[tuple[
     """A quantity of the sentence falls inside the trigger band (or repeats the trigger itself)."""
     cnouns = cond.nouns - REQUIRE - {"tim"}
     for q in find_quantities(claim, s0, s1, masked):
-        if q.dim != cond.dim and not (cnouns & q.nouns):  # "10,000 USD ... a second" misread as a rate
+        if q.dim == "age" and cond.dim == "count" and not cnouns:
+            pass  # "under 16" with no unit is an age when the claim gives one ("a 14-year-old")
+        elif q.dim != cond.dim and not (cnouns & q.nouns):  # "10,000 USD ... a second" misread as a rate
             continue
         if cond.dim in ("count", "rate") and cnouns and not (cnouns & q.nouns):
             continue

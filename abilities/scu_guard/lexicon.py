@@ -180,6 +180,9 @@ for _canon, _words in {
     "currency": "currency currencies",
     # category members fold onto their category (a rule about pets is about cats and dogs)
     "pet": "pet pets animal animals cat cats kitten dog dogs puppy hamster hamsters goldfish rabbit parrot",
+    "child": "child children kid kids toddler toddlers infant infants",
+    "medic": "medication medications medicine medicines ibuprofen paracetamol acetaminophen antibiotic antibiotics",
+    "photo": "photo photos photograph photographs photography picture pictures",
     "helmet": "helmet helmets hardhat hardhats",
     "religion": "religion religious faith church mosque synagogue temple worship",
     "identity": "identity identification id ids",

@@ -57,7 +57,9 @@ LT = re.compile(
     r"lighter than|colder than)\s*$",
     re.I,
 )
-NEG_BEFORE = re.compile(r"\b(?:not|never|n't|no)\s+(?:\w+\s+)?$", re.I)
+NEG_BEFORE = re.compile(r"\b(?:not|never|n't|no)\s+(?:\w+\s+){0,2}$", re.I)  # "no room holds more than"
+AGE_AFTER = re.compile(r"^[-\s]?(?:years?|yrs?)?[-\s]?olds?\b", re.I)
+AGE_BEFORE = re.compile(r"\b(?:aged|age|ages)\s*$", re.I)
 AFTER_LE = re.compile(
     r"^\s*(?:or (?:less|fewer|below|lower|shorter)|maximum|max\b|limit|cap|at most|at the latest|at the most)",
     re.I,
@@ -117,6 +119,8 @@ def unit_of(word: str | None) -> tuple[str, float, str] | None:
         return ("mass", MASS_G[w], w)
     if w in TEMP:
         return ("temperature", 1.0, w)
+    if w == "age":
+        return ("age", 1.0, "age")
     if w in LENGTH_M:
         return ("length", LENGTH_M[w], "length")
     st = norm_stem(w)
@@ -177,6 +181,11 @@ def find_quantities(text: str, start: int, end: int, masked: list[tuple[int, int
             continue
         v = _value(raw)
         before = seg[max(0, m.start() - 40) : m.start()]
+        if AGE_AFTER.match(seg[m.end("num") :]) or (AGE_BEFORE.search(before) and unit_of(unit_word) is None):
+            unit_word, unit_end = "age", m.end("num")  # "14-year-old", "aged 17": an age, not a duration
+            after_age = AGE_AFTER.match(seg[m.end("num") :])
+            if after_age:
+                unit_end = m.end("num") + after_age.end()
         after = seg[unit_end : unit_end + 30]
         form, lo, hi, comparative = "point", v, v, False
         if DISPOSE_AFTER.search(before):  # "discarded after 3 days": kept at most 3 days

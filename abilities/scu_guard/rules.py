@@ -420,16 +420,20 @@ def _conditional(text: str, tokens: list[Token]) -> Rule | None:
     op = GT.search(text[: q.start]) or LT.search(text[: q.start])
     if op is None:
         return None
-    cue = next((t for t in tokens if _is_strong_cue(t) and not (op.start() <= t.start < q.end)), None)
+    num = re.match(r"[\d.,]+", text[q.start :])
+    cut = q.end
+    if num and any(_is_strong_cue(t) for t in tokens if q.start + num.end() <= t.start < q.end):
+        cut = q.start + num.end()  # "under 16 require": the verb was read as the count's noun
+    cue = next((t for t in tokens if _is_strong_cue(t) and not (op.start() <= t.start < cut)), None)
     if cue is None:
         return None
-    if q.end <= cue.start:  # the trigger qualifies the subject
-        rest = text[: op.start()] + text[q.end :]
+    if cut <= cue.start:  # the trigger qualifies the subject
+        rest = text[: op.start()] + text[cut:]
     else:  # a trailing condition clause that names what it measures ("when the temperature is ...")
         lead = COND_LEAD.search(text[: op.start()])
         if lead is None or lead.start() < cue.end or not _content(tokenize(lead.group("what"))):
             return None
-        rest = text[: lead.start()] + text[q.end :]
+        rest = text[: lead.start()] + text[cut:]
     rest = re.sub(r"\s+", " ", rest).strip()
     rtoks = tokenize(rest)
     then = _polarity_rule(rest, rtoks, polarity(rtoks))
