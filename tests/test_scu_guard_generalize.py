@@ -149,3 +149,28 @@ def test_dropped_minimum_signatures_and_exceptions(claim: str, contradicts: bool
         "Never give raw interview notes to anyone outside the research team.",
     ]
     assert bool(find_contradictions(claim, constraints)) is contradicts, claim
+
+
+@pytest.mark.parametrize(
+    ("claim", "contradicts"),
+    [
+        ("Cleaners can open the evidence lockers after hours.", True),
+        ("The evidence lockers may be opened by the night porter.", True),
+        ("Custodians open the evidence lockers each morning.", False),
+        ("Cleaners never open the evidence lockers.", False),
+        ("The evidence lockers are opened by a custodian only.", False),
+    ],
+)
+def test_actions_reserved_to_one_agent(claim: str, contradicts: bool) -> None:
+    rule = "Only custodians may open evidence lockers."
+    assert parse_rule(rule).kind == "only_agent"
+    assert bool(find_contradictions(claim, [rule])) is contradicts, claim
+
+
+def test_ages_are_not_durations() -> None:
+    assert not find_contradictions(
+        "The 12-year-old plays with a coach nearby.", ["Matches may last at most 90 minutes."]
+    )
+    rule = "Players under 14 require a coach on the pitch."
+    assert find_contradictions("A 12-year-old player can stay on the pitch without a coach.", [rule])
+    assert not find_contradictions("Players aged 15 may stay on the pitch on their own.", [rule])

@@ -267,6 +267,24 @@ def _find_polar(rule: Rule, seg: Segment, sent: set[str], claim: set[str]) -> st
     return None
 
 
+def _find_only_agent(rule: Rule, seg: Segment) -> str | None:
+    """Someone other than the reserved agent does (or may do) the action on the object."""
+    if polarity(seg.tokens) < 0 or not _object_ok(rule, seg):
+        return None
+    words = _action_words(rule)
+    act = next((i for i, t in enumerate(seg.tokens) if set(t.stems) & words), None)
+    if act is None:
+        return None
+    agent = {s for t in seg.tokens[:act] if t.low not in STOP and t.low not in PRONOUNS for s in t.stems}
+    agent -= PERMIT | REQUIRE | GENERIC | rule.obj
+    by = next((i for i in range(act + 1, len(seg.tokens)) if seg.tokens[i].low == "by"), None)
+    if not agent and by is not None:  # passive: "handled by interns"
+        agent = {s for t in seg.tokens[by + 1 :] if t.low not in STOP for s in t.stems} - GENERIC
+    if not agent or rule.subject_head in agent or rule.subject & agent:
+        return None
+    return f"someone other than the constraint's {rule.subject_head} does it"
+
+
 def _find_allow_list(rule: Rule, seg: Segment, claim: str) -> str | None:
     cue = _has(seg, PERMIT) or _has(seg, USAGE) or _has(seg, REQUIRE) or _has(seg, DENY)
     if polarity(seg.tokens) < 0:
@@ -533,6 +551,8 @@ def find_contradictions(claim: str, constraints: list[str]) -> list[Finding]:
             for seg in segs:
                 if rule.kind in ("forbid", "require", "permit"):
                     detail = _find_polar(rule, seg, sent_stems, claim_stems)
+                elif rule.kind == "only_agent":
+                    detail = _find_only_agent(rule, seg)
                 elif rule.kind == "allow_list":
                     detail = _find_allow_list(rule, seg, claim)
                 elif rule.kind == "numeric":
@@ -549,6 +569,7 @@ def _rule_name(rule: Rule) -> str:
         "numeric": "numeric_bound",
         "exclusion": "exclusion",
         "conditional": "conditional",
+        "only_agent": "only_agent",
         "temporal": "temporal",
         "allow_list": "allow_list",
         "forbid": "forbid",

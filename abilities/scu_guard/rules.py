@@ -273,7 +273,7 @@ def parse_rule(constraint: str) -> Rule:
         or _allow_list(text, low, tokens)
     )
     if rule is None:
-        rule = _polarity_rule(text, tokens, pol)
+        rule = _only_agent(text) or _polarity_rule(text, tokens, pol)
     return Rule(**{**rule.__dict__, "all_stems": stems})
 
 
@@ -465,6 +465,26 @@ def _allow_list(text: str, low: str, tokens: list[Token]) -> Rule | None:
     if not members:
         return None
     return Rule("allow_list", text, members=members, member_kind=kind)
+
+
+ONLY_AGENT_RE = re.compile(
+    r"^\s*only\s+(?P<who>[\w'’ -]{1,60}?)\s+(?P<modal>may|can|are allowed to|is allowed to|are permitted to"
+    r"|is permitted to|should|shall)\s+(?P<rest>.+)$",
+    re.I,
+)
+
+
+def _only_agent(text: str) -> Rule | None:
+    """ "Only registrars may handle loaned artworks": the action is reserved to one kind of agent."""
+    m = ONLY_AGENT_RE.match(text)
+    if m is None:
+        return None
+    inner_text = f"{m.group('who')} may {m.group('rest')}"
+    inner_toks = tokenize(inner_text)
+    inner = _polarity_rule(inner_text, inner_toks, polarity(inner_toks))
+    if not inner.subject_head or not inner.action_stems or inner.kind != "permit":
+        return None
+    return Rule(**{**inner.__dict__, "kind": "only_agent", "constraint": text})
 
 
 def _np_head(stems: list[str]) -> str:
