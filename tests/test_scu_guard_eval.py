@@ -40,7 +40,8 @@ def test_guard_meets_targets_on_the_labelled_set(cases: list[dict]) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["holdout.jsonl", "holdout2.jsonl", "holdout3.jsonl", "holdout4.jsonl", "heldout_v5.jsonl", "heldout_v6.jsonl"]
+    "name",
+    ["holdout.jsonl", "holdout2.jsonl", "holdout3.jsonl", "holdout4.jsonl", "heldout_v5.jsonl", "heldout_v6.jsonl"],
 )
 def test_held_out_sets_keep_precision(name: str) -> None:
     """Sets written after the detector (each measured once before any fix it prompted): precision
