@@ -1,7 +1,7 @@
 """scu_guard evaluation: our detector vs the spec's NEG_MAP regex baseline, on the same pipeline.
 
 Prints precision/recall of ``constraint_contradiction`` and verdict accuracy for both, on the
-labelled set and the two held-out sets, plus throughput (cases/s in process) and, with
+labelled set and the held-out sets, plus throughput (cases/s in process) and, with
 ``--service``, actions/s through a real ``metis serve``. Writes ``bench/results/scu_guard.json``.
 
     .venv/bin/python bench/scu_guard_eval.py [--service] [--actions 40] [--concurrency 8]
@@ -42,6 +42,18 @@ FIRST_RUN = {
     "heldout_v5": {"verdict_accuracy": 0.591, "contradiction_precision": 0.769, "contradiction_recall": 0.294},
     # 30 cases, 3 new domains, written after the v5 fixes; tp 7, fp 4, fn 9 (NEG_MAP: 0.6 / 0.833 / 0.312)
     "heldout_v6": {"verdict_accuracy": 0.567, "contradiction_precision": 0.636, "contradiction_recall": 0.438},
+}
+
+# Our detector before the v5/v6 round of general fixes (commit b1a5491, same script), for the before/after
+# table in docs/abilities/scu_guard.md. v6 did not exist then; its figure here is that old detector on it.
+BEFORE_V5_FIXES = {
+    "labelled": {"verdict_accuracy": 1.0, "contradiction_precision": 1.0, "contradiction_recall": 1.0},
+    "holdout": {"verdict_accuracy": 0.984, "contradiction_precision": 1.0, "contradiction_recall": 0.968},
+    "holdout2": {"verdict_accuracy": 0.919, "contradiction_precision": 1.0, "contradiction_recall": 0.85},
+    "holdout3": {"verdict_accuracy": 0.892, "contradiction_precision": 1.0, "contradiction_recall": 0.789},
+    "holdout4": {"verdict_accuracy": 0.767, "contradiction_precision": 1.0, "contradiction_recall": 0.533},
+    "heldout_v5": {"verdict_accuracy": 0.591, "contradiction_precision": 0.769, "contradiction_recall": 0.294},
+    "heldout_v6": {"verdict_accuracy": 0.5, "contradiction_precision": 0.545, "contradiction_recall": 0.375},
 }
 
 # --- the spec's baseline, verbatim (bench only, never in the product) -------------------------
@@ -125,7 +137,7 @@ def main() -> None:
     args = ap.parse_args()
 
     result: dict[str, Any] = {"python": platform.python_version(), "machine": platform.machine(), "sets": {},
-                              "first_run_untuned_ours": FIRST_RUN}
+                              "first_run_untuned_ours": FIRST_RUN, "ours_before_v5_fixes": BEFORE_V5_FIXES}
     print(f"{'set':18} {'cases':>5}  {'detector':8} {'verdict_acc':>11} {'P(contra)':>9} {'R(contra)':>9}"
           f" {'tp':>3} {'fp':>3} {'fn':>3}")
     for name, file in SETS.items():
