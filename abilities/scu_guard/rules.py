@@ -590,7 +590,7 @@ def _polarity_rule(text: str, tokens: list[Token], pol: int) -> Rule:
 def rule_summary(rule: Rule) -> dict[str, object]:
     """A small JSON-safe view of a rule for receipts and traces."""
     out: dict[str, object] = {"kind": rule.kind}
-    if rule.kind in ("forbid", "require", "permit"):
+    if rule.kind in ("forbid", "require", "permit", "only_agent"):
         out.update(subject=sorted(rule.subject), action=rule.action, object=sorted(rule.obj))
     elif rule.kind == "allow_list":
         out.update(member_kind=rule.member_kind, members=list(rule.members))
