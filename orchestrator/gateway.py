@@ -7,7 +7,6 @@ Delivery subscribes to the live hub first, then range-reads the log from the req
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 
 from sse_starlette.sse import EventSourceResponse
@@ -15,12 +14,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from orchestrator.events import sse_frame
-from orchestrator.hub import Dropped
+from orchestrator.hub import Dropped, resume_then_live
 from orchestrator.toolbus import bearer
 from receipts.log import Record
-
-FIRST_CHUNK = 20
-BACKLOG_CHUNK = 500
 
 
 def _legacy_frame(rec: Record) -> bytes:
@@ -68,27 +64,10 @@ async def stream_endpoint(request: Request) -> Response:
     service.metrics.sse_subscribers.inc()
 
     async def events() -> AsyncIterator[bytes]:
-        # Frames are sent in joined chunks (one send per read), with a yield to the loop between
-        # chunks: a client that hangs up mid-replay is noticed at once, and 500 subscribers cost
-        # 500 sends per burst rather than 500 per event. The first read is small so the first
-        # resumed event leaves quickly.
-        last = after
-        chunk = FIRST_CHUNK
+        # One joined chunk per batch: 500 subscribers cost 500 sends per burst, not 500 per event.
         try:
-            while True:
-                rows = rlog.read_stream(tenant, topic, last, chunk)
-                if rows:
-                    yield b"".join(frame(rec) for rec in rows)
-                    last = rows[-1].seq
-                    await asyncio.sleep(0)
-                if len(rows) < chunk:
-                    break
-                chunk = BACKLOG_CHUNK
-            while True:
-                fresh = [rec for rec in await sub.get_many() if rec.seq > last]
-                if fresh:
-                    yield b"".join(frame(rec) for rec in fresh)
-                    last = fresh[-1].seq
+            async for batch in resume_then_live(rlog, sub, tenant, topic, after):
+                yield b"".join(frame(rec) for rec in batch)
         except Dropped:
             return
         finally:

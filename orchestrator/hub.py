@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
+from collections.abc import AsyncIterator
 
 from receipts.log import ReceiptLog, Record, stream_key
+
+FIRST_CHUNK = 20  # small, so the first resumed event leaves quickly
+BACKLOG_CHUNK = 500
 
 
 class Dropped(Exception):
@@ -96,3 +100,27 @@ class Hub:
             for sub in subs:
                 sub.close()
         self._subs.clear()
+
+
+async def resume_then_live(rlog: ReceiptLog, sub: Subscriber, tenant: str, topic: str,
+                           after: int) -> AsyncIterator[list[Record]]:
+    """Every event of a tenant's topic with seq > ``after``, in order, in batches: an index range
+    read of the log, then the live buffer of ``sub``. ``sub`` must be subscribed before this starts:
+    anything committed after subscribing is in its buffer (no gap) and the seq filter drops what
+    the range read already gave (no duplicate). Raises ``Dropped`` if ``sub`` falls behind."""
+    last = after
+    chunk = FIRST_CHUNK
+    while True:
+        rows = rlog.read_stream(tenant, topic, last, chunk)
+        if rows:
+            yield rows
+            last = rows[-1].seq
+            await asyncio.sleep(0)  # let a hung-up client's cancellation land between chunks
+        if len(rows) < chunk:
+            break
+        chunk = BACKLOG_CHUNK
+    while True:
+        fresh = [rec for rec in await sub.get_many() if rec.seq > last]
+        if fresh:
+            yield fresh
+            last = fresh[-1].seq

@@ -111,6 +111,14 @@ class Action:
             v["lock_hash"] = self.lock["hash"]
         return v
 
+    def run_message(self, dependencies: dict[str, dict[str, Any]]) -> dict[str, Any]:
+        """The worker protocol's ``run`` message for this action (see orchestrator/worker.py)."""
+        return {"op": "run", "inputs": self.inputs, "job": {
+            "action_id": self.action_id, "topic": self.topic, "tenant": self.tenant, "ability": self.ability,
+            "revision": self.revision, "seed": self.seed.hex(), "seed_fingerprint": self.seed_fingerprint,
+            "budgets": self.budgets, "lock": self.lock, "dependencies": dependencies,
+            "risk_class": self.risk_class}}
+
     def internal(self) -> dict[str, Any]:
         """What a restart needs beyond the view (kept in the log, shown only to reviewers)."""
         return {
@@ -287,13 +295,9 @@ class Scheduler:
         return waiting
 
     def _dependencies(self, a: Action) -> dict[str, dict[str, Any]]:
-        deps: dict[str, dict[str, Any]] = {}
-        for kind, pid in self.graph.producers(a.action_id, ("dependsOn", "bind")):
-            p = self.actions[pid]
-            deps[pid] = {"kind": kind, "revision": p.revision, "outputs": p.outputs}
-            if kind == "bind":
-                a.bound[pid] = {"revision": p.revision, "outputs_hash": outputs_hash(p.outputs)}
-        return deps
+        """Current outputs of the producers ``a`` depends on or binds, by action id."""
+        return {pid: {"kind": kind, "revision": self.actions[pid].revision, "outputs": self.actions[pid].outputs}
+                for kind, pid in self.graph.producers(a.action_id, ("dependsOn", "bind"))}
 
     def _dispatch(self) -> None:
         while self._ready and self._active < self.max_concurrent:
@@ -318,6 +322,9 @@ class Scheduler:
             a.worker = worker
             a.grace, a.stop_cause, a.breach, a.partial_outputs = False, None, None, None
             deps = self._dependencies(a)
+            for pid, dep in deps.items():  # bind => lock the revision this run sees
+                if dep["kind"] == "bind":
+                    a.bound[pid] = {"revision": dep["revision"], "outputs_hash": outputs_hash(dep["outputs"])}
             a.t0 = time.monotonic()
             a.started_at = utc_now()
             self._set_status(a, Status.RUNNING, event=("action_started", {
@@ -326,10 +333,7 @@ class Scheduler:
             wall = a.budgets["wall_s"]
             loop = asyncio.get_running_loop()
             a.timers.append(loop.call_later(wall, self._breach, a, {"budget": "wall_s", "limit": wall}))
-            worker.send({"op": "run", "inputs": a.inputs, "job": {
-                "action_id": a.action_id, "topic": a.topic, "tenant": a.tenant, "ability": a.ability,
-                "revision": a.revision, "seed": a.seed.hex(), "seed_fingerprint": a.seed_fingerprint,
-                "budgets": a.budgets, "lock": a.lock, "dependencies": deps, "risk_class": a.risk_class}})
+            worker.send(a.run_message(deps))
             done: dict[str, Any] | None = None
             async for msg in worker.messages():
                 if msg["op"] == "done":
@@ -622,15 +626,11 @@ class Scheduler:
         answers = deque(r.payload["value"] for r in self.log.read_action(a.action_id, ["receipt"])
                         if r.name == "input")
         children = deque(c.view() for c in self.actions.values() if c.parent_id == a.action_id)
-        deps = {pid: {"kind": kind, "revision": self.actions[pid].revision, "outputs": self.actions[pid].outputs}
-                for kind, pid in self.graph.producers(a.action_id, ("dependsOn", "bind"))}
+        deps = self._dependencies(a)
         worker = await self.pool.acquire()
         done: dict[str, Any] | None = None
         try:
-            worker.send({"op": "run", "inputs": a.inputs, "job": {
-                "action_id": a.action_id, "topic": a.topic, "tenant": a.tenant, "ability": a.ability,
-                "revision": a.revision, "seed": a.seed.hex(), "seed_fingerprint": a.seed_fingerprint,
-                "budgets": a.budgets, "lock": a.lock, "dependencies": deps, "risk_class": a.risk_class}})
+            worker.send(a.run_message(deps))
 
             async def drive() -> dict[str, Any] | None:
                 async for msg in worker.messages():

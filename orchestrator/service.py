@@ -22,7 +22,7 @@ from orchestrator.approvals import Approvals
 from orchestrator.auth import Principal, StreamTokens, TokenStore
 from orchestrator.errors import RpcError
 from orchestrator.events import event_data
-from orchestrator.hub import Dropped, Hub
+from orchestrator.hub import Dropped, Hub, resume_then_live
 from orchestrator.lifecycle import TERMINAL, Status
 from orchestrator.metrics import Metrics
 from orchestrator.scheduler import Action, Scheduler, outputs_hash
@@ -217,21 +217,11 @@ class Service:
         assert session.notify is not None
         last = after
         try:
-            while True:
-                rows = self.log.read_stream(tenant, topic, last, 500)
-                for rec in rows:
+            async for batch in resume_then_live(self.log, sub, tenant, topic, after):
+                for rec in batch:
                     await session.notify("event", {"subscription_id": sid, "id": rec.seq, "event": rec.name,
                                                    "data": event_data(rec)})
                     last = rec.seq
-                if len(rows) < 500:
-                    break
-            while True:
-                rec = await sub.get()
-                if rec.seq <= last:
-                    continue
-                await session.notify("event", {"subscription_id": sid, "id": rec.seq, "event": rec.name,
-                                               "data": event_data(rec)})
-                last = rec.seq
         except Dropped:
             await session.notify("subscription_dropped", {"subscription_id": sid, "last_event_id": last,
                                                           "reason": "client too slow: resume with last_event_id"})
