@@ -23,11 +23,11 @@ from orchestrator.auth import Principal, StreamTokens, TokenStore
 from orchestrator.errors import RpcError
 from orchestrator.events import event_data
 from orchestrator.hub import Dropped, Hub, resume_then_live
-from orchestrator.lifecycle import TERMINAL, Status
+from orchestrator.lifecycle import TERMINAL
 from orchestrator.metrics import Metrics
 from orchestrator.scheduler import Action, Scheduler, outputs_hash
 from receipts.canonical import canonical_json
-from receipts.log import Entry, ReceiptLog
+from receipts.log import Entry, ReceiptLog, connect
 from receipts.verify import verify_connection
 from schemas import toolbus as S
 
@@ -301,8 +301,6 @@ class Service:
 
     async def reflect_verify(self, session: Session, p: S.VerifyParams) -> dict[str, Any]:
         await self._reflect(session, "reflect.verify", "log", p.model_dump(exclude_none=True, exclude={"meta"}))
-        from receipts.log import connect
-
         def run() -> dict[str, Any]:
             conn = connect(self.log.path, readonly=True)
             try:
@@ -345,5 +343,3 @@ class Service:
             counts[str(a.status)] = counts.get(str(a.status), 0) + 1
         return counts
 
-
-__all__ = ["Service", "Session", "Status"]
