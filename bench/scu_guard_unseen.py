@@ -1,0 +1,111 @@
+"""scu_guard on sets written without looking at the detector: figures per set, per kind, per cause, per domain.
+
+Each case carries ``domain``, ``kind`` (the constraint kind it probes) and ``cause`` (the wording it
+tests: periodic, unit, business_days, date, quantity_word, passive, obligation, non_prefix, order,
+ellipsis, negation_scope, distractor, chunk_fact, vocab, plain). Every detector given is scored on
+the very same pipeline in the same run, so each figure sits next to its baselines.
+
+    .venv/bin/python bench/scu_guard_unseen.py --out NAME SET.jsonl [SET.jsonl ...]
+
+writes ``bench/results/scu_guard_NAME.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from abilities.scu_guard.evaluate import judge, load_cases  # noqa: E402
+from bench.scu_guard_eval import neg_map_detector  # noqa: E402
+
+
+def _figures(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    n = len(rows)
+    tp = sum(r["want"] and r["got"] for r in rows)
+    fp = sum(r["got"] and not r["want"] for r in rows)
+    fn = sum(r["want"] and not r["got"] for r in rows)
+    ok_cases = [r for r in rows if not r["want"]]
+    return {
+        "cases": n,
+        "verdict_accuracy": round(sum(r["verdict_ok"] for r in rows) / n, 4) if n else None,
+        "contradiction_precision": round(tp / (tp + fp), 4) if tp + fp else None,
+        "contradiction_recall": round(tp / (tp + fn), 4) if tp + fn else None,
+        "tp": tp, "fp": fp, "fn": fn,
+        "ok_claims": len(ok_cases),
+        "ok_claims_flagged": sum(r["got"] for r in ok_cases),
+        "suspected": sum(r["reason"] == "suspected_contradiction" for r in rows),
+    }
+
+
+def run(cases: list[dict[str, Any]], detector: Any) -> list[dict[str, Any]]:
+    """One row per case: wanted/got contradiction, verdict right or not."""
+    rows = []
+    for case in cases:
+        got = judge(case, detector)
+        exp = case["expect"]
+        rows.append({
+            "id": case["id"], "domain": case.get("domain", "?"), "kind": case.get("kind", "?"),
+            "cause": case.get("cause", "?"), "want": exp["reason"] == "constraint_contradiction",
+            "got": got.reason == "constraint_contradiction", "reason": got.reason,
+            "verdict_ok": got.verdict == exp["verdict"],
+        })
+    return rows
+
+
+def report(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Figures overall and broken down by kind, cause and domain, plus the wrong cases."""
+    out: dict[str, Any] = {"all": _figures(rows)}
+    for key in ("kind", "cause", "domain"):
+        groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for r in rows:
+            groups[r[key]].append(r)
+        out[f"by_{key}"] = {k: _figures(v) for k, v in sorted(groups.items())}
+    out["wrong"] = [f"{r['id']}: want {'contradiction' if r['want'] else 'ok'}, got {r['reason']}"
+                    for r in rows if not r["verdict_ok"] or r["want"] != r["got"]]
+    return out
+
+
+def detectors() -> dict[str, Any]:
+    """The detectors to compare: the guard's current one, and the spec's NEG_MAP baseline."""
+    return {"ours": None, "neg_map": neg_map_detector}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True, help="results name: bench/results/scu_guard_<out>.json")
+    ap.add_argument("--note", default="", help="what this run is (e.g. first run, before any change)")
+    ap.add_argument("sets", nargs="+")
+    args = ap.parse_args()
+    result: dict[str, Any] = {"python": platform.python_version(), "machine": platform.machine(),
+                              "note": args.note, "sets": {}}
+    pooled: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for path in args.sets:
+        cases = load_cases(path)
+        name = Path(path).stem
+        entry: dict[str, Any] = {}
+        for label, det in detectors().items():
+            rows = run(cases, det)
+            pooled[label].extend(rows)
+            entry[label] = report(rows)
+            f = entry[label]["all"]
+            print(f"{name:14} {label:8} n={f['cases']:4} acc={f['verdict_accuracy']:.3f} "
+                  f"P={f['contradiction_precision']} R={f['contradiction_recall']} "
+                  f"ok_flagged={f['ok_claims_flagged']}/{f['ok_claims']}")
+        result["sets"][name] = entry
+    if len(args.sets) > 1:
+        result["pooled"] = {label: report(rows) for label, rows in pooled.items()}
+    out = ROOT / "bench" / "results" / f"scu_guard_{args.out}.json"
+    out.write_text(json.dumps(result, indent=2, sort_keys=True) + "\n")
+    print(f"wrote {out.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
