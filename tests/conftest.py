@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import secrets
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -30,3 +32,38 @@ def server_factory(tmp_path) -> Iterator[Callable[..., MetisServer]]:
     yield make
     for s in servers:
         s.stop(kill=True)
+
+
+# -- PostgreSQL (the distributed backend): one throwaway database per run, one schema per test --------
+
+PG_ADMIN_URL = os.environ.get("METIS_TEST_PG_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+
+
+@pytest.fixture(scope="session")
+def pg_database() -> Iterator[str]:
+    """URL of a fresh database ``metis_test_<random>`` on the local PostgreSQL, dropped at the end."""
+    import psycopg
+
+    name = "metis_test_" + secrets.token_hex(4)
+    try:
+        admin = psycopg.connect(PG_ADMIN_URL, autocommit=True, connect_timeout=5)
+    except psycopg.OperationalError as exc:
+        pytest.fail(f"PostgreSQL is not reachable at {PG_ADMIN_URL} (scripts/test starts it): {exc}")
+    with admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    yield PG_ADMIN_URL.rsplit("/", 1)[0] + "/" + name
+    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as admin:
+        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture
+def pg_url(pg_database: str) -> Iterator[str]:
+    """A URL whose search_path is a fresh schema: an empty PostgreSQL receipt log for this test."""
+    import psycopg
+
+    schema = "t_" + secrets.token_hex(5)
+    with psycopg.connect(pg_database, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    yield f"{pg_database}?options=-csearch_path%3D{schema}"
+    with psycopg.connect(pg_database, autocommit=True) as conn:
+        conn.execute(f"DROP SCHEMA {schema} CASCADE")

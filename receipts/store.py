@@ -1,0 +1,100 @@
+"""The storage interface of the receipt log: what the service above it may rely on.
+
+One protocol, one driver per engine: ``receipts.log.ReceiptLog`` keeps the log in SQLite under the
+data directory (the embedded default); ``receipts.postgres.PostgresReceiptLog`` keeps it in
+PostgreSQL, shared by several replicas. Both write the same records (``receipts.log.build_body``),
+the same hash chain, the same RFC 9162 Merkle tree and the same Ed25519 signed tree heads, so a
+record's bytes, hash and proofs do not depend on the engine that stored it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from receipts.log import Entry, Record
+from receipts.verify import VerifyReport
+
+Listener = Callable[[list[Record]], None]
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+class StorageUnavailable(RuntimeError):
+    """The storage engine cannot be reached (or refused a write) right now; retrying later may work.
+
+    Carries ``code`` ``storage_unavailable`` and ``retryable`` so the service answers a clear,
+    retryable error instead of an internal one."""
+
+    code = "storage_unavailable"
+    retryable = True
+
+
+@runtime_checkable
+class ReceiptStore(Protocol):
+    """Append, read, prove: the receipt log as the scheduler, ToolBus and gateway use it."""
+
+    retained_from: int
+    appended_total: int
+    commits_total: int
+
+    def open(self) -> None: ...
+    def close(self) -> None: ...
+    def bind_loop(self, loop: asyncio.AbstractEventLoop) -> None: ...
+    def add_listener(self, listener: Listener) -> None:
+        """Called (on the bound loop) with every committed batch, in seq order, once each; with several
+        replicas this includes the records other replicas appended."""
+
+    @property
+    def last_seq(self) -> int: ...
+    @property
+    def tree_size(self) -> int: ...
+
+    def submit(self, entries: list[Entry]) -> None: ...
+    async def append(self, entries: list[Entry]) -> list[Record]: ...
+    def append_sync(self, entries: list[Entry]) -> list[Record]: ...
+
+    def read_stream(self, tenant: str, topic: str, after_seq: int, limit: int = 500) -> list[Record]: ...
+    def first_stream_seq(self, tenant: str, topic: str) -> int | None: ...
+    def read_action(self, action_id: str, types: Sequence[str] | None = None) -> list[Record]: ...
+    def read_range(self, from_seq: int, to_seq: int, limit: int = 1000) -> list[Record]: ...
+    def get(self, seq: int) -> Record | None: ...
+    def get_ref(self, ref: str) -> list[Record]: ...
+    def iter_control(self) -> Iterator[Record]: ...
+
+    def sign_tree_head(self) -> dict[str, Any]: ...
+    async def sign_tree_head_async(self) -> dict[str, Any]: ...
+    def inclusion_proof(self, seq: int, sth: dict[str, Any]) -> dict[str, Any]: ...
+    def consistency_proof(self, old_size: int, new_size: int | None = None) -> list[str]: ...
+
+
+def is_postgres_url(url: str | None) -> bool:
+    return bool(url) and url.startswith(POSTGRES_SCHEMES)  # type: ignore[union-attr]
+
+
+def open_store(database_url: str | None, data_dir: Path, keys_dir: Path | None = None) -> ReceiptStore:
+    """The driver for ``database_url`` (not opened yet): PostgreSQL for a ``postgresql://`` URL, else
+    the embedded SQLite log under ``data_dir``. ``keys_dir`` holds the signing key all replicas share
+    (PostgreSQL only: the embedded log keeps its key in the data directory)."""
+    if is_postgres_url(database_url):
+        from receipts.postgres import PostgresReceiptLog
+
+        return PostgresReceiptLog(database_url, keys_dir or data_dir)  # type: ignore[arg-type]
+    if database_url:
+        raise ValueError(f"unsupported database URL {database_url.split('://')[0]}://...: "
+                         "use postgresql://, or no URL for the embedded SQLite log")
+    from receipts.log import ReceiptLog
+
+    return ReceiptLog(data_dir)
+
+
+def verify_store(store: ReceiptStore, from_seq: int = 1, to_seq: int | None = None) -> VerifyReport:
+    """Verify an open store's records offline-style (chain, bodies, Merkle root against every signed
+    tree head), whatever the engine."""
+    verify = getattr(store, "verify", None)
+    if verify is not None:
+        return verify(from_seq, to_seq)
+    from receipts.verify import verify_data_dir
+
+    return verify_data_dir(store.data_dir, from_seq, to_seq)  # type: ignore[attr-defined]
