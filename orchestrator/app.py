@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import os
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -19,6 +21,7 @@ from abilities import registry
 from orchestrator.approvals import Approvals
 from orchestrator.auth import StreamTokens, TokenStore
 from orchestrator.config import Settings
+from orchestrator.datadir import DataDirInUse, DataDirLock, make_private
 from orchestrator.gateway import stream_endpoint
 from orchestrator.hub import Hub
 from orchestrator.metrics import Metrics
@@ -64,7 +67,14 @@ async def _sign_periodically(rlog: ReceiptLog, interval: float) -> None:
 def create_app(settings: Settings) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        previous_umask = make_private(settings.data_dir)
+        lock = DataDirLock(settings.data_dir)
+        try:
+            lock.acquire()
+        except DataDirInUse as exc:
+            log.error("data_dir_in_use", data_dir=str(settings.data_dir), holder_pid=exc.pid)
+            sys.stderr.write(f"metis: {exc}\n")
+            raise
         rlog = ReceiptLog(settings.data_dir)
         rlog.open()
         rlog.bind_loop(asyncio.get_running_loop())
@@ -75,7 +85,7 @@ def create_app(settings: Settings) -> Starlette:
             tokens, path = TokenStore.create_default(settings.data_dir)
             log.info("tokens", path=str(path))
         pool = WorkerPool(settings.warm_workers, settings.max_workers,
-                          env={"METIS_DATA_DIR": str(settings.data_dir.resolve())})
+                          env={"METIS_DATA_DIR": str(settings.data_dir.resolve())}, umask=previous_umask)
         await pool.start()
         metrics = Metrics()
         scheduler = Scheduler(rlog, pool, key, settings.max_concurrent, settings.max_wall_s)
@@ -103,6 +113,8 @@ def create_app(settings: Settings) -> Starlette:
             await scheduler.close()
             await pool.close()
             rlog.close()
+            lock.release()
+            os.umask(previous_umask)
             log.info("stopped", records=rlog.last_seq)
 
     routes = [

@@ -257,6 +257,8 @@ def run_job(channel: Channel, msg: dict[str, Any]) -> dict[str, Any]:
 
 
 def main() -> None:
+    if os.environ.get("METIS_WORKER_UMASK"):
+        os.umask(int(os.environ["METIS_WORKER_UMASK"], 8))
     proto_out = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
     os.dup2(2, 1)  # anything printed by an ability goes to stderr, never into the protocol
     channel = Channel(proto_out, sys.stdin)

@@ -83,10 +83,12 @@ class WorkerProc:
 class WorkerPool:
     """Pre-started workers; grows up to ``max_size`` when actions block on sub-actions."""
 
-    def __init__(self, warm: int, max_size: int, env: dict[str, str] | None = None) -> None:
+    def __init__(self, warm: int, max_size: int, env: dict[str, str] | None = None, umask: int = -1) -> None:
         self.warm = warm
         self.max_size = max_size
         self.env = {**os.environ, **(env or {})}
+        if umask >= 0:  # the server runs under umask 077; abilities get the operator's back
+            self.env["METIS_WORKER_UMASK"] = oct(umask)
         self._idle: deque[WorkerProc] = deque()
         self._all: set[WorkerProc] = set()
         self._starting = 0

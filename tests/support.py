@@ -51,6 +51,7 @@ def token_for(role: str, tenant: str = "acme") -> str:
 def write_tokens(path: Path) -> Path:
     tokens = {token_for(r, t): {"tenant": t, "roles": [r]} for t in TENANTS for r in ROLES}
     tokens["tok-acme-approver2"] = {"tenant": "acme", "roles": ["approver"]}
+    tokens["tok-ops-operator"] = {"tenant": "ops", "roles": ["operator"]}
     path.write_text(json.dumps(tokens))
     return path
 
@@ -64,6 +65,7 @@ class MetisServer:
     proc: subprocess.Popen | None = None
     extra_args: list[str] = field(default_factory=list)
     env: dict[str, str] = field(default_factory=dict)
+    tokens_file: bool = True  # False: the server creates <data-dir>/tokens.json itself
 
     @property
     def http_url(self) -> str:
@@ -78,13 +80,16 @@ class MetisServer:
 
     def start(self, timeout: float = 60.0) -> MetisServer:
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        tokens = write_tokens(self.data_dir.parent / f"{self.data_dir.name}-tokens.json")
+        tokens_args: list[str] = []
+        if self.tokens_file:
+            tokens = write_tokens(self.data_dir.parent / f"{self.data_dir.name}-tokens.json")
+            tokens_args = ["--tokens", str(tokens)]
         env = {**os.environ, "PYTHONPATH": str(ROOT), "METIS_EXTRA_ABILITIES": "tests.abilities_testing:ABILITIES",
                **self.env}
         log = open(self.data_dir.parent / f"{self.data_dir.name}-server.log", "ab")  # noqa: SIM115
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "orchestrator.cli", "serve", "--port", str(self.port), "--data-dir",
-             str(self.data_dir), "--tokens", str(tokens), *self.extra_args],
+             str(self.data_dir), *tokens_args, *self.extra_args],
             cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True,
         )
         deadline = time.monotonic() + timeout
