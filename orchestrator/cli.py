@@ -88,7 +88,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = Settings.from_env(host=args.host, port=args.port, data_dir=Path(args.data_dir) if args.data_dir else None,
                                  tokens_file=Path(args.tokens) if args.tokens else None,
                                  max_concurrent=args.concurrency, warm_workers=args.workers,
-                                 wu_event_aliases=args.wu_event_aliases)
+                                 wu_event_aliases=args.wu_event_aliases, database_url=args.database,
+                                 keys_dir=Path(args.keys_dir) if args.keys_dir else None)
     if not settings.tokens_file:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         _, path = TokenStore.create_default(settings.data_dir)
@@ -236,6 +237,10 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--from-seq", type=int, default=None)
     v.add_argument("--to-seq", type=int, default=None)
     v.set_defaults(fn=cmd_receipts)
+
+    from orchestrator.db import add_commands  # db, keys; --database/--keys-dir (PostgreSQL mode)
+
+    add_commands(sub, v, s)
 
     m = sub.add_parser("mathlas", help="mathlas tools: a number, a sequence, a query, or 'mcp'")
     m.add_argument("rest", nargs=argparse.REMAINDER)

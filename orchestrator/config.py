@@ -1,46 +1,86 @@
-"""Service settings: one dataclass, filled by the CLI (flags) or by tests."""
+"""Settings, validated: the service's (``Settings``) and the CLI client's (``ClientSettings``).
+
+Defaults, then ``METIS_*`` environment variables, then explicit overrides (flags or tests). A bad
+value is a ``pydantic.ValidationError`` naming the field; the CLI turns it into one clear line.
+"""
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from pydantic import Field, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from metis_client.config import DEFAULT_URL, split_url
+from metis_client.errors import MetisError
+
+_ENV = SettingsConfigDict(env_prefix="METIS_", extra="ignore", case_sensitive=False)
 
 
-@dataclass
-class Settings:
-    host: str = "127.0.0.1"
-    port: int = 8787
+class Settings(BaseSettings):
+    model_config = _ENV
+
+    host: str = Field("127.0.0.1", min_length=1)
+    port: int = Field(8787, ge=0, le=65535)
     data_dir: Path = Path(".metis")
     tokens_file: Path | None = None
-    max_concurrent: int = 4
-    warm_workers: int = 4
-    max_workers: int = 16
-    max_message_bytes: int = 1024 * 1024
-    max_batch: int = 100
-    rate_per_s: float = 500.0
-    rate_burst: float = 1000.0
-    heartbeat_s: float = 15.0
-    send_timeout_s: float = 10.0
-    subscriber_buffer: int = 4096
-    tree_head_interval_s: float = 5.0
-    max_wall_s: float = 3600.0
+    max_concurrent: int = Field(4, ge=1)
+    warm_workers: int = Field(4, ge=0)
+    max_workers: int = Field(16, ge=1)
+    max_message_bytes: int = Field(1024 * 1024, ge=1024)
+    max_batch: int = Field(100, ge=1)
+    rate_per_s: float = Field(500.0, gt=0)
+    rate_burst: float = Field(1000.0, gt=0)
+    heartbeat_s: float = Field(15.0, gt=0)
+    send_timeout_s: float = Field(10.0, gt=0)
+    subscriber_buffer: int = Field(4096, ge=1)
+    tree_head_interval_s: float = Field(5.0, gt=0)
+    max_wall_s: float = Field(3600.0, gt=0)
     wu_event_aliases: bool = False  # cda §13: legacy wu_* event names on request (?aliases=wu)
+    database_url: str | None = None  # PostgreSQL mode (METIS_DATABASE_URL); None: the embedded SQLite log
+    keys_dir: Path | None = None  # signing/server keys outside the data dir (METIS_KEYS_DIR)
 
     @classmethod
-    def from_env(cls, **overrides: object) -> Settings:
-        """Defaults, then METIS_* environment variables, then explicit overrides."""
-        s = cls()
-        for name in cls.__dataclass_fields__:
-            env = os.environ.get("METIS_" + name.upper())
-            if env is not None:
-                current = getattr(s, name)
-                if isinstance(current, bool):
-                    setattr(s, name, env.strip().lower() in ("1", "true", "yes", "on"))
-                else:
-                    setattr(s, name, (type(current) if current is not None else Path)(env))
-        for key, value in overrides.items():
-            if value is not None:
-                setattr(s, key, value)
-        s.data_dir = Path(s.data_dir)
-        return s
+    def from_env(cls, **overrides: Any) -> Settings:
+        """Defaults, then METIS_* environment variables, then the overrides that are not None."""
+        return cls(**{k: v for k, v in overrides.items() if v is not None})
+
+
+class ClientSettings(BaseSettings):
+    """What the CLI's client commands need: where the server is and how long to wait."""
+
+    model_config = _ENV
+
+    url: str = DEFAULT_URL
+    token: str | None = None
+    data_dir: Path = Path(".metis")
+    timeout: float = Field(30.0, gt=0, description="seconds to wait for one call")
+    reconnect_timeout: float = Field(15.0, ge=0, description="seconds to keep trying after losing the server")
+
+    @field_validator("url")
+    @classmethod
+    def _url(cls, value: str) -> str:
+        try:
+            split_url(value)
+        except MetisError as exc:
+            raise ValueError(exc.message) from None
+        return value
+
+    @classmethod
+    def from_env(cls, **overrides: Any) -> ClientSettings:
+        return cls(**{k: v for k, v in overrides.items() if v is not None})
+
+
+def explain(exc: ValidationError, flags: dict[str, str] | None = None) -> str:
+    """One line per bad setting, naming the environment variable (and the flag, if any)."""
+    lines = []
+    for err in exc.errors():
+        name = str(err["loc"][0]) if err["loc"] else "settings"
+        where = f"METIS_{name.upper()}"
+        if flags and name in flags:
+            where = f"{flags[name]} / {where}"
+        value = err.get("input")
+        shown = f" (got {value!r})" if isinstance(value, str | int | float) else ""
+        lines.append(f"{where}: {err['msg']}{shown}")
+    return "; ".join(lines)

@@ -1,0 +1,224 @@
+"""PostgreSQL benchmark 1: durable appends to the receipt log on PostgreSQL.
+
+Figures, each next to the raw ceiling of the same server measured in the same run on the same
+schema (indexes and append-only triggers included):
+- records/s of ``PostgresReceiptLog.append`` from ``--appenders`` asyncio tasks in one process,
+  each appending one record per call (canonical JSON, hash chain, Merkle leaf, advisory-lock group
+  commit, NOTIFY); p50/p99 latency from call to durable acknowledgement;
+- the same with two replica processes appending to the same database at once (one total order);
+- baselines: (a) single-row INSERT, one commit each (one connection); (b) COPY of 1,000 pre-built
+  rows per transaction.
+After each Metis phase: every acknowledged record is in the database and the offline verifier
+passes.
+
+Run: ``PYTHONPATH=. .venv/bin/python bench/pg_log.py [--seconds 6] [--appenders 100]``; needs a
+local PostgreSQL (``--admin-url``); creates and drops a throwaway database; writes
+``bench/results/pg_log.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import os
+import secrets
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import psycopg  # noqa: E402
+
+from bench.spine_common import REPO, ms, pct, ratio, show, write_result  # noqa: E402
+from receipts.log import Entry  # noqa: E402
+from receipts.postgres import COPY, PostgresReceiptLog, upgrade, verify_database  # noqa: E402
+
+TARGET_RPS = 30_000
+ADMIN_URL = os.environ.get("METIS_BENCH_PG_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+
+
+def payload(i: int) -> dict:
+    """A typical event payload (~200 bytes of body), the same as the embedded log's benchmark."""
+    return {"ability": "t_emit", "revision": 1, "kind": "plan_delta", "payload": {"i": i, "v": i * 7919 % 1000003}}
+
+
+def fresh_schema(db_url: str) -> str:
+    """A URL on a new schema of ``db_url`` with the receipt-log migrations applied."""
+    schema = "b_" + secrets.token_hex(5)
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    url = f"{db_url}?options=-csearch_path%3D{schema}"
+    upgrade(url)
+    return url
+
+
+def raw_rows(start: int, n: int) -> list[tuple]:
+    body = json.dumps({"v": 1, "payload": "x" * 200}).encode()
+    hsh = hashlib.sha256(body).hexdigest()
+    return [(s, "event", "bench", "acme", "t", "a", None, "acme\x1ft", body, hsh) for s in range(start, start + n)]
+
+
+def raw_insert(url: str, seconds: float) -> dict:
+    """One pre-built row per INSERT, one commit each: the per-commit ceiling."""
+    sql = ("INSERT INTO records (seq, type, name, tenant, topic, action_id, ref, stream, body, hash) "
+           "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)")
+    seq = 0
+    with psycopg.connect(url, autocommit=True) as conn:
+        t0 = time.perf_counter()
+        end = t0 + seconds
+        while time.perf_counter() < end:
+            seq += 1
+            conn.execute(sql, raw_rows(seq, 1)[0])
+        elapsed = time.perf_counter() - t0
+    return {"records_per_commit": 1, "records": seq, "seconds": round(elapsed, 3),
+            "records_per_s": round(seq / elapsed, 1)}
+
+
+def raw_copy(url: str, seconds: float, per_txn: int = 1000) -> dict:
+    """COPY of ``per_txn`` pre-built rows per transaction: the bulk ceiling."""
+    seq = 0
+    with psycopg.connect(url) as conn:
+        t0 = time.perf_counter()
+        end = t0 + seconds
+        while time.perf_counter() < end:
+            with conn.transaction(), conn.cursor().copy(COPY) as copy:
+                for row in raw_rows(seq + 1, per_txn):
+                    copy.write_row(row)
+            seq += per_txn
+        elapsed = time.perf_counter() - t0
+    return {"records_per_commit": per_txn, "records": seq, "seconds": round(elapsed, 3),
+            "records_per_s": round(seq / elapsed, 1)}
+
+
+async def metis_appends(url: str, keys: Path, seconds: float, appenders: int, name: str = "r1") -> dict:
+    rlog = PostgresReceiptLog(url, keys)
+    rlog.open()
+    rlog.bind_loop(asyncio.get_running_loop())
+    latencies: list[float] = []
+    acked: dict[int, str] = {}
+    stop = False
+
+    async def appender(k: int) -> None:
+        i = 0
+        while not stop:
+            entry = Entry("event", "action_checkpoint", "acme", payload(i), topic=f"topic-{k % 10}",
+                          action_id=f"act_{name}_{k}", stream=True)
+            t = time.perf_counter()
+            (rec,) = await rlog.append([entry])
+            latencies.append(time.perf_counter() - t)
+            acked[rec.seq] = rec.hash
+            i += 1
+
+    commits0 = rlog.commits_total
+    t0 = time.perf_counter()
+    tasks = [asyncio.create_task(appender(k)) for k in range(appenders)]
+    await asyncio.sleep(seconds)
+    stop = True
+    await asyncio.gather(*tasks)
+    elapsed = time.perf_counter() - t0
+    commits = rlog.commits_total - commits0
+    rlog.close()
+    return {"appenders": appenders, "acknowledged": len(acked), "seconds": round(elapsed, 3),
+            "records_per_s": round(len(acked) / elapsed, 1), "commits": commits,
+            "records_per_commit": round(len(acked) / max(1, commits), 1),
+            "append_p50_ms": ms(pct(latencies, 0.50)), "append_p99_ms": ms(pct(latencies, 0.99)),
+            "acked": acked}
+
+
+REPLICA = textwrap.dedent("""
+    import asyncio, json, sys
+    from pathlib import Path
+    sys.path.insert(0, sys.argv[1])
+    from bench.pg_log import metis_appends
+    r = asyncio.run(metis_appends(sys.argv[2], Path(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5]), sys.argv[6]))
+    print(json.dumps(r))
+""")
+
+
+def two_replicas(url: str, keys: Path, seconds: float, appenders: int) -> dict:
+    """Two replica processes, ``appenders // 2`` appenders each, on the same database at once."""
+    procs = [subprocess.Popen([sys.executable, "-c", REPLICA, str(REPO), url, str(keys), str(seconds),
+                               str(appenders // 2), name], stdout=subprocess.PIPE, text=True)
+             for name in ("r1", "r2")]
+    runs = [json.loads(p.communicate()[0].strip().splitlines()[-1]) for p in procs]
+    acked: dict[int, str] = {}
+    for r in runs:
+        acked.update({int(k): v for k, v in r["acked"].items()})
+    secs = max(r["seconds"] for r in runs)
+    return {"replicas": 2, "appenders": appenders, "acknowledged": len(acked), "seconds": secs,
+            "records_per_s": round(len(acked) / secs, 1),
+            "no_seq_twice": len(acked) == sum(len(r["acked"]) for r in runs),
+            "append_p50_ms": max(r["append_p50_ms"] for r in runs),
+            "append_p99_ms": max(r["append_p99_ms"] for r in runs), "acked": acked}
+
+
+def check(url: str, keys: Path, run: dict) -> dict:
+    """Every acknowledged record stored with its hash; the verifier passes."""
+    acked = run.pop("acked")
+    with psycopg.connect(url) as conn:
+        stored = dict(conn.execute("SELECT seq, hash FROM records").fetchall())
+    t = time.perf_counter()
+    report = verify_database(url, keys)
+    return {**run, "on_disk": len(stored), "all_acknowledged_on_disk": all(stored.get(s) == h for s, h in acked.items()),
+            "verify_ok": report.ok, "verify_checked": report.checked,
+            "verify_seconds": round(time.perf_counter() - t, 3)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=6.0, help="duration of each Metis phase")
+    ap.add_argument("--appenders", type=int, default=100)
+    ap.add_argument("--admin-url", default=ADMIN_URL)
+    args = ap.parse_args()
+    db = "metis_bench_" + secrets.token_hex(4)
+    with psycopg.connect(args.admin_url, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {db}")
+    db_url = args.admin_url.rsplit("/", 1)[0] + "/" + db
+    keys = Path(REPO / "bench" / f".pg_keys_{db}")
+    try:
+        insert = raw_insert(fresh_schema(db_url), args.seconds / 2)
+        copy = raw_copy(fresh_schema(db_url), args.seconds / 2)
+        url1 = fresh_schema(db_url)
+        one = check(url1, keys, asyncio.run(metis_appends(url1, keys, args.seconds, args.appenders)))
+        url2 = fresh_schema(db_url)
+        two = check(url2, keys, two_replicas(url2, keys, args.seconds, args.appenders))
+    finally:
+        with psycopg.connect(args.admin_url, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {db} WITH (FORCE)")
+        for f in keys.glob("*"):
+            f.unlink()
+        if keys.exists():
+            keys.rmdir()
+    result = {
+        "benchmark": "pg_log",
+        "metis_one_replica": one,
+        "metis_two_replicas": two,
+        "baseline_single_row_insert": insert,
+        "baseline_copy_1000_per_txn": copy,
+        "ratio_vs_single_row_insert": ratio(one["records_per_s"], insert["records_per_s"]),
+        "ratio_vs_copy_1000": ratio(one["records_per_s"], copy["records_per_s"]),
+        "targets": {"records_per_s": TARGET_RPS},
+        "met": {"records_per_s": one["records_per_s"] >= TARGET_RPS,
+                "durability": all(r["all_acknowledged_on_disk"] and r["verify_ok"] for r in (one, two))},
+    }
+    path = write_result("pg_log", result)
+    show("PostgreSQL receipt log: durable appends", [
+        (f"records/s ({args.appenders} appenders, 1 replica)", f"{one['records_per_s']:,.0f}",
+         f"{insert['records_per_s']:,.0f}", f"{result['ratio_vs_single_row_insert']:.2f}x"),
+        ("  vs raw COPY 1,000/txn", "", f"{copy['records_per_s']:,.0f}", f"{result['ratio_vs_copy_1000']:.2f}x"),
+        ("records/s (2 replicas at once)", f"{two['records_per_s']:,.0f}", "", ""),
+        ("records per commit (1 replica)", f"{one['records_per_commit']}", "1 / 1000", ""),
+        ("append p50 / p99 ms (1 replica)", f"{one['append_p50_ms']} / {one['append_p99_ms']}", "", ""),
+        ("append p50 / p99 ms (2 replicas)", f"{two['append_p50_ms']} / {two['append_p99_ms']}", "", ""),
+        ("acked all on disk, verify ok", f"{result['met']['durability']}", "", ""),
+    ])
+    print(f"met: {result['met']}\nwrote {path}")
+
+
+if __name__ == "__main__":
+    main()
