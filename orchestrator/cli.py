@@ -1,234 +1,477 @@
-"""``metis``: serve, call, run, follow, receipts verify, mathlas."""
+"""``metis``: serve, call, run, follow, input, receipts verify, mathlas.
+
+Client commands use ``metis_client``. No user mistake ends in a traceback; exit codes:
+0 done (the action completed), 1 the action did not complete (or the server refused the call for
+another reason), 2 usage or input error, 3 cannot reach the server (or lost it), 130 interrupted,
+141 the output pipe was closed (``| head``).
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import errno
 import json
 import os
+import socket
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
-DEFAULT_URL = "http://127.0.0.1:8787"
+from metis_client import Client, ConnectionLost, Event, MetisError
+from metis_client import errors as codes
+from metis_client.config import token_from_file
+from metis_client.render import result_text
+from metis_client.sse import TERMINAL_STATUSES
+from metis_client.terminal import Output, read_line
 
-
-def _token(args: argparse.Namespace, role: str = "partner") -> str:
-    if args.token:
-        return args.token
-    if os.environ.get("METIS_TOKEN"):
-        return os.environ["METIS_TOKEN"]
-    path = Path(args.data_dir) / "tokens.json"
-    if path.exists():
-        for token, spec in json.loads(path.read_text()).items():
-            if role in spec.get("roles", []):
-                return token
-    sys.exit(f"metis: no token: pass --token, set METIS_TOKEN, or run next to {path}")
-
-
-def _ws_url(url: str) -> str:
-    return url.replace("http://", "ws://").replace("https://", "wss://").rstrip("/") + "/toolbus"
+EXIT_OK, EXIT_NOT_COMPLETED, EXIT_USAGE, EXIT_UNREACHABLE, EXIT_INTERRUPTED, EXIT_PIPE = 0, 1, 2, 3, 130, 141
+USAGE_CODES = {codes.CONFIG_ERROR, codes.PARSE_ERROR, codes.INVALID_REQUEST, codes.METHOD_NOT_FOUND,
+               codes.INVALID_PARAMS, codes.UNAUTHENTICATED, codes.FORBIDDEN, codes.NOT_FOUND}
+SERVE_FLAGS = {"host": "--host", "port": "--port", "data_dir": "--data-dir", "tokens_file": "--tokens",
+               "max_concurrent": "--concurrency", "warm_workers": "--workers"}
+CLIENT_FLAGS = {"url": "--url", "token": "--token", "data_dir": "--data-dir"}
 
 
-def _load_json(text: str) -> Any:
-    path = Path(text)
-    if not text.lstrip().startswith(("{", "[")) and path.exists():
-        text = path.read_text()
+class UsageError(Exception):
+    """A mistake in the command line or its inputs: exit 2 with this message."""
+
+
+def fail(message: str) -> NoReturn:
+    raise UsageError(message)
+
+
+def exit_code(err: MetisError) -> int:
+    if err.code in (codes.CONNECTION_ERROR, codes.TIMEOUT):
+        return EXIT_UNREACHABLE
+    return EXIT_USAGE if err.code in USAGE_CODES else EXIT_NOT_COMPLETED
+
+
+def explain_error(err: MetisError) -> str:
+    """The server's error in words, with the validation errors it names."""
+    text = err.message
+    errors = err.data.get("errors") if isinstance(err.data, dict) else None
+    if isinstance(errors, list):
+        for e in errors[:10]:
+            if isinstance(e, dict):
+                loc = ".".join(str(p) for p in e.get("loc", [])) or "params"
+                text += f"\n  {loc}: {e.get('msg')}"
+    elif err.data not in (None, {}):
+        text += " " + json.dumps(err.data, ensure_ascii=False)[:300]
+    if err.code < 0 and err.code not in (codes.CONNECTION_ERROR, codes.TIMEOUT, codes.CONFIG_ERROR):
+        text += f" ({err.code})"
+    return text
+
+
+# -- inputs -----------------------------------------------------------------------------------
+
+
+def load_json_arg(text: str, what: str) -> Any:
+    """JSON given inline, as ``@file.json``, or ``-`` (stdin); every failure names what was wrong."""
+    source = "the argument"
+    if text == "-":
+        data, source = sys.stdin.read(), "stdin"
+    elif text.startswith("@") or (not text.lstrip().startswith(("{", "[", '"')) and text.endswith(".json")):
+        path = Path(text[1:] if text.startswith("@") else text)
+        source = str(path)
+        try:
+            data = path.read_text()
+        except FileNotFoundError:
+            fail(f"{what}: no such file: {path}")
+        except IsADirectoryError:
+            fail(f"{what}: {path} is a directory, not a JSON file")
+        except (OSError, UnicodeDecodeError) as exc:
+            fail(f"{what}: cannot read {path}: {getattr(exc, 'strerror', None) or exc}")
+    else:
+        data = text
     try:
-        return json.loads(text)
+        return json.loads(data)
     except ValueError as exc:
-        sys.exit(f"metis: not JSON: {exc}")
+        detail = f"{exc.msg} at line {exc.lineno} column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else str(exc)
+        fail(f"{what} is not valid JSON ({source}): {detail}")
 
 
-class Client:
-    """A minimal ToolBus client for the CLI: one reader task routes responses and notifications."""
-
-    def __init__(self, ws: Any) -> None:
-        self.ws = ws
-        self.next_id = 0
-        self.pending: dict[int, asyncio.Future[Any]] = {}
-        self.notifications: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        self._reader = asyncio.get_running_loop().create_task(self._read())
-
-    async def _read(self) -> None:
-        async for raw in self.ws:
-            msg = json.loads(raw)
-            if isinstance(msg, dict) and "method" in msg and "id" not in msg:
-                await self.notifications.put(msg)
-            elif isinstance(msg, dict) and msg.get("id") in self.pending:
-                self.pending.pop(msg["id"]).set_result(msg)
-
-    async def call(self, method: str, params: dict[str, Any] | None = None) -> Any:
-        self.next_id += 1
-        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self.pending[self.next_id] = fut
-        await self.ws.send(json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params or {}}))
-        msg = await fut
-        if "error" in msg:
-            raise RuntimeError(json.dumps(msg["error"]))
-        return msg["result"]
+def json_object_arg(text: str | None, what: str) -> dict[str, Any] | None:
+    if text is None:
+        return None
+    value = load_json_arg(text, what)
+    if not isinstance(value, dict):
+        fail(f"{what} must be a JSON object, got {type(value).__name__}")
+    return value
 
 
-async def _connect(args: argparse.Namespace, role: str = "partner") -> Any:
-    import websockets
+# -- client -----------------------------------------------------------------------------------
 
-    return await websockets.connect(_ws_url(args.url), additional_headers={"Authorization": f"Bearer {_token(args, role)}"},
-                                    max_size=64 * 1024 * 1024)
+
+def client_settings(args: argparse.Namespace) -> Any:
+    from pydantic import ValidationError
+
+    from orchestrator.config import ClientSettings, explain
+
+    try:
+        return ClientSettings.from_env(url=args.url, token=args.token, data_dir=args.data_dir)
+    except ValidationError as exc:
+        fail(explain(exc, CLIENT_FLAGS))
+
+
+def make_client(args: argparse.Namespace, role: str = "partner") -> tuple[Client, str]:
+    """The client for ``args`` and where its token came from (for the refused-token message)."""
+    s = client_settings(args)
+    if args.token:
+        token, source = args.token, "--token"
+    elif s.token:
+        token, source = s.token, "METIS_TOKEN"
+    else:
+        path = Path(s.data_dir) / "tokens.json"
+        try:
+            found = token_from_file(path, role)
+        except MetisError as exc:
+            fail(exc.message)
+        if found is None:
+            fail(f"no token: pass --token, set METIS_TOKEN, or run next to {path} (with a {role!r} token)")
+        token, source = found, f"the {role} token of {path}"
+    client = Client(s.url, token, timeout=s.timeout, reconnect_for=s.reconnect_timeout,
+                    connect_timeout=min(10.0, s.timeout))
+    return client, source
+
+
+@contextlib.asynccontextmanager
+async def connected(args: argparse.Namespace, role: str = "partner") -> Any:
+    client, source = make_client(args, role)
+    try:
+        await client.connect()
+    except MetisError as exc:
+        if exc.code == codes.UNAUTHENTICATED:
+            raise MetisError(exc.code, f"the server refused the token ({source})") from None
+        raise
+    try:
+        yield client
+    finally:
+        with contextlib.suppress(Exception):
+            await client.close()
+
+
+def run_async(coro: Any) -> int:
+    return asyncio.run(coro)
+
+
+# -- serve ------------------------------------------------------------------------------------
+
+
+def bind_socket(host: str, port: int) -> socket.socket:
+    """Bind now, so a busy port fails at once with a clear message (not seconds after 'serving')."""
+    try:
+        family, kind, proto, _, addr = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except socket.gaierror as exc:
+        fail(f"cannot listen on {host}:{port}: {exc.strerror}")
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(addr)
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            fail(f"port {port} on {host} is already in use (another metis serve?): "
+                 "choose another with --port or METIS_PORT")
+        fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
+    return sock
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
+    from pydantic import ValidationError
 
     from orchestrator.app import create_app
     from orchestrator.auth import TokenStore
-    from orchestrator.config import Settings
+    from orchestrator.config import Settings, explain
     from orchestrator.logconfig import configure_logging
 
+    try:
+        settings = Settings.from_env(
+            host=args.host, port=args.port, data_dir=args.data_dir, tokens_file=args.tokens,
+            max_concurrent=args.concurrency, warm_workers=args.workers, wu_event_aliases=args.wu_event_aliases,
+            database_url=getattr(args, "database", None), keys_dir=getattr(args, "keys_dir", None))
+    except ValidationError as exc:
+        fail(explain(exc, SERVE_FLAGS))
+    if settings.tokens_file and not settings.tokens_file.is_file():
+        fail(f"--tokens: no such file: {settings.tokens_file}")
     configure_logging(args.log_level)
-    settings = Settings.from_env(host=args.host, port=args.port, data_dir=Path(args.data_dir) if args.data_dir else None,
-                                 tokens_file=Path(args.tokens) if args.tokens else None,
-                                 max_concurrent=args.concurrency, warm_workers=args.workers,
-                                 wu_event_aliases=args.wu_event_aliases, database_url=args.database,
-                                 keys_dir=Path(args.keys_dir) if args.keys_dir else None)
+    sock = bind_socket(settings.host, settings.port)
+    port = sock.getsockname()[1]
     if not settings.tokens_file:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         _, path = TokenStore.create_default(settings.data_dir)
         print(f"metis: tokens in {path.resolve()}", flush=True)
-    print(f"metis: serving on http://{settings.host}:{settings.port} (data in {settings.data_dir.resolve()})", flush=True)
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="warning",
-                ws_max_size=16 * 1024 * 1024, timeout_graceful_shutdown=5, lifespan="on")
-    return 0
+    print(f"metis: serving on http://{settings.host}:{port} (data in {settings.data_dir.resolve()})", flush=True)
+    config = uvicorn.Config(create_app(settings), host=settings.host, port=port, log_level="warning",
+                            ws_max_size=16 * 1024 * 1024, timeout_graceful_shutdown=5, lifespan="on")
+    uvicorn.Server(config).run(sockets=[sock])
+    return EXIT_OK
+
+
+# -- call, input ------------------------------------------------------------------------------
 
 
 def cmd_call(args: argparse.Namespace) -> int:
-    async def go() -> int:
-        async with await _connect(args, args.role) as ws:
-            try:
-                result = await Client(ws).call(args.method, _load_json(args.params) if args.params else {})
-            except RuntimeError as exc:
-                print(str(exc), file=sys.stderr)
-                return 1
-            print(json.dumps(result, indent=2))
-            return 0
+    params = json_object_arg(args.params, "params") or {}
 
-    return asyncio.run(go())
+    async def go() -> int:
+        async with connected(args, args.role) as client:
+            result = await client.call(args.method, params)
+        pretty = sys.stdout.isatty() and not args.json
+        print(json.dumps(result, indent=2 if pretty or not args.json else None, ensure_ascii=False))
+        return EXIT_OK
+
+    return run_async(go())
+
+
+def cmd_input(args: argparse.Namespace) -> int:
+    value = load_json_arg(args.value, "VALUE_JSON")
+
+    async def go() -> int:
+        async with connected(args) as client:
+            result = await client.action(args.action_id).answer(args.request_id, value)
+        print(json.dumps(result))
+        return EXIT_OK
+
+    return run_async(go())
+
+
+# -- run, follow ------------------------------------------------------------------------------
+
+
+async def answer_in_place(action: Any, ev: Event, out: Output) -> None:
+    """Ask the person at the terminal; send the answer with actions.input."""
+    p = ev.payload
+    rid = p.get("request_id")
+    approval = p.get("kind") == "approval"
+    while True:
+        try:
+            line = (await read_line("approve? [y/n] " if approval else "answer (JSON, or plain text) > ")).strip()
+        except EOFError:
+            out.note(f"metis: stdin closed; answer with: metis input {action.action_id} {rid} VALUE_JSON")
+            return
+        if not line:
+            continue
+        if approval:
+            if line.lower() not in ("y", "yes", "n", "no"):
+                continue
+            value: Any = {"granted": line.lower() in ("y", "yes")}
+        else:
+            try:
+                value = json.loads(line)
+            except ValueError:
+                value = line
+        try:
+            await action.answer(rid, value)
+        except MetisError as exc:
+            out.note(f"metis: answer refused: {explain_error(exc)}")
+            if exc.code == codes.CONFLICT:
+                return
+            continue
+        out.text(f"    answered {rid}")
+        return
+
+
+def waiting_hint(out: Output, action_id: str, ev: Event) -> None:
+    rid = ev.payload.get("request_id")
+    out.note(f"metis: {ev.action_id} waits for input; answer with: metis input {ev.action_id} {rid} VALUE_JSON")
+
+
+async def follow_action(client: Client, action: Any, out: Output, show: bool, interactive: bool) -> dict[str, Any] | None:
+    """Print the action's events until its end; answer questions. Returns its last boundary summary."""
+    summary: dict[str, Any] | None = None
+    prompts: list[asyncio.Task[None]] = []
+    try:
+        async for ev in action.events():
+            out.event(ev, action.action_id, show)
+            if ev.event == "action_checkpoint" and ev.kind == "boundary_summary" and ev.action_id == action.action_id:
+                summary = ev.payload
+            if ev.event == "action_waiting_user":
+                if not show and not out.pretty:
+                    out.record(ev.as_dict())
+                if interactive:
+                    prompts.append(asyncio.get_running_loop().create_task(answer_in_place(action, ev, out)))
+                else:
+                    waiting_hint(out, action.action_id, ev)
+    finally:
+        for task in prompts:
+            task.cancel()
+    return summary
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    async def go() -> int:
-        async with await _connect(args) as ws:
-            client = Client(ws)
-            params: dict[str, Any] = {"ability": args.ability, "inputs": _load_json(args.inputs)}
-            if args.budgets:
-                params["budgets"] = _load_json(args.budgets)
-            if args.purpose:
-                params["seed"] = {"purpose": args.purpose}
-            try:
-                started = await client.call("actions.start", params)
-            except RuntimeError as exc:
-                print(str(exc), file=sys.stderr)
-                return 2
-            aid = started["action_id"]
-            print(json.dumps({"started": started}), flush=True)
-            await client.call("events.subscribe", {"topic": started["topic"]})
-            ended = {"action_completed", "action_partial", "action_failed"}
-            while True:
-                note = await client.notifications.get()
-                params_ = note.get("params", {})
-                if note.get("method") != "event":
-                    continue
-                if args.follow:
-                    d = params_["data"]
-                    kind = f" ({d['kind']})" if d.get("kind") else ""
-                    print(f"#{params_['id']} {params_['event']}{kind} {json.dumps(d['payload'])[:300]}", flush=True)
-                if params_["event"] in ended and params_["data"]["action_id"] == aid:
-                    break
-            view = await client.call("actions.get", {"action_id": aid})
-            print(json.dumps(view, indent=2))
-            return 0 if view["status"] == "completed" else 1
+    inputs = json_object_arg(args.inputs, "--inputs") or {}
+    budgets = json_object_arg(args.budgets, "--budgets")
+    out = Output(json_mode=args.json)
+    interactive = out.pretty and sys.stdin.isatty()
 
-    return asyncio.run(go())
+    async def go() -> int:
+        async with connected(args) as client:
+            action = await client.start(args.ability, inputs, topic=args.topic, budgets=budgets,
+                                        seed_purpose=args.purpose, idempotency_key=args.idempotency_key)
+            started = action.started or {}
+            if out.pretty:
+                out.text(f"started {action.action_id} ({args.ability}) on topic {action.topic}")
+                out.note(f"canvas: {client.http_url}/canvas/?topic={action.topic}&token={action.stream_token}")
+            else:
+                out.record({"started": started})
+            summary = await follow_action(client, action, out, args.follow, interactive)
+            view = await action.get()
+        out.end_bar()
+        if out.pretty:
+            out.text(result_text(view, summary, out.width))
+        else:
+            out.record({"result": view})
+        return EXIT_OK if view["status"] == "completed" else EXIT_NOT_COMPLETED
+
+    return run_async(go())
+
+
+async def topic_actions(client: Client, topic: str) -> dict[str, str]:
+    """Every action of the topic and its status (``actions.list``, all pages)."""
+    statuses: dict[str, str] = {}
+    params: dict[str, Any] = {"topic": topic, "limit": 500}
+    while True:
+        page = await client.call("actions.list", params)
+        for view in page["actions"]:
+            statuses[view["action_id"]] = view["status"]
+        if not page.get("next"):
+            return statuses
+        params["after"] = page["next"]
 
 
 def cmd_follow(args: argparse.Namespace) -> int:
-    import httpx
+    out = Output(json_mode=args.json)
 
-    headers = {"Authorization": f"Bearer {_token(args)}"}
-    if args.last_event_id is not None:
-        headers["Last-Event-ID"] = str(args.last_event_id)
-    url = args.url.rstrip("/") + "/streams/" + args.topic
-    try:
-        with httpx.stream("GET", url, headers=headers, timeout=None) as resp:
-            if resp.status_code != 200:
-                print(resp.read().decode(), file=sys.stderr)
-                return 1
-            print(f"# resumed after {resp.headers.get('metis-resumed-after')}", flush=True)
-            for line in resp.iter_lines():
-                if line and not line.startswith(":"):
-                    print(line, flush=True)
-                elif not line:
-                    print(flush=True)
-    except KeyboardInterrupt:
-        return 0
-    return 0
+    async def go() -> int:
+        async with connected(args) as client:
+            statuses = await topic_actions(client, args.topic) if args.until_done else {}
+            seen_end: set[str] = set()
+            stream = client.stream(args.topic, args.last_event_id)
+            first = True
+            async with contextlib.aclosing(stream):
+                while True:
+                    settled = bool(statuses) and all(s in TERMINAL_STATUSES for s in statuses.values())
+                    try:
+                        # once every known action has ended, a quiet second means the backlog is done
+                        ev = await (asyncio.wait_for(anext(stream), 1.0) if args.until_done and settled
+                                    else anext(stream))
+                    except TimeoutError:
+                        return EXIT_OK
+                    if first and out.pretty:
+                        out.note(f"following {args.topic} (resumed after {client.resumed_after})")
+                        first = False
+                    out.event(ev, None, True)
+                    if ev.event == "action_waiting_user":
+                        waiting_hint(out, ev.action_id or "", ev)
+                    if not args.until_done or ev.action_id is None:
+                        continue
+                    if ev.terminal:
+                        statuses[ev.action_id] = ev.payload.get("status", "failed")
+                        seen_end.add(ev.action_id)
+                    elif statuses.get(ev.action_id) in (None, *TERMINAL_STATUSES) and ev.action_id not in seen_end:
+                        statuses[ev.action_id] = "running"
+                    if statuses and all(a in seen_end for a in statuses):
+                        return EXIT_OK
+
+    return run_async(go())
+
+
+# -- receipts, mathlas ------------------------------------------------------------------------
 
 
 def cmd_receipts(args: argparse.Namespace) -> int:
+    if getattr(args, "database", None):
+        from orchestrator.db import verify_database_command
+
+        return verify_database_command(args)
+    from receipts.log import DB_FILE
     from receipts.verify import verify_data_dir
 
-    report = verify_data_dir(Path(args.data_dir), args.from_seq or 1, args.to_seq)
+    data_dir = Path(args.data_dir)
+    if not (data_dir / DB_FILE).is_file():
+        fail(f"--data-dir: no receipt log in {data_dir} (is it a Metis data directory?)")
+    report = verify_data_dir(data_dir, args.from_seq or 1, args.to_seq)
     print(json.dumps(report.as_dict(), indent=2))
-    return 0 if report.ok else 1
+    return EXIT_OK if report.ok else EXIT_NOT_COMPLETED
 
 
 def cmd_mathlas(args: argparse.Namespace) -> int:
     from abilities.mathlas.cli import main as mathlas_main
 
-    return mathlas_main(args.rest)
+    rest = list(args.rest)
+    if not rest or rest[0] in ("-h", "--help", "help"):
+        return mathlas_main(["--help"])
+    return mathlas_main(rest)
+
+
+# -- parser -----------------------------------------------------------------------------------
+
+EPILOG = """exit codes: 0 done (the action completed), 1 the action did not complete or the server
+refused the call, 2 usage or input error, 3 cannot reach the server, 130 interrupted.
+environment: METIS_URL, METIS_TOKEN, METIS_DATA_DIR, METIS_TIMEOUT, METIS_RECONNECT_TIMEOUT
+(client commands); METIS_HOST, METIS_PORT, ... (serve, see docs/operations.md)."""
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="metis", description="Metis action orchestrator")
-    sub = p.add_subparsers(dest="command", required=True)
+    p = argparse.ArgumentParser(prog="metis", description="Metis action orchestrator", epilog=EPILOG,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def client_opts(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--url", default=os.environ.get("METIS_URL", DEFAULT_URL))
+        sp.add_argument("--url", default=None, help="server URL (default METIS_URL, else http://127.0.0.1:8787)")
         sp.add_argument("--token", default=None, help="bearer token (else METIS_TOKEN, else <data-dir>/tokens.json)")
-        sp.add_argument("--data-dir", default=".metis")
+        sp.add_argument("--data-dir", default=None, help="where tokens.json is (default METIS_DATA_DIR, else .metis)")
 
     s = sub.add_parser("serve", help="run the service on the embedded default")
     s.add_argument("--host", default=None, help="default 127.0.0.1 (or METIS_HOST)")
-    s.add_argument("--port", type=int, default=None, help="default 8787 (or METIS_PORT)")
+    s.add_argument("--port", default=None, help="default 8787 (or METIS_PORT); 0 picks a free port")
     s.add_argument("--data-dir", default=None, help="default .metis (or METIS_DATA_DIR)")
     s.add_argument("--tokens", default=None, help="JSON file {token: {tenant, roles}}")
-    s.add_argument("--concurrency", type=int, default=None, help="actions running at once (default 4)")
-    s.add_argument("--workers", type=int, default=None, help="worker processes started up front (default 4)")
+    s.add_argument("--concurrency", default=None, help="actions running at once (default 4)")
+    s.add_argument("--workers", default=None, help="worker processes started up front (default 4)")
     s.add_argument("--wu-event-aliases", action="store_true", default=None,
                    help="allow ?aliases=wu on streams: legacy wu_* event names (off by default)")
-    s.add_argument("--log-level", default="info")
+    s.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     s.set_defaults(fn=cmd_serve)
 
     c = sub.add_parser("call", help="call one ToolBus method and print the result")
     c.add_argument("method")
-    c.add_argument("params", nargs="?", help="JSON params (or a file)")
+    c.add_argument("params", nargs="?", help="JSON params, @file.json, or - (stdin)")
     c.add_argument("--role", default="partner", help="which token of tokens.json to use")
+    c.add_argument("--json", action="store_true", help="one compact JSON line")
     client_opts(c)
     c.set_defaults(fn=cmd_call)
 
-    r = sub.add_parser("run", help="start an action and wait for its end")
+    r = sub.add_parser("run", help="start an action and wait for its end (exit 0 only if it completed)")
     r.add_argument("ability")
-    r.add_argument("--inputs", required=True, help="JSON or a file")
+    r.add_argument("--inputs", required=True, help="JSON object, @file.json, or - (stdin)")
     r.add_argument("--budgets", help='JSON, e.g. {"wall_s": 30}')
     r.add_argument("--purpose", help="seed purpose (same purpose + inputs => same outputs)")
-    r.add_argument("--follow", action="store_true", help="print events live")
+    r.add_argument("--topic", help="topic to start the action on (default: its own id)")
+    r.add_argument("--idempotency-key", help="start at most once per key")
+    r.add_argument("--follow", action="store_true", help="print every event as it arrives")
+    r.add_argument("--json", action="store_true", help="JSON lines even on a terminal")
     client_opts(r)
     r.set_defaults(fn=cmd_run)
 
-    f = sub.add_parser("follow", help="print a topic's SSE stream")
+    f = sub.add_parser("follow", help="print a topic's events (SSE), resuming after disconnects")
     f.add_argument("topic")
-    f.add_argument("--last-event-id", type=int, default=None)
+    f.add_argument("--last-event-id", type=int, default=None, help="start after this event id")
+    f.add_argument("--until-done", action="store_true", help="exit once every action of the topic has ended")
+    f.add_argument("--json", action="store_true", help="JSON lines even on a terminal")
     client_opts(f)
     f.set_defaults(fn=cmd_follow)
+
+    i = sub.add_parser("input", help="answer a question an action asked (action_waiting_user)")
+    i.add_argument("action_id", metavar="ACTION_ID")
+    i.add_argument("request_id", metavar="REQUEST_ID")
+    i.add_argument("value", metavar="VALUE_JSON", help="the answer: JSON, @file.json, or - (stdin)")
+    client_opts(i)
+    i.set_defaults(fn=cmd_input)
 
     rc = sub.add_parser("receipts", help="receipt log tools")
     rsub = rc.add_subparsers(dest="receipts_cmd", required=True)
@@ -242,15 +485,40 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_commands(sub, v, s)
 
-    m = sub.add_parser("mathlas", help="mathlas tools: a number, a sequence, a query, or 'mcp'")
+    m = sub.add_parser("mathlas", help="mathlas tools: a number, a sequence, a query, or 'mcp' ('metis mathlas help')",
+                       add_help=False)
     m.add_argument("rest", nargs=argparse.REMAINDER)
     m.set_defaults(fn=cmd_mathlas)
     return p
 
 
+def _quiet_stdout() -> None:
+    """After a closed pipe: point stdout at /dev/null so the interpreter's final flush is silent."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    return int(args.fn(args) or 0)
+    try:
+        args = build_parser().parse_args(argv)
+        return int(args.fn(args) or 0)
+    except UsageError as exc:
+        print(f"metis: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except ConnectionLost as exc:
+        print(f"metis: {exc.message}", file=sys.stderr)
+        return EXIT_UNREACHABLE
+    except MetisError as exc:
+        print(f"metis: {explain_error(exc)}", file=sys.stderr)
+        return exit_code(exc)
+    except KeyboardInterrupt:
+        with contextlib.suppress(Exception):
+            print("\nmetis: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        _quiet_stdout()
+        return EXIT_PIPE
 
 
 if __name__ == "__main__":
