@@ -20,7 +20,16 @@ import sympy
 from abilities.base import derive_rng
 from abilities.crl_math import cas, numeric
 from abilities.crl_math.domain import Cond, from_relation
-from abilities.crl_math.parser import evaluated, parse_equation, parse_expr_safe, parse_relation
+from abilities.crl_math.parser import (
+    ParseError,
+    evaluated,
+    parse_equation,
+    parse_expr_safe,
+    parse_relation,
+    parse_solve_relation,
+)
+from abilities.crl_math.rules import simplicity
+from abilities.crl_math.sets import BadSet, check_set, holds, parse_set, points_of, show_set
 from abilities.crl_math.solve import as_mp
 
 
@@ -158,3 +167,214 @@ def anchor(problem: dict[str, Any]) -> dict[str, Any]:
             return {"solutions": [sympy.sstr(s.xreplace({xr: x})) for s in sol], "conditions": [], "rejected": []}
         return {"solutions": None, "conditions": [], "rejected": [], "note": sympy.sstr(sol)}
     return {"verdicts": []}
+
+
+# -- capability problems: set answers, parameter cases, outcomes ----------------------------
+
+OUTCOMES = ("correct", "imprecise", "wrong", "refused")
+
+
+@dataclass
+class Outcome:
+    """``correct``; ``imprecise`` (true, but an extra condition or a less simple form); ``wrong``
+    (a false claim: a point misjudged, a needed condition dropped); ``refused`` (no answer)."""
+
+    status: str
+    notes: list[str] = field(default_factory=list)
+
+
+def solve_relation(problem: dict[str, Any]) -> tuple[sympy.Expr, str, sympy.Expr, sympy.Symbol, list[sympy.Symbol]]:
+    """(lhs, op, rhs, unknown, parameters) of a solve problem, as parsed: unevaluated, so that
+    strict evaluation sees every root and denominator the problem wrote (sqrt(x)^2 needs x >= 0)."""
+    lhs, op, rhs = parse_solve_relation(problem["equation"])
+    syms = sorted(lhs.free_symbols | rhs.free_symbols, key=lambda s: s.name)
+    x = next((s for s in syms if s.name == problem.get("variable")), syms[0] if syms else sympy.Symbol("x"))
+    return lhs, op, rhs, x, [s for s in syms if s != x]
+
+
+def _when_holds(texts: list[str], env: dict[str, Any]) -> bool:
+    for t in texts:
+        lhs, op, rhs = parse_relation(t)
+        if not holds(evaluated(lhs), "=" if op == "==" else op, evaluated(rhs), env):
+            return False
+    return True
+
+
+def parameter_points(problem: dict[str, Any], rng: Any, count: int = 16) -> list[Any]:
+    """Parameter values to test: the boundary values named in the expected cases, their
+    neighbours, small integers and seeded random rationals."""
+    import mpmath
+
+    pts = [mpmath.mpf(k) for k in range(-3, 4)]
+    for case in problem.get("cases", []):
+        for t in case["when"]:
+            _l, _op, rhs = parse_relation(t)
+            r = evaluated(rhs)
+            if r.is_number:
+                v = as_mp(r)
+                pts += [v, v + mpmath.mpf(1) / 1000, v - mpmath.mpf(1) / 1000]
+    pts += [mpmath.mpf(rng.randint(-6000, 6000)) / 1000 for _ in range(count)]
+    return pts
+
+
+def _defined_at(s: sympy.Set, env: dict[str, Any]) -> bool:
+    try:
+        points_of(s, env)
+    except BadSet:
+        return False
+    return True
+
+
+def check_cases(problem: dict[str, Any], cases: list[dict[str, Any]], seed: bytes, expected: bool = False) -> Outcome:
+    """Exactly one case must hold at every tested parameter value, and its set must be right there."""
+    lhs, op, rhs, x, params = solve_relation(problem)
+    _a, assume = cond_set(problem.get("assumptions", []))
+    rng = derive_rng(seed, f"grade/cases/{problem['id']}")
+    parsed = []
+    try:
+        for c in cases:
+            parsed.append((c["when"], parse_set(c["solution_set"])))
+    except (BadSet, KeyError) as exc:
+        return Outcome("wrong", [f"case set does not parse: {exc}"])
+    others = [] if expected else [parse_set(c["solution_set"]) for c in problem["cases"]]
+    names = [p.name for p in params]
+    if len(names) != 1:
+        return Outcome("refused", ["only one parameter is graded"])
+    for v in parameter_points(problem, rng):
+        env = {names[0]: v}
+        try:
+            holding = [s for w, s in parsed if _when_holds(w, env)]
+        except (ValueError, ParseError) as exc:
+            return Outcome("wrong", [f"a 'when' does not parse: {exc}"])
+        if len(holding) != 1:
+            return Outcome("wrong", [f"{len(holding)} cases hold at {names[0]} = {v}"])
+        sub_others = [o for o in others if _defined_at(o, env)]
+        chk = check_set(lhs, op, rhs, x, holding[0], assume, rng, 30, env=env, others=sub_others)
+        if not chk.ok:
+            return Outcome("wrong", [f"at {names[0]} = {v}: {chk.payload()}"])
+    return Outcome("correct")
+
+
+def grade_set(problem: dict[str, Any], set_text: str | None, seed: bytes = b"grade") -> Outcome:
+    """A solve answer's set against the relation (strict evaluation), probing the expected set too."""
+    if set_text is None:
+        return Outcome("refused", ["no solution set"])
+    lhs, op, rhs, x, _params = solve_relation(problem)
+    _a, assume = cond_set(problem.get("assumptions", []))
+    try:
+        got = parse_set(set_text)
+    except BadSet as exc:
+        return Outcome("wrong", [f"set does not parse: {exc}"])
+    others = [parse_set(problem["solution_set"])] if "solution_set" in problem else []
+    chk = check_set(lhs, op, rhs, x, got, assume, derive_rng(seed, f"grade/set/{problem['id']}"), 60, others=others)
+    if not chk.ok:
+        return Outcome("wrong", [f"set check: {chk.payload()}"])
+    return Outcome("correct")
+
+
+def grade_simplify_outcome(problem: dict[str, Any], result: str | None, conditions: list[str],
+                           seed: bytes = b"grade") -> Outcome:
+    """Wrong when the result disagrees with the input anywhere its own conditions allow."""
+    if result is None:
+        return Outcome("refused", ["no result"])
+    original = parse_expr_safe(problem["expression"])
+    try:
+        got = evaluated(parse_expr_safe(result))
+        got_set, got_conds = cond_set(conditions)
+    except ValueError as exc:
+        return Outcome("wrong", [f"answer does not parse: {exc}"])
+    exp_set, exp_conds = cond_set(problem["conditions"])
+    _a, assume = cond_set(problem.get("assumptions", []))
+    rng = derive_rng(seed, f"grade/outcome/{problem['id']}")
+    c1 = numeric.compare(original, got, [*got_conds, *assume], rng, 40, probe_from=exp_conds)
+    if not c1.ok:
+        return Outcome("wrong", [f"result vs input under its conditions: {c1.payload()['differ'][:1]}"
+                                 f" {c1.only_a[:1]} {c1.only_b[:1]}"])
+    notes = []
+    if got_set != exp_set:
+        notes.append(f"conditions {sorted(got_set)} != expected {sorted(exp_set)}")
+    expected = evaluated(parse_expr_safe(problem["expected"]))
+    if sympy.sstr(got) != sympy.sstr(expected) and simplicity(got) > simplicity(expected):
+        notes.append(f"less simple: {sympy.sstr(got)} vs {sympy.sstr(expected)}")
+    return Outcome("imprecise" if notes else "correct", notes)
+
+
+def verify_expected(problem: dict[str, Any], seed: bytes = b"verify") -> Outcome:
+    """Machine check of a hand-written expected answer with the strict real evaluator."""
+    if problem["goal"] == "simplify":
+        out = grade_simplify_outcome(problem, problem["expected"], problem["conditions"], seed)
+        if out.status != "correct":
+            return out
+        # each expected condition must be needed where it can be probed (a boundary of one variable)
+        original = parse_expr_safe(problem["expression"])
+        expected = evaluated(parse_expr_safe(problem["expected"]))
+        _s, conds = cond_set(problem["conditions"])
+        _a, assume = cond_set(problem.get("assumptions", []))
+        for c in conds:
+            if expected.has(sympy.Piecewise) or not (c.lhs.is_Symbol and c.rhs.is_number):
+                continue
+            rest = [o for o in conds if o.key != c.key]
+            cmp = numeric.compare(original, expected, [*rest, *assume], derive_rng(seed, c.text), 40, probe_from=[c])
+            if cmp.ok:
+                return Outcome("wrong", [f"condition {c.text} is not needed"])
+        return out
+    if "cases" in problem:
+        return check_cases(problem, problem["cases"], seed, expected=True)
+    return grade_set(problem, problem["solution_set"], seed)
+
+
+def answer_set(out: dict[str, Any]) -> str | None:
+    """The set a solve output claims: ``solution_set``, else its finite ``solutions``."""
+    if out.get("solution_set") is not None:
+        return out["solution_set"]
+    if out.get("solutions") is not None:
+        if out.get("result") and not out["result"].startswith("{"):
+            return out["result"]  # an identity's domain printed as a set
+        return show_set(sympy.FiniteSet(*[evaluated(parse_expr_safe(s)) for s in out["solutions"]]))
+    return None
+
+
+def grade_capability(problem: dict[str, Any], out: dict[str, Any] | None, seed: bytes = b"grade") -> Outcome:
+    """Outcome of one answer (``None``: the ability refused)."""
+    if out is None:
+        return Outcome("refused", ["failed"])
+    if problem["goal"] == "simplify":
+        return grade_simplify_outcome(problem, out.get("result"), out.get("conditions", []), seed)
+    if "cases" in problem:
+        if out.get("cases") is None:
+            if out.get("solution_set") is None and out.get("solutions") is None:
+                return Outcome("refused", ["no cases"])
+            return check_cases(problem, [{"when": [], "solution_set": answer_set(out)}], seed)
+        return check_cases(problem, out["cases"], seed)
+    return grade_set(problem, answer_set(out), seed)
+
+
+def anchor_capability(problem: dict[str, Any]) -> dict[str, Any] | None:
+    """Plain sympy over the reals: ``simplify`` (symbols real) or ``solveset`` on the relation,
+    intersected with the assumptions' region; ``None`` when it returns no usable set."""
+    if problem["goal"] == "simplify":
+        out = anchor(problem)
+        try:
+            parse_expr_safe(out["result"])
+        except ParseError:
+            return None  # sympy answered with a function outside the grammar (cosh): not gradable
+        return out
+    lhs, op, rhs, x, params = solve_relation(problem)
+    real = {s: sympy.Symbol(s.name, real=True) for s in [x, *params]}
+    back = {v: k for k, v in real.items()}
+    rel = {"=": sympy.Eq, "<": sympy.Lt, "<=": sympy.Le, ">": sympy.Gt, ">=": sympy.Ge}[op]
+    xr = real[x]
+    dom: sympy.Set = sympy.S.Reals
+    for t in problem.get("assumptions", []):
+        al, aop, ar = parse_relation(t)
+        arel = {"<": sympy.Lt, "<=": sympy.Le, ">": sympy.Gt, ">=": sympy.Ge, "!=": sympy.Ne}[aop]
+        dom = dom & sympy.solveset(arel(evaluated(al).xreplace(real), evaluated(ar).xreplace(real)), xr, sympy.S.Reals)
+    sol = sympy.solveset(rel(evaluated(lhs).xreplace(real), evaluated(rhs).xreplace(real)), xr, dom)
+    if sol.has(sympy.ConditionSet):
+        return None
+    text = show_set(sol.xreplace(back))
+    try:
+        parse_set(text)
+    except BadSet:
+        return None
+    return {"solution_set": text}

@@ -390,6 +390,15 @@ def _parse_side(part: str, offset: int, whole: str, complex_ok: bool) -> sympy.E
         raise ParseError(exc.reason, exc.pos + offset, whole) from None
 
 
+SOLVE_OPS = ("=", "<", "<=", ">", ">=")
+
+
+def parse_solve_relation(text: str, *, complex_ok: bool = False) -> tuple[sympy.Expr, str, sympy.Expr]:
+    """Parse what ``solve`` accepts: ``lhs = rhs`` or an inequality ``lhs < rhs`` (<, <=, >, >=)."""
+    lhs_s, op, rhs_s, pos = split_relation(text, SOLVE_OPS)
+    return _parse_side(lhs_s, 0, text, complex_ok), op, _parse_side(rhs_s, pos + len(op), text, complex_ok)
+
+
 REL_OPS = ("!=", "<=", ">=", "<", ">", "==")
 
 
