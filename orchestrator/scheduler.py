@@ -76,6 +76,7 @@ class Action:
     worker: WorkerProc | None = None
     pending: dict[str, int] = field(default_factory=dict)  # request_id -> worker call id
     request_kinds: dict[str, str] = field(default_factory=dict)
+    requests: dict[str, dict[str, Any]] = field(default_factory=dict)  # request_id -> waiting_user payload
     partial_outputs: dict[str, Any] | None = None
     grace: bool = False
     stop_cause: str | None = None  # why we killed the worker: budget | cancel
@@ -109,6 +110,8 @@ class Action:
                 v[key] = value
         if self.lock is not None:
             v["lock_hash"] = self.lock["hash"]
+        if self.pending:  # open questions, as their action_waiting_user payloads
+            v["pending"] = [self.requests[rid] for rid in self.pending if rid in self.requests]
         return v
 
     def run_message(self, dependencies: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -434,6 +437,7 @@ class Scheduler:
         a.pending[rid] = msg["call_id"]
         a.request_kinds[rid] = msg["kind"]
         payload = {"request_id": rid, "kind": msg["kind"], **msg["payload"]}
+        a.requests[rid] = payload
         self._set_status(a, Status.WAITING_USER, event=("action_waiting_user", payload))
         if msg["kind"] == "approval" and self.approval_hook is not None:
             self.approval_hook(a, rid, msg["payload"])
