@@ -28,8 +28,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from abilities.base import AbilityError  # noqa: E402
-from abilities.crl_math.core import Request, run_problem  # noqa: E402
+from abilities.crl_math.core import run_problem  # noqa: E402
 from abilities.crl_math.grading import OUTCOMES, Outcome, anchor_capability, grade_capability  # noqa: E402
+from abilities.crl_math.request import Request  # noqa: E402
 from abilities.crl_math.trail import NullHooks  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "crl_math" / "capabilities.jsonl"

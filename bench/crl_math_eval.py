@@ -26,8 +26,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from abilities.crl_math.core import Request, run_problem  # noqa: E402
+from abilities.crl_math.core import run_problem  # noqa: E402
 from abilities.crl_math.grading import Grade, anchor, grade_outputs, grade_simplify, grade_solve  # noqa: E402
+from abilities.crl_math.request import Request  # noqa: E402
 from abilities.crl_math.trail import NullHooks  # noqa: E402
 
 CORPUS = ROOT / "tests" / "data" / "crl_math" / "corpus.jsonl"

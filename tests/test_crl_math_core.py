@@ -8,7 +8,8 @@ import json
 import pytest
 
 from abilities.base import AbilityError
-from abilities.crl_math.core import Request, StoppedWithPartial, run_problem
+from abilities.crl_math.core import run_problem
+from abilities.crl_math.request import Request, StoppedWithPartial
 from abilities.crl_math.trail import NullHooks, payload_hash
 
 SEED = bytes(range(32))

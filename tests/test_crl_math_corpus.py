@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from abilities.crl_math.core import Request, run_problem
+from abilities.crl_math.core import run_problem
 from abilities.crl_math.grading import grade_outputs
+from abilities.crl_math.request import Request
 from abilities.crl_math.trail import NullHooks
 
 CORPUS = [json.loads(line) for line in (Path(__file__).parent / "data" / "crl_math" / "corpus.jsonl").open()]

@@ -9,7 +9,8 @@ import random
 import pytest
 
 from abilities.base import AbilityError
-from abilities.crl_math.core import Request, run_problem
+from abilities.crl_math.core import run_problem
+from abilities.crl_math.request import Request
 from abilities.crl_math.trail import NullHooks
 
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from abilities.base import Ability, ActionContext, PartialResult
-from abilities.crl_math import check as _check  # noqa: F401  (imported here so a pre-started worker is warm)
-from abilities.crl_math import solve as _solve  # noqa: F401
-from abilities.crl_math.core import Request, StoppedWithPartial, run_problem
+from abilities.crl_math.core import run_problem
 from abilities.crl_math.models import Inputs, Outputs
+from abilities.crl_math.request import Request, StoppedWithPartial
 
 
 class CrlMathAbility(Ability):

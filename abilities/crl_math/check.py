@@ -19,7 +19,6 @@ import sympy
 
 from abilities.base import AbilityError
 from abilities.crl_math import cas, numeric, report
-from abilities.crl_math.core import Request, base_outputs, parse_assumptions
 from abilities.crl_math.domain import Cond, Contradiction, from_relation, implies, reduce_conds
 from abilities.crl_math.models import is_equation
 from abilities.crl_math.parser import (
@@ -30,7 +29,15 @@ from abilities.crl_math.parser import (
     parse_relation,
     realify,
 )
+from abilities.crl_math.request import (
+    Request,
+    StoppedWithPartial,
+    base_outputs,
+    parse_assumptions,
+    partial_outputs,
+)
 from abilities.crl_math.rules import CATALOG
+from abilities.crl_math.solve import run_solve
 from abilities.crl_math.trail import NullHooks, StepRec, Trail, show
 
 
@@ -80,8 +87,6 @@ def _is_square(b: sympy.Expr) -> bool:
 
 def _solutions(eq: sympy.Equality, var: str | None, real: bool, assumptions: list[str]) -> tuple[set[str], list[str]]:
     """Verified solutions of one equation (by the solve planner), as canonical numeric keys."""
-    from abilities.crl_math.solve import run_solve
-
     text = show(eq)
     req = Request(goal="solve", equation=text, variable=var, domain="real" if real else "complex",
                   assumptions=assumptions, tests_per_step=10)
@@ -121,9 +126,7 @@ def run_check(req: Request, trail: Trail) -> dict[str, Any]:
         base_sols, base_list = _solutions(start, req.variable, real, req.assumptions)
     for i, raw in enumerate(req.steps):
         if trail.hooks.should_stop():
-            from abilities.crl_math.core import StoppedWithPartial, _partial_outputs
-
-            raise StoppedWithPartial(_partial_outputs(trail, req))
+            raise StoppedWithPartial(partial_outputs(trail, req))
         where = f"steps[{i}]"
         nxt = _parse_any(raw["expression"], f"{where}.expression", real)
         if isinstance(nxt, sympy.Equality) != equation_mode:

@@ -6,54 +6,26 @@ the benchmark call it directly with ``NullHooks``. All randomness derives from `
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import sympy
 
 from abilities.base import AbilityError
 from abilities.crl_math import report
-from abilities.crl_math.domain import Cond, Contradiction, domain, from_relation, reduce_conds, satisfiable
-from abilities.crl_math.parser import ParseError, evaluated, parse_expr_safe, parse_relation, realify
+from abilities.crl_math.check import run_check
+from abilities.crl_math.domain import Cond, Contradiction, domain, satisfiable
+from abilities.crl_math.parser import ParseError, evaluated, parse_expr_safe, realify
+from abilities.crl_math.request import (
+    Request,
+    StoppedWithPartial,
+    base_outputs,
+    parse_assumptions,
+    partial_outputs,
+    save_partial,
+)
 from abilities.crl_math.simplify import SYMPY_ERRORS, Stopped, plan
+from abilities.crl_math.solve import run_solve
 from abilities.crl_math.trail import Hooks, Trail, show
-
-
-@dataclass
-class Request:
-    """Validated inputs (the ability's pydantic model converts to this)."""
-
-    goal: str
-    expression: str | None = None
-    equation: str | None = None
-    variable: str | None = None
-    domain: str = "real"
-    assumptions: list[str] = field(default_factory=list)
-    steps: list[dict[str, Any]] = field(default_factory=list)
-    tests_per_step: int = 20
-
-
-class StoppedWithPartial(Exception):
-    """Raised when the host asked to stop; carries the outputs built so far."""
-
-    def __init__(self, outputs: dict[str, Any]) -> None:
-        super().__init__("stopped")
-        self.outputs = outputs
-
-
-def parse_assumptions(texts: list[str], real: bool) -> list[Cond]:
-    out: list[Cond] = []
-    for i, t in enumerate(texts):
-        try:
-            lhs, op, rhs = parse_relation(t, complex_ok=not real)
-            out.extend(from_relation(lhs, op, rhs, real))
-        except ParseError as exc:
-            raise AbilityError("invalid_assumption", f"assumptions[{i}]: {exc}", {"index": i}) from None
-        except (Contradiction, ValueError) as exc:
-            raise AbilityError("invalid_assumption", f"assumptions[{i}]: {exc}", {"index": i}) from None
-    if not satisfiable(out, real):
-        raise AbilityError("inconsistent_assumptions", "the assumptions exclude every point")
-    return out
 
 
 def _parse(text: str, field_name: str, real: bool) -> sympy.Basic:
@@ -69,17 +41,6 @@ def _mode(result: sympy.Basic, conditions: list[Cond]) -> str:
     return "conditional" if conditions else "identical"
 
 
-def base_outputs(trail: Trail, goal: str) -> dict[str, Any]:
-    return {
-        "goal": goal,
-        "domain": "real" if trail.real else "complex",
-        "expressions": [e.out() for e in trail.exprs.values()],
-        "steps": [s.out(trail) for s in trail.steps],
-        "obligations": [o.out() for o in trail.obligations],
-        "witnesses": [w.out() for w in trail.witnesses],
-    }
-
-
 def run_simplify(req: Request, trail: Trail) -> dict[str, Any]:
     real = trail.real
     surface = _parse(req.expression or "", "expression", real)
@@ -87,9 +48,9 @@ def run_simplify(req: Request, trail: Trail) -> dict[str, Any]:
         if trail.assumptions and not satisfiable([*trail.assumptions, *domain(surface, real)], real):
             raise AbilityError("undefined_under_assumptions",
                                "the expression is undefined at every point the assumptions allow")
-        e0, final_id = plan(trail, surface, req.expression or "", partial=lambda cid: _save(trail, req, cid))
+        e0, final_id = plan(trail, surface, req.expression or "", partial=lambda cid: save_partial(trail, req, cid))
     except Stopped:
-        raise StoppedWithPartial(_partial_outputs(trail, req)) from None
+        raise StoppedWithPartial(partial_outputs(trail, req)) from None
     except Contradiction as exc:
         raise AbilityError("undefined_everywhere", f"expression: {exc}") from None
     trail.discharge(final_id)
@@ -130,26 +91,6 @@ def run_simplify(req: Request, trail: Trail) -> dict[str, Any]:
     return out
 
 
-def _partial_outputs(trail: Trail, req: Request) -> dict[str, Any]:
-    out = base_outputs(trail, req.goal)
-    if trail.steps:
-        out["result"] = show(trail.exprs[trail.steps[-1].output_expr_id].expr)
-    elif trail.exprs:
-        out["result"] = show(next(iter(trail.exprs.values())).expr)
-    # until the audit runs, the honest conditions are the input's whole domain plus what was dropped
-    first = next(iter(trail.exprs)) if trail.exprs else None
-    conds = [o.cond for o in trail.required()] + (trail.domain_of(first) if first else [])
-    out["conditions"] = [c.text for c in reduce_conds(conds, trail.real, keep=trail.assumptions)]
-    out["equivalence_mode"] = "conditional" if out["conditions"] else "identical"
-    out["explanation"] = report.explanation(trail, "", [])
-    out["invariants"] = {k: {"ok": False, "detail": "not audited: stopped early"} for k in ("I1", "I2", "I3", "I4", "I5")}
-    return out
-
-
-def _save(trail: Trail, req: Request, _cur_id: str) -> None:
-    trail.hooks.save_partial(_partial_outputs(trail, req))
-
-
 def _printed(trail: Trail, out: dict[str, Any]) -> list[tuple[str, Any]]:
     """(text, object) pairs of the printed expressions and conditions, for the round-trip check."""
     items: list[tuple[str, Any]] = []
@@ -165,12 +106,8 @@ def _dispatch(req: Request, trail: Trail) -> dict[str, Any]:
     if req.goal == "simplify":
         return run_simplify(req, trail)
     if req.goal == "solve":
-        from abilities.crl_math.solve import run_solve
-
         return run_solve(req, trail)
     if req.goal == "check":
-        from abilities.crl_math.check import run_check
-
         return run_check(req, trail)
     raise AbilityError("invalid_goal", f"unknown goal {req.goal!r}")
 

@@ -18,9 +18,9 @@ from sympy.solvers.solvers import unrad
 
 from abilities.base import AbilityError
 from abilities.crl_math import cas, numeric, report
-from abilities.crl_math.core import Request, base_outputs
 from abilities.crl_math.domain import Cond, Contradiction, reduce_conds
 from abilities.crl_math.parser import ParseError, evaluated, parse_equation, realify
+from abilities.crl_math.request import Request, StoppedWithPartial, base_outputs, partial_outputs
 from abilities.crl_math.trail import StepRec, Trail, show
 
 IMPLICATION_RULES = ("SQUARE_BOTH_SIDES", "SQUARE_ABS", "EXPONENTIATE_LOGS", "CAS_SOLVE")
@@ -193,9 +193,7 @@ def run_solve(req: Request, trail: Trail) -> dict[str, Any]:
 
     def step(rule: str, cur: str, new: sympy.Basic, note: str = "", surface: str | None = None) -> str:
         if trail.hooks.should_stop():
-            from abilities.crl_math.core import StoppedWithPartial, _partial_outputs
-
-            raise StoppedWithPartial(_partial_outputs(trail, req))
+            raise StoppedWithPartial(partial_outputs(trail, req))
         s = trail.add_step(rule, cur, new, note=note, surface=surface)
         chain.append(s)
         return s.output_expr_id
