@@ -30,7 +30,7 @@ from orchestrator.seeds import load_or_create_key
 from orchestrator.service import Service
 from orchestrator.toolbus import toolbus_endpoint
 from orchestrator.workers import WorkerPool
-from receipts.log import ReceiptLog
+from receipts.store import ReceiptStore, open_store
 
 log = structlog.get_logger("metis.app")
 CANVAS_DIR = Path(__file__).parent / "canvas"
@@ -55,7 +55,7 @@ async def metrics_endpoint(request: Request) -> Response:
     return Response(m.render(), media_type="text/plain; version=0.0.4")
 
 
-async def _sign_periodically(rlog: ReceiptLog, interval: float) -> None:
+async def _sign_periodically(rlog: ReceiptStore, interval: float) -> None:
     signed = -1
     while True:
         await asyncio.sleep(interval)
@@ -75,10 +75,10 @@ def create_app(settings: Settings) -> Starlette:
             log.error("data_dir_in_use", data_dir=str(settings.data_dir), holder_pid=exc.pid)
             sys.stderr.write(f"metis: {exc}\n")
             raise
-        rlog = ReceiptLog(settings.data_dir)
+        rlog = open_store(settings.database_url or None, settings.data_dir, settings.keys_dir)
         rlog.open()
         rlog.bind_loop(asyncio.get_running_loop())
-        key = load_or_create_key(settings.data_dir)
+        key = load_or_create_key(settings.keys_dir or settings.data_dir)
         if settings.tokens_file:
             tokens = TokenStore.load(settings.tokens_file)
         else:
