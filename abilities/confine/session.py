@@ -121,6 +121,11 @@ class Session:
         self._fds: dict[str, int] = {}
         self._pending: list[dict[str, Any]] = []
 
+    @property
+    def pid(self) -> int | None:
+        """The candidate's pid as the host sees it (it is PID 1 inside its own namespace)."""
+        return self._pid
+
     # -- lifecycle ------------------------------------------------------------------------
     def __enter__(self) -> Session:
         try:

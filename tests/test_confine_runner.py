@@ -1,0 +1,114 @@
+"""The shared confined runner, checked from outside (the host's /proc view of the candidate) and
+from inside (raw syscalls through ctypes): namespaces, uid, capabilities, no_new_privs, seccomp,
+rlimits, a read-only root, a fresh interpreter, determinism, and refusal when it cannot confine."""
+
+from __future__ import annotations
+
+import os
+import platform
+
+import pytest
+
+from abilities.confine import CandidateEnded, CandidateError, ConfinementUnavailable, Limits, Session
+from abilities.confine.policy import ENOSYS_INSTEAD, EXTRA_DENY, NOBODY, REQUIRED_DENY
+from abilities.confine.seccomp import SeccompUnavailable, syscall_number
+
+RAW = ("import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+       "def f(nr, *args):\n    ctypes.set_errno(0)\n"
+       "    rc = libc.syscall(nr, *(list(args) + [0] * 6)[:6])\n    return [rc, ctypes.get_errno()]\n")
+
+
+def proc_status(pid: int) -> dict[str, str]:
+    with open(f"/proc/{pid}/status") as fh:
+        return {k: v.strip() for k, _, v in (ln.partition(":") for ln in fh)}
+
+
+def test_the_host_sees_a_confined_process():
+    with Session("def f():\n    return 1\n", "f", Limits(cpu_s=3, mem_mb=256)) as s:
+        pid = s.pid
+        st = proc_status(pid)
+        assert st["Uid"].split()[0] == str(NOBODY if os.geteuid() == 0 else os.geteuid())
+        assert st["Groups"] == ""  # no supplementary group of the service follows the candidate
+        assert st["CapEff"] == st["CapPrm"] == st["CapInh"] == st["CapBnd"] == st["CapAmb"] == "0000000000000000"
+        assert st["NoNewPrivs"] == "1" and st["Seccomp"] == "2"
+        assert st["NSpid"].split()[-1] == "1"  # PID 1 of its own PID namespace
+        for ns in ("user", "mnt", "pid", "net", "ipc", "uts"):
+            assert os.readlink(f"/proc/{pid}/ns/{ns}") != os.readlink(f"/proc/self/ns/{ns}"), ns
+        with open(f"/proc/{pid}/mountinfo") as fh:
+            mounts = [ln.split() for ln in fh]
+        root = next(m for m in mounts if m[4] == "/")
+        assert root[5].split(",")[0] == "ro" and root[root.index("-") + 1] == "tmpfs"
+        assert all(m[5].split(",")[0] == "ro" for m in mounts), mounts  # nothing writable anywhere
+        with open(f"/proc/{pid}/limits") as fh:
+            limits = fh.read()
+        assert "Max cpu time              3                    3" in limits
+        assert "Max processes             0                    0" in limits
+        assert f"Max address space         {256 << 20}" in limits
+        assert s.call() == 1
+
+
+def test_every_denied_syscall_answers_eperm_and_others_still_work():
+    names = [n for n in REQUIRED_DENY + EXTRA_DENY]
+    numbers = {}
+    for n in names:
+        try:
+            numbers[n] = syscall_number(n)
+        except SeccompUnavailable:
+            assert n not in REQUIRED_DENY  # every required entry exists on this architecture
+    with Session(RAW, "f") as s:
+        results = {n: s.call(nr) for n, nr in numbers.items()}
+        getpid = s.call(syscall_number("getpid"))
+    expected_errno = {n: (38 if n in ENOSYS_INSTEAD else 1) for n in numbers}
+    wrong = {n: r for n, r in results.items() if r != [-1, expected_errno[n]]}
+    assert not wrong, wrong
+    assert len(results) >= len(REQUIRED_DENY) + 40
+    assert getpid == [1, 0]
+
+
+@pytest.mark.skipif(platform.machine() != "x86_64", reason="x32 numbering exists on x86_64 only")
+def test_a_syscall_under_another_abi_kills_the_process():
+    x32_unshare = 0x40000000 | syscall_number("unshare")
+    with Session(RAW, "f") as s, pytest.raises(CandidateEnded) as ended:
+        s.call(x32_unshare, 0x00020000)
+    assert ended.value.status == "killed" and "seccomp" in ended.value.reason
+
+
+def test_the_candidate_gets_a_fresh_interpreter():
+    src = ("import sys\ndef f():\n    m = sys.modules['__main__']\n"
+           "    return [sorted(sys.modules), sorted(k for k in vars(m) if not k.startswith('__')), sys.path]\n")
+    with Session(src, "f") as s:
+        modules, main_names, path = s.call()
+    assert not [m for m in modules if m.startswith(("abilities", "orchestrator", "ctypes", "_ctypes", "subprocess"))]
+    assert set(main_names) <= {"MAX_REPLY", "REPLY_FD", "builtins", "failure", "json", "main", "os", "random",
+                               "reply", "sys"}, main_names
+    assert not [p for p in path if "site-packages" in p or "/work" in p]
+
+
+def test_same_seed_same_answers_and_hash_order():
+    src = ("import random\ndef f():\n"
+           "    return [hash('metis'), random.random(), list({'b', 'a', 'c', 'delta'})]\n")
+    runs = []
+    for seed in (7, 7, 8):
+        with Session(src, "f", seed=seed) as s:
+            runs.append(s.call())
+    assert runs[0] == runs[1]
+    assert runs[0][0] == runs[2][0] and runs[0][2] == runs[2][2]  # hashing fixed for every run
+    assert runs[0][1] != runs[2][1]  # random follows the seed
+
+
+def test_candidate_errors_and_printing_do_not_touch_the_answer():
+    src = "def f(x):\n    print('{\"value\": 999}')\n    if x < 0:\n        raise ValueError('negative')\n    return x + 1\n"
+    with Session(src, "f") as s:
+        assert s.call(1) == 2
+        with pytest.raises(CandidateError, match="ValueError: negative"):
+            s.call(-1)
+        assert s.call(2) == 3
+    assert b'{"value": 999}' in bytes(s.output)  # kept for diagnostics, never parsed
+    with pytest.raises(CandidateError, match="must define a function named g"):
+        Session("def f():\n    return 1\n", "g").__enter__()
+
+
+def test_a_data_dir_inside_the_exposed_root_is_refused(monkeypatch):
+    monkeypatch.setenv("METIS_DATA_DIR", "/usr/share/metis-data")
+    with pytest.raises(ConfinementUnavailable, match="data directory lies under /usr"):
+        Session("def f():\n    return 1\n", "f").__enter__()
