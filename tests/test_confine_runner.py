@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import os
 import platform
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +16,7 @@ from abilities.confine import CandidateEnded, CandidateError, ConfinementUnavail
 from abilities.confine.policy import ENOSYS_INSTEAD, EXTRA_DENY, NOBODY, REQUIRED_DENY
 from abilities.confine.seccomp import SeccompUnavailable, syscall_number
 
+ROOT = Path(__file__).resolve().parents[1]
 RAW = ("import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\n"
        "def f(nr, *args):\n    ctypes.set_errno(0)\n"
        "    rc = libc.syscall(nr, *(list(args) + [0] * 6)[:6])\n    return [rc, ctypes.get_errno()]\n")
@@ -112,3 +116,12 @@ def test_a_data_dir_inside_the_exposed_root_is_refused(monkeypatch):
     monkeypatch.setenv("METIS_DATA_DIR", "/usr/share/metis-data")
     with pytest.raises(ConfinementUnavailable, match="data directory lies under /usr"):
         Session("def f():\n    return 1\n", "f").__enter__()
+
+
+def test_the_worked_example_in_the_security_doc_runs():
+    doc = (ROOT / "docs" / "security.md").read_text(encoding="utf-8")
+    example = doc.split("## Using it from an ability", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    out = subprocess.run([sys.executable, "-c", example], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "1 [0, 1, 4, 9]"

@@ -1,0 +1,92 @@
+"""Confined runner bench: what the jail costs.
+
+Prints and writes ``bench/results/sandbox_runner.json``:
+- session start (launcher + namespaces + read-only root + seccomp + exec + load) next to a bare
+  ``python -I -S -c pass`` subprocess, the baseline any out-of-process runner pays;
+- one call round trip over the pipes next to the same function called in process;
+- a whole FunSearch ``cap_set`` evaluation (n = 4 and 6) next to the trusted scorer with the
+  priority run in process (the cost of confining the candidate).
+
+Run: ``.venv/bin/python bench/sandbox_runner.py [--repeats 20]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from abilities.confine import Session  # noqa: E402
+from abilities.confine.session import interpreter  # noqa: E402
+from abilities.mathlas.sandbox import run_sandboxed  # noqa: E402
+from abilities.mathlas.scorers import SCORERS  # noqa: E402
+
+SRC = "def f(x):\n    return x * 2\n"
+PRIORITY = "def priority(el, n):\n    return -sum(el) + 0.1 * el.count(1)\n"
+
+
+def median_ms(fn, repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return round(statistics.median(times) * 1000, 3)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeats", type=int, default=20)
+    args = ap.parse_args()
+    r = args.repeats
+
+    def start_session() -> None:
+        with Session(SRC, "f") as s:
+            s.call(1)
+
+    bare = median_ms(lambda: subprocess.run([interpreter(), "-I", "-S", "-c", "pass"], check=True), r)
+    confined = median_ms(start_session, r)
+    with Session(SRC, "f") as s:
+        calls = 2000
+        t0 = time.perf_counter()
+        for i in range(calls):
+            s.call(i)
+        per_call_us = (time.perf_counter() - t0) / calls * 1e6
+    def local(x: int) -> int:
+        return x * 2
+
+    t0 = time.perf_counter()
+    for i in range(calls):
+        local(i)
+    in_process_us = (time.perf_counter() - t0) / calls * 1e6
+
+    def priority(el, n):
+        return -sum(el) + 0.1 * el.count(1)
+
+    evals = {}
+    for n in (4, 6):
+        evals[f"cap_set_n{n}"] = {
+            "confined_ms": median_ms(lambda n=n: run_sandboxed(PRIORITY, "cap_set", {"n": n}), max(3, r // 4)),
+            "in_process_baseline_ms": median_ms(lambda n=n: SCORERS["cap_set"](priority, {"n": n}), max(3, r // 4)),
+        }
+    out = {
+        "machine": {"python": platform.python_version(), "kernel": platform.release(), "cpus": os.cpu_count()},
+        "session_start_ms": {"confined": confined, "bare_interpreter_baseline": bare},
+        "call_round_trip_us": {"confined": round(per_call_us, 1), "in_process_baseline": round(in_process_us, 3)},
+        "funsearch_evaluate": evals,
+    }
+    print(json.dumps(out, indent=1))
+    path = Path(__file__).resolve().parent / "results" / "sandbox_runner.json"
+    path.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
