@@ -44,7 +44,7 @@ from receipts import migrations
 from receipts.log import GENESIS_HASH, Entry, Record, build_body, stream_key, utc_now
 from receipts.merkle import MerkleTree, leaf_hash
 from receipts.signing import TreeHeadSigner
-from receipts.store import Listener, StorageUnavailable
+from receipts.store import Fence, FencedOut, Listener, StorageUnavailable
 from receipts.verify import VerifyReport, verify_connection
 
 log = structlog.get_logger("metis.receipts.pg")
@@ -222,17 +222,19 @@ class PostgresReceiptLog:
         """The last record integrated here (appended by this replica or followed from another)."""
         return self._last_seq
 
-    def submit(self, entries: list[Entry]) -> None:
-        self._queue.put(("append", entries, None))
+    def submit(self, entries: list[Entry], fence: Fence | None = None) -> None:
+        self._queue.put(("append", entries, None, fence))
 
-    async def append(self, entries: list[Entry]) -> list[Record]:
+    async def append(self, entries: list[Entry], fence: Fence | None = None) -> list[Record]:
+        """Append atomically and in order; returns once committed. With ``fence``, only while the
+        action's job is running under that epoch (else ``FencedOut``)."""
         fut: asyncio.Future[list[Record]] = asyncio.get_running_loop().create_future()
-        self._queue.put(("append", entries, fut))
+        self._queue.put(("append", entries, fut, fence))
         return await fut
 
-    def append_sync(self, entries: list[Entry]) -> list[Record]:
+    def append_sync(self, entries: list[Entry], fence: Fence | None = None) -> list[Record]:
         fut: Future[list[Record]] = Future()
-        self._queue.put(("append", entries, fut))
+        self._queue.put(("append", entries, fut, fence))
         return fut.result()
 
     def _write_loop(self) -> None:
@@ -299,7 +301,7 @@ class PostgresReceiptLog:
                 if time.monotonic() >= deadline:
                     failure = unavailable(exc, "append")
                     log.warning("pg_append_failed", error=str(failure), records=sum(len(b[1]) for b in batch))
-                    self._resolve([(fut, failure) for _, _, fut in batch])
+                    self._resolve([(item[2], failure) for item in batch])
                     return None
                 time.sleep(next(delays))
 
@@ -317,8 +319,8 @@ class PostgresReceiptLog:
         """The batch committed before the connection was lost: read it back and acknowledge it."""
         self._catch_up(conn)
         results: list[tuple[Any, list[Record] | Exception]] = []
-        for _, entries, fut in batch:
-            results.append((fut, self._attempt_records.get(id(entries), [])))
+        for item in batch:
+            results.append((item[2], self._attempt_records.get(id(item[1]), [])))
         self._attempt_records.clear()
         self._resolve(results)
 
@@ -333,8 +335,13 @@ class PostgresReceiptLog:
             seq, prev = (row[0], row[1]) if row else (0, GENESIS_HASH)
             if seq > self._last_seq:  # other replicas appended since we last looked: integrate first
                 self._catch_up(conn, seq)
+            fences = self._fences(conn, batch)
             ts = utc_now()
-            for _, entries, fut in batch:
+            for _, entries, fut, fence in batch:
+                if fence is not None and fences.get(fence.action_id) != (fence.epoch, "running"):
+                    results.append((fut, FencedOut(f"append refused for {fence.action_id}: epoch {fence.epoch} "
+                                                   "no longer holds its lease")))
+                    continue
                 recs: list[Record] = []
                 start = (seq, prev)
                 try:
@@ -366,6 +373,17 @@ class PostgresReceiptLog:
             self.appended_total += len(own)
             self.commits_total += 1
         self._resolve(results)
+
+    @staticmethod
+    def _fences(conn: psycopg.Connection, batch: list[tuple[Any, ...]]) -> dict[str, tuple[int, str]]:
+        """(epoch, state) of the jobs fenced appends name, share-locked until commit so no claim or
+        rescue can change them while this batch is written."""
+        ids = sorted({item[3].action_id for item in batch if item[3] is not None})
+        if not ids:
+            return {}
+        rows = conn.execute("SELECT action_id, epoch, state FROM metis_jobs WHERE action_id = ANY(%s) FOR SHARE",
+                            (ids,)).fetchall()
+        return {a: (e, st) for a, e, st in rows}
 
     def _resolve(self, results: list[tuple[Any, list[Record] | Exception]]) -> None:
         in_loop: list[tuple[asyncio.Future, list[Record] | Exception]] = []

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -29,6 +30,24 @@ class StorageUnavailable(RuntimeError):
 
     code = "storage_unavailable"
     retryable = True
+
+
+@dataclass(frozen=True)
+class Fence:
+    """What a worker shows on append in the distributed mode: the action and the epoch of its claim
+    (``receipts.workqueue``). The append is refused unless the action's job is still running under
+    that epoch."""
+
+    action_id: str
+    epoch: int
+
+
+class FencedOut(RuntimeError):
+    """An append's fence is stale: the worker lost its lease and the action belongs to another
+    worker now. Not retryable; the worker must stop working on that action."""
+
+    code = "fenced_out"
+    retryable = False
 
 
 @runtime_checkable
