@@ -77,6 +77,8 @@ class Subscription:
         result = await self.client.call("events.subscribe", params)
         self.subscription_id = result["subscription_id"]
         self.client._subs[self.subscription_id] = self
+        for note in self.client._early.pop(self.subscription_id, []):
+            self.client._route(note)
 
     def __aiter__(self) -> Subscription:
         return self
@@ -193,6 +195,8 @@ class Client:
         self._reconnector: asyncio.Task[None] | None = None
         self._pending: dict[int, asyncio.Future[Response]] = {}
         self._subs: dict[str, Subscription] = {}
+        # notifications that overtook their events.subscribe answer (the reader runs ahead of the caller)
+        self._early: dict[str, list[Notification]] = {}
         self._subscriptions: list[Subscription] = []
         self._ready = asyncio.Event()
         self._lost: MetisError | None = None
@@ -287,8 +291,14 @@ class Client:
 
     def _route(self, note: Notification) -> None:
         p = note.params
-        sub = self._subs.get(str(p.get("subscription_id")))
+        sid = str(p.get("subscription_id"))
+        sub = self._subs.get(sid)
         if sub is None:
+            early = self._early.setdefault(sid, [])
+            if len(early) < 100_000:
+                early.append(note)
+            while len(self._early) > 64:
+                self._early.pop(next(iter(self._early)))
             return
         if note.method == "event":
             try:
