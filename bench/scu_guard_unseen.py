@@ -23,6 +23,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from abilities.scu_guard.detect import find_contradictions as _lexicon_only  # noqa: E402
 from abilities.scu_guard.evaluate import judge, load_cases  # noqa: E402
 from bench.scu_guard_eval import neg_map_detector  # noqa: E402
 
@@ -74,8 +75,9 @@ def report(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def detectors() -> dict[str, Any]:
-    """The detectors to compare: the guard's current one, and the spec's NEG_MAP baseline."""
-    return {"ours": None, "neg_map": neg_map_detector}
+    """The detectors to compare: the guard's current one, the lexicon detector alone (the guard before the
+    typed forms), and the spec's NEG_MAP baseline."""
+    return {"ours": None, "lexicon_only": _lexicon_only, "neg_map": neg_map_detector}
 
 
 def main() -> None:

@@ -65,7 +65,7 @@ def test_ok_answer_events_and_receipts() -> None:
     assert all(u["lock_hash"] == lock["hash"] for u in updates)
     summary = [p for t, k, p in ctx.events if k == "boundary_summary"]
     assert summary == [{"verdict": "OK", "reason": "ok", "lock_hash": lock["hash"],
-                        "lock_hash_full": lock["hash_full"], "checks_run": 5, "contradictions": 0,
+                        "lock_hash_full": lock["hash_full"], "checks_run": 5, "contradictions": 0, "suspected": 0,
                         "rules_fired": []}]
     receipts = [k for t, k, _ in ctx.events if t == "receipt"]
     assert receipts[0] == "retrieval" and receipts.count("verifier") == 5

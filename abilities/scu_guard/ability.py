@@ -13,6 +13,7 @@ from typing import Any
 from abilities.base import Ability, AbilityError, ActionContext
 from abilities.lock import lock_constraints
 from abilities.scu_guard.check import GuardResult, run_checks
+from abilities.scu_guard.combined import forms_for
 from abilities.scu_guard.detect import cached_rule
 from abilities.scu_guard.models import MAX_ANSWER_CHARS, Inputs, Outputs
 from abilities.scu_guard.prompt import build_prompt
@@ -57,6 +58,7 @@ class ScuGuardAbility(Ability):
                 {"service": ctx.lock.get("hash"), "ability": lock["hash"]},
             )
         ctx.trace({"rules": [{"constraint": c, **rule_summary(cached_rule(c))} for c in lock["constraints"]]})
+        forms, unparsed = forms_for(lock["constraints"], inputs.forms)
         chunks = [c.model_dump() for c in inputs.chunks]
         ret = retrieve(inputs.question, chunks, inputs.top_k)
         ctx_ids: list[str] = ret["ctx_ids"]
@@ -87,7 +89,8 @@ class ScuGuardAbility(Ability):
             if problem is not None:
                 answer = None
                 ctx.notice("answer_unusable", {"detail": problem})
-        result = run_checks(lock, ctx_ids, answer)
+        result = run_checks(lock, ctx_ids, answer, forms=forms,
+                            chunk_texts={c["id"]: c["text"] for c in chunks})
         self._report(ctx, result, lock)
         return Outputs(
             verdict=result.verdict,
@@ -95,6 +98,9 @@ class ScuGuardAbility(Ability):
             lock=lock,
             ctx_ids=ctx_ids,  # type: ignore[arg-type]
             contradictions=[f.as_dict() for f in result.contradictions],
+            suspected=[f.as_dict() for f in result.suspected],
+            understood=forms,
+            unparsed_constraints=unparsed,
             prompt=prompt,
         )
 
@@ -119,6 +125,7 @@ class ScuGuardAbility(Ability):
                 "lock_hash_full": lock["hash_full"],
                 "checks_run": len(result.checks),
                 "contradictions": len(result.contradictions),
+                "suspected": len(result.suspected),
                 "rules_fired": sorted({f.rule for f in result.contradictions}),
             },
         )

@@ -5,7 +5,9 @@
 2. ``not_in_context``: the claim is the refusal -> verdict REFUSAL (a correct refusal is success).
 3. ``citation_scope``: citations missing, not a list of ids, or not all within ``ctx_ids``.
 4. ``constraints_echo_mismatch``: the echo differs from the lock (order-insensitive, trimmed).
-5. ``constraint_contradiction``: the claim contradicts a locked constraint (``detect``).
+5. ``constraint_contradiction``: the claim contradicts a locked constraint (``combined``: the typed
+   forms and the lexicon detector); a lexicon-only finding against a measured form the typed reading
+   found kept is ``suspected_contradiction`` (verdict REVIEW) instead.
 
 Every check that can run is run and reported; the verdict comes from the first that fails.
 """
@@ -19,7 +21,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from abilities.lock import same_constraint_set
-from abilities.scu_guard.detect import Finding, find_contradictions
+from abilities.scu_guard.combined import detect, forms_for
+from abilities.scu_guard.detect import Finding
+from abilities.scu_guard.forms import Form
 from abilities.scu_guard.prompt import REFUSAL
 
 ORDER = ("json", "refusal", "citation_scope", "constraints_echo", "contradiction")
@@ -39,6 +43,7 @@ class GuardResult:
     reason: str
     contradictions: list[Finding] = field(default_factory=list)
     checks: list[dict[str, Any]] = field(default_factory=list)
+    suspected: list[Finding] = field(default_factory=list)
 
 
 def is_refusal(text: str) -> bool:
@@ -75,10 +80,14 @@ def run_checks(
     ctx_ids: list[str],
     answer: Any,
     detector: Callable[[str, list[str]], list[Finding]] | None = None,
+    forms: list[Form] | None = None,
+    chunk_texts: dict[str, str] | None = None,
 ) -> GuardResult:
     """Apply the five checks to ``answer`` (dict, pydantic ``Answer`` or raw string).
 
-    ``detector`` replaces the contradiction detector (the bench scores a baseline with it)."""
+    ``detector`` replaces the contradiction detector (the bench scores a baseline with it); ``forms``
+    are the constraints' typed forms (parsed from the lock when not given); ``chunk_texts`` maps chunk
+    ids to texts so that facts of the cited chunks in scope reach the detector."""
     checks: list[dict[str, Any]] = []
     obj, raw_refusal = coerce_answer(answer)
     if obj is None:
@@ -122,7 +131,15 @@ def run_checks(
             )
     checks.append({"check": "constraints_echo", "passed": echo_ok, "detail": echo_detail})
 
-    findings = (detector or find_contradictions)(claim, lock["constraints"])
+    suspected: list[Finding] = []
+    if detector is not None:
+        findings = detector(claim, lock["constraints"])
+    else:
+        if forms is None:
+            forms = forms_for(lock["constraints"])[0]
+        cited = [chunk_texts[c] for c in (cits if isinstance(cits, list) else [])
+                 if chunk_texts and isinstance(c, str) and c in chunk_texts and c in allowed]
+        findings, suspected = detect(claim, lock["constraints"], forms, cited)
     checks.append(
         {
             "check": "contradiction",
@@ -133,5 +150,7 @@ def run_checks(
     for name in ORDER[2:]:
         entry = next(c for c in checks if c["check"] == name)
         if not entry["passed"]:
-            return GuardResult("REJECT", REASON[name], findings, checks)
-    return GuardResult("OK", "ok", findings, checks)
+            return GuardResult("REJECT", REASON[name], findings, checks, suspected)
+    if suspected:
+        return GuardResult("REVIEW", "suspected_contradiction", findings, checks, suspected)
+    return GuardResult("OK", "ok", findings, checks, suspected)

@@ -29,7 +29,8 @@ def judge(case: dict[str, Any], detector: Detector | None = None) -> GuardResult
     """Run retrieval and the checks on one case, optionally with another contradiction detector."""
     lock = lock_constraints(case["constraints"])
     ctx_ids = retrieve(case["question"], case["chunks"], case.get("top_k", 6))["ctx_ids"]
-    return run_checks(lock, ctx_ids, case["answer"], detector=detector)
+    texts = {c["id"]: c["text"] for c in case["chunks"]}
+    return run_checks(lock, ctx_ids, case["answer"], detector=detector, chunk_texts=texts)
 
 
 def score(cases: Iterable[dict[str, Any]], detector: Detector | None = None) -> dict[str, Any]:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from abilities.scu_guard.forms import Form
 
 MAX_CONSTRAINTS = 100
 MAX_CONSTRAINT_CHARS = 2_000
@@ -76,6 +78,16 @@ class Inputs(BaseModel):
     chunks: list[Chunk] = Field(default_factory=list, max_length=MAX_CHUNKS)
     answer: Answer | str | None = None
     top_k: int = Field(default=6, ge=1, le=MAX_TOP_K)
+    forms: list[Form] = Field(default_factory=list, max_length=MAX_CONSTRAINTS)
+
+    @model_validator(mode="after")
+    def _forms_name_constraints(self) -> Inputs:
+        texts = {c.strip() for c in self.constraints}
+        for i, f in enumerate(self.forms):
+            if f.text.strip() not in texts:
+                raise ValueError(f"forms[{i}].text is not one of the constraints")
+            f.text = f.text.strip()
+        return self
 
     @field_validator("constraints")
     @classmethod
@@ -143,9 +155,10 @@ class Lock(BaseModel):
     hash_full: str
 
 
-Verdict = Literal["OK", "REJECT", "REFUSAL"]
+Verdict = Literal["OK", "REJECT", "REFUSAL", "REVIEW"]
 Reason = Literal[
     "ok",
+    "suspected_contradiction",
     "no_json",
     "citation_scope",
     "constraints_echo_mismatch",
@@ -155,11 +168,17 @@ Reason = Literal[
 
 
 class Outputs(BaseModel):
-    """``{verdict, reason, lock, ctx_ids, contradictions, prompt?}``."""
+    """``{verdict, reason, lock, ctx_ids, contradictions, suspected, understood, unparsed_constraints, prompt?}``.
+
+    ``understood`` is how each machine-checked constraint was read; ``unparsed_constraints`` are those
+    only the lexicon detector checks."""
 
     verdict: Verdict
     reason: Reason
     lock: Lock
     ctx_ids: list[str]
     contradictions: list[Contradiction] = Field(default_factory=list)
+    suspected: list[Contradiction] = Field(default_factory=list)
+    understood: list[Form] = Field(default_factory=list)
+    unparsed_constraints: list[str] = Field(default_factory=list)
     prompt: str | None = None

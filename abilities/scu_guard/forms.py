@@ -1,0 +1,323 @@
+"""Constraints understood once, when they are locked: a typed form per constraint.
+
+A form says what the guard will machine-check: modality (``must``, ``must_not``, ``may``,
+``only``), subject/action/object keys, an allowed band for a quantity (unit-normalised, with its
+period meaning and the event it is measured from), a trigger band for conditional rules, a clock
+or calendar window, an order of two events, an exclusion pair, an allow-list. Clients may send
+the form themselves (``Inputs.forms``); a constraint that yields nothing checkable is returned in
+``unparsed_constraints`` rather than checked weakly.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from abilities.scu_guard import measure
+from abilities.scu_guard.nlp import key, parse
+
+Modality = Literal["must", "must_not", "may", "only"]
+CONTENT_POS = frozenset({"NOUN", "PROPN", "VERB", "ADJ", "NUM"})
+GENERIC = frozenset({"one", "anyone", "nobody", "person", "everyone", "everybody", "thing", "be", "have",
+                     "do", "time", "any", "all", "each", "every", "no", "only", "other", "that", "which",
+                     "who", "use", "make", "get", "same", "case", "allow", "permit", "prohibit", "forbid",
+                     "require", "need", "must", "may", "can", "never", "shall", "ban"})
+DENY_WORDS = frozenset({"prohibited", "forbidden", "banned", "not", "never", "no", "neither", "nor", "without",
+                        "cannot", "n't", "disallowed"})
+SAME_WORDS = frozenset({"same", "share", "together", "alongside"})
+
+
+class Band(BaseModel):
+    """An allowed (or, for a trigger, a triggering) range of one dimension, in base units."""
+
+    model_config = ConfigDict(extra="forbid")
+    dimension: str = Field(max_length=200)
+    low: float | None = None
+    high: float | None = None
+    strict: bool = False
+    period: bool = False
+    business_days: bool = False
+    reference: list[str] = Field(default_factory=list, max_length=50)
+    reference_side: Literal["after", "before"] = "after"
+    text: str = Field(default="", max_length=2000)
+
+
+class Window(BaseModel):
+    """A forbidden window: minutes after midnight (clock) or month*100+day (calendar), end exclusive
+    for clocks and inclusive for calendar days; it may wrap (22:00-07:00)."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["clock", "calendar"]
+    start: int
+    end: int
+
+
+class Order(BaseModel):
+    """Event ``first`` must happen before event ``then`` (keys of each event's words)."""
+
+    model_config = ConfigDict(extra="forbid")
+    first: list[str] = Field(max_length=50)
+    then: list[str] = Field(max_length=50)
+
+
+class Form(BaseModel):
+    """How one constraint was understood (and what a client may send in its place)."""
+
+    model_config = ConfigDict(extra="forbid")
+    text: str = Field(max_length=2000)
+    modality: Modality
+    subject: list[str] = Field(default_factory=list, max_length=50)
+    action: list[str] = Field(default_factory=list, max_length=20)
+    object: list[str] = Field(default_factory=list, max_length=50)
+    agents: list[str] = Field(default_factory=list, max_length=50)
+    agent_qualifiers: list[str] = Field(default_factory=list, max_length=20)
+    quantity: Band | None = None
+    trigger: Band | None = None
+    window: Window | None = None
+    order: Order | None = None
+    exclusion: list[list[str]] = Field(default_factory=list, max_length=2)
+    allowed_members: list[str] = Field(default_factory=list, max_length=50)
+
+    def checkable(self) -> bool:
+        return bool(self.quantity or self.trigger or self.window or self.order or self.exclusion
+                    or self.allowed_members or self.agents or (self.action and (self.object or self.subject))
+                    or (self.modality != "may" and (self.object or self.subject)))
+
+
+def keys(tokens: Any) -> list[str]:
+    """Content keys of tokens, without generic words and without duplicates (in order)."""
+    out: list[str] = []
+    for t in tokens:
+        if t.pos_ in CONTENT_POS and t.pos_ != "NUM" and not t.like_num:
+            k = key(t)
+            if k and k not in GENERIC and len(k) > 1 and k not in out:
+                out.append(k)
+    return out
+
+
+def _negated_phrase(text: str, start: int) -> bool:
+    """Is the comparator right before the amount itself negated ("not exceed", "no more than")?"""
+    before = text[max(0, start - 30) : start].lower()
+    return bool(re.search(r"\b(?:not|no|never)\s+(?:to\s+)?(?:exceed|more|less|fewer|longer|shorter|above|below|"
+                          r"over|under|higher|lower|later|earlier|greater)\w*(?:\s+than)?\s*$", before))
+
+
+def band_from(amount: measure.Amount, text: str, deny: bool) -> Band:
+    """The allowed band an amount sets; a denied rule flips it ("must not fall below 3 m" = at least 3 m)."""
+    direction = amount.direction
+    if deny and not _negated_phrase(text, amount.start):
+        direction = {"max": "min", "min": "max", "eq": "min"}[direction]
+    after = text[amount.end : amount.end + 120]
+    ref: list[str] = []
+    side: Literal["after", "before"] = "after"
+    m = re.match(r"\s*(?:of|after|from|following|since|before|prior to)\s+(.+?)(?:[.;,]|$)", after, re.I)
+    if m:
+        side = "before" if re.match(r"\s*(?:before|prior to)", after, re.I) else "after"
+        ref = keys(parse(m.group(1)))
+    low = amount.lo if direction == "min" else None
+    high = amount.hi if direction == "max" else None
+    if direction == "eq":
+        low, high = amount.lo, amount.hi
+        if amount.period and not deny:  # "must report every 30 minutes": at least that often
+            low = None
+    return Band(dimension=amount.dim, low=low, high=high, period=amount.period,
+                business_days=amount.business, reference=ref, reference_side=side, text=amount.text)
+
+
+def _span_of(tokens: Any) -> tuple[int, int]:
+    toks = list(tokens)
+    return (toks[0].idx, toks[-1].idx + len(toks[-1].text)) if toks else (0, 0)
+
+
+def _count_bands(doc: Any, text: str, deny: bool, taken: list[tuple[int, int]]) -> list[Band]:
+    out = []
+    for t in doc:
+        if t.dep_ == "nummod" and t.head.pos_ in ("NOUN", "PROPN") and t.i < t.head.i:
+            if any(s <= t.idx < e for s, e in taken) or t.head.lower_ in measure.MONTHS:
+                continue
+            n = measure._number(t.text)
+            if n is None:
+                continue
+            d = measure._direction(text, t.idx, t.idx + len(t.text))
+            a = measure.Amount(n, n, f"count:{key(t.head)}", d, False, t.idx, t.idx + len(t.text), t.text)
+            out.append(band_from(a, text, deny))
+    return out
+
+
+def understand(text: str) -> Form | None:
+    """The typed form of one constraint, or None when nothing in it can be machine-checked."""
+    doc = parse(text)
+    low = text.lower()
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None:
+        return None
+    words = {t.lower_ for t in doc}
+    deny = bool(words & {"never", "prohibited", "forbidden", "banned", "neither", "nor", "cannot"}) or any(
+        t.dep_ == "neg" and t.head.i == root.i for t in doc
+    ) or bool(re.search(r"^\s*no\b|\bno (?:one|person|vehicle|\w+) (?:may|must|can|shall|is)\b|not (?:be )?allowed",
+                        low))
+    only = bool(re.match(r"\s*only\b", low))
+    must = bool(words & {"must", "shall", "required", "require", "requires", "mandatory", "need", "needs"})
+    modality: Modality = "must_not" if deny else "only" if only else "must" if must else "may"
+    as_fact = False
+    if not deny and not only and not must and not (words & {"may", "can", "allowed", "free", "permitted"}):
+        modality = "must"  # "Wind above 2 m/s voids a record": a rule stated as a fact
+        as_fact = True
+
+    subj = [t for t in doc if t.dep_ in ("nsubj", "nsubjpass") and t.head.i == root.i]
+    subj_tokens = [w for s in subj for w in s.subtree]
+    subj_span = _span_of(subj_tokens)
+    action_tok = root
+    if root.lemma_ in ("be", "require", "need") or root.lemma_ in GENERIC:
+        comp = next((t for t in doc if t.head.i == root.i and t.dep_ in ("xcomp", "acomp", "ccomp")), None)
+        if comp is not None and comp.pos_ == "VERB":
+            action_tok = comp
+    action = [key(action_tok)] if key(action_tok) not in GENERIC else []
+    prt = [t for t in doc if t.dep_ == "prt" and t.head.i == action_tok.i]
+    action += [key(p) for p in prt]
+    obj_tokens = [w for t in doc if t.head.i in (root.i, action_tok.i) and t.dep_ in
+                  ("dobj", "attr", "acomp", "prep", "agent", "dative", "oprd", "xcomp", "advmod")
+                  for w in t.subtree if w.i != action_tok.i]
+
+    amounts = measure.find_amounts(text)
+    times = measure.find_clock_times(text)
+    form = Form(text=text, modality=modality, subject=keys(subj_tokens), action=action)
+
+    # order of two events ("before"/"after"/"only after"/"without" a prior step)
+    marker = next((t for t in doc if t.lower_ in ("before", "after") and t.dep_ in ("mark", "prep")), None)
+    order_span: tuple[int, int] | None = None
+    if marker is not None and not amounts and not times:
+        sub = [w for w in (marker.head.subtree if marker.dep_ == "mark" else marker.subtree)]
+        if marker.dep_ == "prep" and marker.head.i == root.i:
+            sub = list(marker.subtree)
+        order_span = _span_of(sub)
+        sub_keys = [k for k in keys(sub) if k not in ("before", "after")]
+        main_keys = [k for k in keys(t for t in doc if not (order_span[0] <= t.idx < order_span[1]))]
+        if marker.lower_ == "before" and not deny:
+            form.order = Order(first=main_keys, then=sub_keys)
+        else:
+            form.order = Order(first=sub_keys, then=main_keys)
+    without = next((t for t in doc if t.lower_ == "without" and t.dep_ == "prep"), None)
+    if without is not None and deny:
+        req = keys(without.subtree)
+        form.order = Order(first=req, then=[k for k in form.subject + form.action + keys(obj_tokens)
+                                            if k not in req])
+        form.modality = "must"
+        form.object = req
+        obj_tokens = [t for t in obj_tokens if t.i not in {w.i for w in without.subtree}]
+    only_with = re.search(r"\bonly\s+with\s+(.+?)(?:[.;]|$)", text, re.I)
+    if only_with and not only:
+        form.modality = "must"
+        form.object = keys(parse(only_with.group(1)))
+    elif not form.object:
+        form.object = [k for k in keys(obj_tokens) if k not in form.action]
+
+    # quantities: a trigger in the subject or a when/if clause, else the rule's own bound
+    cond_clause = next((t for t in doc if t.dep_ == "advcl" and any(c.lower_ in ("when", "if", "whenever")
+                                                                     for c in t.children)), None)
+    cond_span = _span_of(cond_clause.subtree) if cond_clause is not None else (0, 0)
+    taken = [(a.start, a.end) for a in amounts] + [(d.start, d.end) for d in measure.find_dates(text)]
+    between = re.search(r"\bbetween\b", low)
+    same_dim = [a for a in amounts if a.dim == amounts[0].dim] if amounts else []
+    if between and len(same_dim) >= 2 and not deny:  # "kept between 18 °C and 24 °C"
+        lo_a, hi_a = sorted(same_dim[:2], key=lambda a: a.lo)
+        form.quantity = Band(dimension=lo_a.dim, low=lo_a.lo, high=hi_a.hi, period=lo_a.period,
+                             text=f"{lo_a.text}..{hi_a.text}")
+        amounts = []
+    age = re.search(r"\b(?:under|below|younger than|over|above|older than|aged)\s+(\d{1,3})\b\s*(\S*)", low)
+    if age and age.start() < root.idx and age.group(2).strip(".,;") not in measure.UNIT_WORDS:
+        n = float(age.group(1))
+        younger = age.group(0).startswith(("under", "below", "younger"))
+        form.trigger = Band(dimension="age", low=None if younger else n, high=n if younger else None,
+                            strict=True, text=age.group(0))
+    bands = [(a, band_from(a, text, deny)) for a in amounts]
+    bands += [(None, b) for b in _count_bands(doc, text, deny, taken)]
+    for a, b in bands:
+        pos = a.start if a else 0
+        in_subject = subj_span[0] <= pos < subj_span[1] or (
+            a is not None and a.direction != "eq" and as_fact)
+        in_cond = cond_span[0] <= pos < cond_span[1]
+        if a is not None and (in_subject or (in_cond and not deny)):
+            trig = band_from(a, text, False)
+            form.trigger = trig
+            form.subject = [k for k in form.subject if k not in keys(parse(a.text))]
+        elif form.quantity is None:
+            form.quantity = b
+    if form.trigger is not None and form.quantity is None and modality == "must_not":
+        pass  # "Guests under 18 may not book a room": trigger + prohibition
+
+    # clock windows
+    if times and not amounts:
+        t0 = times[0]
+        if len(times) >= 2 and re.search(r"\bbetween\b|\bfrom\b", low):
+            form.window = Window(kind="clock", start=t0.minutes, end=times[1].minutes)
+        elif re.search(r"\bbefore\b", low[: t0.start]):
+            form.window = Window(kind="clock", start=0, end=t0.minutes)
+        elif re.search(r"\bafter\b", low[: t0.start]):
+            form.window = Window(kind="clock", start=t0.minutes, end=24 * 60)
+        if form.window is not None and re.search(r"\bclosed\b", low):
+            form.modality = "must_not"
+            form.action = ["open"]
+    # calendar windows ("from June through September", "between 1 March and 30 April")
+    dates = measure.find_dates(text)
+    if len(dates) >= 2 and form.window is None:
+        import datetime as dt
+
+        a, b = dt.date.fromordinal(dates[0].first), dt.date.fromordinal(dates[1].last)
+        form.window = Window(kind="calendar", start=a.month * 100 + a.day, end=b.month * 100 + b.day)
+
+    # exclusion pair ("A and B must never be stored in the same magazine", "A must never share a ward with B")
+    if deny and (words & SAME_WORDS):
+        members: list[list[str]] = []
+        for s in subj:
+            conj = [s] + [c for c in s.conjuncts]
+            if len(conj) == 1 and s.head.i == root.i:
+                conj += [c for c in doc if c.dep_ == "conj" and c.head.i == s.i]
+            for c in conj:
+                members.append(keys([w for w in c.lefts if w.dep_ in ("amod", "compound", "nmod")] + [c]
+                                    + [w for r in c.rights if r.dep_ == "prep" and r.lower_ == "with"
+                                       for w in r.subtree]))
+        withs = [t for t in doc if t.lower_ == "with" and t.dep_ == "prep" and t.head.pos_ in ("VERB", "AUX")]
+        for w in withs:
+            members.append(keys(w.subtree))
+        members = [m for m in members if m]
+        if len(members) < 2:  # the parser missed the coordination: split the subject text on "and"
+            head = re.split(r"\b(?:must|may|shall|should|can|are|is)\b", text, maxsplit=1)[0]
+            members = [keys(parse(p)) for p in re.split(r"\s+and\s+", head) if p.strip()]
+            members = [m for m in members if m]
+        if len(members) >= 2:
+            form.exclusion = members[:2]
+    if not form.subject:  # the parser missed the subject: the words before the modal verb
+        head = re.split(r"\b(?:must|may|shall|should|can|cannot|are|is|need|needs)\b", text, maxsplit=1)[0]
+        form.subject = keys(parse(head)) if head != text else []
+    # a required agent: "Controlled drugs must be signed out by a veterinary surgeon"
+    agent = next((t for t in doc if t.dep_ == "agent" and t.head.i == root.i), None)
+    if agent is not None and modality == "must" and not amounts:
+        heads = [p for p in agent.children if p.dep_ == "pobj"]
+        form.agents = [k for h in heads for k in keys([h])]
+        form.agent_qualifiers = [key(w) for h in heads for w in h.lefts if w.dep_ in ("amod", "compound")
+                                 and w.pos_ in ("ADJ", "VERB")]
+        form.object = [k for k in form.object if k not in keys(agent.subtree)]
+    # only-agent: "Only S may V O"
+    if only and subj:
+        form.agents = [key(s) for s in subj]
+        form.agent_qualifiers = [key(w) for s in subj for w in s.subtree if w.dep_ in ("amod", "compound")
+                                 and w.pos_ in ("ADJ", "VERB")]
+    # allow-list of currencies ("Room rates must be quoted in EUR")
+    money = {a.dim for a in measure.find_amounts(" ".join(f"1 {t.text}" for t in doc if t.pos_ in
+                                                                           ("PROPN", "NOUN")))
+             if a.dim.startswith("money:")}
+    if money and not amounts and modality == "must":
+        form.allowed_members = sorted(money)
+    unit_keys = {k for a in measure.find_amounts(text) for k in keys(parse(a.text))} | {"least", "most"}
+    form.object = [k for k in form.object if k not in unit_keys]
+    form.subject = [k for k in form.subject if k not in unit_keys]
+    return form if form.checkable() else None
+
+
+def describe(form: Form) -> dict[str, Any]:
+    """The form as the outputs show it (``understood``), without empty fields."""
+    return form.model_dump(exclude_none=True, exclude_defaults=True) | {"text": form.text,
+                                                                        "modality": form.modality}

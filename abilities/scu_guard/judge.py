@@ -1,0 +1,720 @@
+"""Compare a parsed claim with the typed forms of the locked constraints (sans-I/O).
+
+The claim is parsed once (spaCy) and cut into clauses: a verb with its own arguments, so that
+"the dog stayed in her room while she visited the spa" puts the dog and the spa in different
+clauses. Each clause knows its polarity (negation attached to its verb, "never", "no X",
+"without X"), whether it grants a permission ("may", "can", "is fine") or denies an obligation
+("optional", "not required", "don't need"), its agents (active subject or passive "by" agent), and
+its amounts, clock times and dates. Facts from the cited chunks about things the claim names
+("Room 2 holds the chlorine cylinders", "the TX-9 costs 3,100 USD") join the clause that names
+them. Each constraint kind has one comparison; each claim amount is judged only against the
+constraint it fits best (same dimension, most shared words), so a shared word cannot drag in the
+wrong constraint.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from abilities.scu_guard import measure
+from abilities.scu_guard.detect import Finding
+from abilities.scu_guard.forms import GENERIC, Band, Form, keys
+from abilities.scu_guard.nlp import key, parse
+
+PERMISSIVE = frozenset({"may", "can", "allow", "permit", "welcome", "fine", "ok", "okay", "acceptable", "free",
+                        "enough", "sufficient", "could", "open", "accept", "possible", "go"})
+OPTIONAL_RE = re.compile(
+    r"\b(?:optional|recommend\w*|not (?:required|mandatory|needed|necessary|compulsory|obligatory)|"
+    r"(?:do|does|did)(?: not|n't) (?:need|have) to|(?:do|does|did)(?: not|n't) need|no need|needn't|"
+    r"not need|not have to|up to the|voluntary|at (?:their|his|her|your) discretion)\b", re.I)
+PROHIBITIVE_RE = re.compile(r"\b(?:not allowed|prohibited|forbidden|banned|may not|cannot|can't|must not|"
+                            r"never allowed|not permitted|is not|are not)\b", re.I)
+BLOCKERS = frozenset({"stop", "prevent", "keep", "deter", "hinder"})
+CLAUSE_DEPS = frozenset({"ROOT", "conj", "advcl", "ccomp", "relcl", "parataxis", "acl", "pcomp"})
+ORDER_LATER = re.compile(r"\b(?:afterwards?|later|then|next day|the day after|subsequently|following)\b", re.I)
+
+
+@dataclass
+class Clause:
+    """One verb with its own arguments, read for polarity, permission, agents and amounts."""
+
+    start: int
+    end: int
+    text: str
+    keys: set[str]
+    verbs: set[str]
+    negated: bool
+    permissive: bool
+    optional: bool
+    denied: set[str]
+    agents: list[tuple[set[str], str]]  # (keys of the agent phrase, its text)
+    head_i: int
+    order_pos: int
+    facts: set[str] = field(default_factory=set)
+
+
+def _clause_heads(doc: Any) -> list[Any]:
+    heads = []
+    for t in doc:
+        if t.pos_ in ("VERB", "AUX") and (t.dep_ in CLAUSE_DEPS) and not (t.dep_ == "pcomp" and t.head.lower_ == "from"):
+            if t.pos_ == "AUX" and t.dep_ != "ROOT":
+                continue
+            heads.append(t)
+        elif t.dep_ == "ROOT":
+            heads.append(t)
+    return heads
+
+
+def read_clauses(claim: str) -> list[Clause]:
+    """The claim's clauses (see the module docstring)."""
+    doc = parse(claim)
+    heads = _clause_heads(doc)
+    head_ids = {h.i for h in heads}
+    owner: dict[int, int] = {}
+    for t in doc:
+        a = t
+        while a.i not in head_ids and a.head.i != a.i:
+            a = a.head
+        owner[t.i] = a.i if a.i in head_ids else heads[0].i if heads else t.i
+    out = []
+    for n, h in enumerate(heads):
+        toks = [t for t in doc if owner[t.i] == h.i]
+        if not toks:
+            continue
+        low = " ".join(t.lower_ for t in toks)
+        chain = [h] + ([h.head] if h.dep_ in ("xcomp", "conj") else [])
+        negs = [t for t in toks if t.dep_ == "neg" or t.lower_ in ("never", "neither", "nor")]
+        negated = bool(negs) and not (h.lemma_ in BLOCKERS and any(c.lower_ == "from" for c in h.children))
+        denied: set[str] = set()
+        for t in toks:
+            if t.lower_ == "without":
+                denied |= set(keys(t.subtree))
+            if t.lower_ == "no" and t.dep_ == "det":
+                denied |= set(keys([t.head] + [c for c in t.head.children if c.dep_ in ("compound", "amod")]))
+            if t.lower_ == "no" and t.dep_ != "det" and t.i + 1 < len(doc):
+                denied |= set(keys([doc[t.i + 1]]))
+        if negated and denied == set():
+            pass
+        auxes = {key(t) for t in toks if t.dep_ in ("aux", "auxpass")} | {t.lemma_.lower() for t in toks}
+        permissive = bool(auxes & PERMISSIVE) and not negated
+        agents = []
+        for t in toks:
+            if t.dep_ == "agent":
+                for p in t.children:
+                    if p.dep_ == "pobj":
+                        for c in [p] + list(p.conjuncts):
+                            agents.append((set(keys(c.subtree)), _neg_prefix_text(c)))
+            if t.dep_ in ("nsubj",) and t.head.i in [c.i for c in chain]:
+                agents.append((set(keys(t.subtree)), _neg_prefix_text(t)))
+        # an agent coordinated through "or by ..." hangs off the verb as another prep
+        for t in toks:
+            if t.lower_ == "by" and t.dep_ == "prep":
+                for p in t.children:
+                    if p.dep_ == "pobj":
+                        agents.append((set(keys(p.subtree)), _neg_prefix_text(p)))
+        ks = set(keys(toks))
+        out.append(Clause(
+            start=toks[0].idx, end=toks[-1].idx + len(toks[-1].text), text=claim[toks[0].idx: toks[-1].idx
+                                                                              + len(toks[-1].text)],
+            keys=ks, verbs={key(t) for t in toks if t.pos_ == "VERB"}, negated=negated, permissive=permissive,
+            optional=bool(OPTIONAL_RE.search(low)), denied=denied, agents=agents, head_i=h.i, order_pos=n))
+    return out
+
+
+def _neg_prefix_text(tok: Any) -> str:
+    return " ".join(t.lower_ for t in tok.subtree)
+
+
+# ---- chunk facts -----------------------------------------------------------------------------------
+
+def _names(text: str) -> set[str]:
+    """Names a chunk and a claim can share: capitalised words and labels ("Room 2", "TX-9", "Magazine B")."""
+    out = set()
+    for m in re.finditer(r"\b([A-Z][\w-]*(?:\s+(?:[A-Z0-9][\w-]*))*)", text):
+        w = m.group(1)
+        if len(w) > 2 and w.lower() not in ("the", "a", "an", "our", "we", "one", "each", "any", "all", "this"):
+            out.add(w.lower())
+    for m in re.finditer(r"\b([a-z]+ [A-Z0-9][\w-]{0,4})\b", text):
+        out.add(m.group(1).lower())
+    return out
+
+
+def chunk_facts(claim: str, chunk_texts: Sequence[str]) -> list[tuple[str, str]]:
+    """(name, chunk sentence) for each name in the claim that a cited chunk also names."""
+    names = {n for n in _names(claim) | {w.lower() for w in re.findall(r"\b[A-Z][\w-]*\d[\w-]*\b", claim)}
+             if len(n) > 3 or any(c.isdigit() for c in n)}
+    facts = []
+    for text in chunk_texts:
+        for sent in re.split(r"(?<=[.!?;])\s+", text):
+            found = names & _names(sent)
+            for n in sorted(found):
+                facts.append((n, sent))
+    return facts
+
+
+# ---- the comparisons --------------------------------------------------------------------------------
+
+def _topic(form: Form) -> set[str]:
+    return set(form.subject) | set(form.object) | set(form.action)
+
+
+def _overlap(form: Form, clause: Clause) -> int:
+    return len(_topic(form) & (clause.keys | clause.facts))
+
+
+def _in_band(value_lo: float, value_hi: float, band: Band) -> bool:
+    """Whether the whole value lies inside the band."""
+    lo_ok = band.low is None or value_lo > band.low - 1e-9 if not band.strict else band.low is None or value_lo > band.low
+    hi_ok = band.high is None or value_hi < band.high + 1e-9 if not band.strict else band.high is None or value_hi < band.high
+    return lo_ok and hi_ok
+
+
+def _outside(a: measure.Amount, band: Band) -> bool:
+    """Does a claim amount state something outside the allowed band?"""
+    eps = 1e-9 * max(1.0, abs(band.low or 0), abs(band.high or 0))
+    lo, hi = a.lo, a.hi
+    day = 86400.0
+    if band.business_days and not a.business:  # calendar days against business days: the kindest reading
+        lo = measure.calendar_to_business(a.lo / day)[0] * day
+        hi = measure.calendar_to_business(a.hi / day)[1] * day
+    elif a.business and not band.business_days:
+        lo = measure._business_span(a.lo / day)[0] * day
+        hi = measure._business_span(a.hi / day)[1] * day
+    if band.high is not None and lo > band.high + eps:
+        return True
+    return band.low is not None and hi < band.low - eps
+
+
+def _dim_ok(a: measure.Amount, band: Band) -> bool:
+    if a.dim != band.dimension:
+        return False
+    return not band.period or a.period
+
+
+@dataclass
+class Claim:
+    """A claim read once: clauses, amounts with their clause, times, dates, chunk facts."""
+
+    text: str
+    clauses: list[Clause]
+    amounts: list[tuple[measure.Amount, Clause]]
+    chunk_amounts: list[tuple[measure.Amount, Clause]]
+    clocks: list[measure.Clock]
+    dates: list[measure.DateMention]
+    weekdays: list[tuple[int, bool, int, int]]
+    chunk_texts: list[str]
+
+
+def _clause_at(clauses: list[Clause], pos: int) -> Clause:
+    for c in clauses:
+        if c.start <= pos < c.end:
+            return c
+    return min(clauses, key=lambda c: min(abs(c.start - pos), abs(c.end - pos)))
+
+
+def read_claim(claim: str, chunk_texts: Sequence[str] = ()) -> Claim:
+    clauses = read_clauses(claim) or [Clause(0, len(claim), claim, set(), set(), False, False, False, set(), [],
+                                             0, 0)]
+    amounts = [(a, _clause_at(clauses, a.start)) for a in measure.find_amounts(claim)]
+    chunk_amounts = []
+    for name, sent in chunk_facts(claim, chunk_texts):
+        pos = claim.lower().find(name)
+        cl = _clause_at(clauses, max(pos, 0))
+        cl.facts |= set(keys(parse(sent))) - {name}
+        for a in measure.find_amounts(sent):
+            chunk_amounts.append((measure.Amount(a.lo, a.hi, a.dim, a.direction, a.period, cl.start, cl.end,
+                                                 a.text, a.business), cl))
+    years = [d for d in measure.find_dates(" ".join(chunk_texts)) if d.year_known]
+    year = dt.date.fromordinal(years[0].first).year if years else 2000
+    return Claim(claim, clauses, amounts, chunk_amounts, measure.find_clock_times(claim),
+                 measure.find_dates(claim, year), measure.find_weekdays(claim), list(chunk_texts))
+
+
+def _finding(form: Form, claim: Claim, start: int, end: int, rule: str, detail: str) -> Finding:
+    start, end = max(0, start), min(len(claim.text), end)
+    return Finding(form.text, start, end, claim.text[start:end], rule, detail)
+
+
+def _best_forms(a: measure.Amount, clause: Clause, forms: Sequence[Form], trigger: bool) -> list[Form]:
+    """The forms this amount belongs to: same dimension, most shared words (ties kept)."""
+    cands = []
+    for f in forms:
+        band = f.trigger if trigger else f.quantity
+        if band is None or not _dim_ok(a, band):
+            continue
+        cands.append((_overlap(f, clause), f))
+    if not cands:
+        return []
+    best = max(s for s, _ in cands)
+    if best == 0 and len(cands) > 1:
+        return []
+    return [f for s, f in cands if s == best]
+
+
+def _reference_ordinal(form: Form, claim: Claim) -> int | None:
+    """The date of the event a deadline counts from, when a cited chunk (or the claim) dates it."""
+    ref = set(form.quantity.reference) if form.quantity else set()
+    if not ref:
+        return None
+    for text in claim.chunk_texts:
+        for sent in re.split(r"(?<=[.!?;])\s+", text):
+            if ref & set(keys(parse(sent))):
+                ds = measure.find_dates(sent)
+                if ds:
+                    return ds[0].first
+    return None
+
+
+def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int]]:
+    """(gap in seconds, is business days, start, end): between two times or dates the claim gives, or
+    between a claim date and the chunk-dated event the rule counts from."""
+    band = form.quantity
+    out: list[tuple[float, bool, int, int]] = []
+    if band is None or band.dimension != "[time]" or band.period:
+        return out
+    if len(claim.clocks) >= 2:
+        a, b = claim.clocks[0], claim.clocks[1]
+        gap = (b.minutes - a.minutes) % (24 * 60)
+        out.append((gap * 60.0, False, a.start, b.end))
+    ref = _reference_ordinal(form, claim)
+    dates = claim.dates
+    if ref is not None and dates:
+        d = dates[0]
+        first = d.first
+        if not d.year_known:
+            ref_year = dt.date.fromordinal(ref).year
+            first = dt.date.fromordinal(first).replace(year=ref_year).toordinal()
+        days = first - ref if band.reference_side == "after" else ref - first
+        if band.low is not None and band.high is None:
+            days = abs(days)
+        if band.business_days:
+            n = measure.business_days_between(min(ref, first), max(ref, first))
+            out.append((n * 86400.0, True, d.start, d.end))
+        else:
+            out.append((days * 86400.0, False, d.start, d.end))
+    elif len(dates) >= 2:
+        a, b = dates[0], dates[1]
+        out.append((abs(b.first - a.first) * 86400.0, False, a.start, b.end))
+    if len(claim.weekdays) >= 2 and band.business_days:
+        (w1, _, s1, _), (w2, _, _, e2) = claim.weekdays[0], claim.weekdays[1]
+        cal = (w2 - w1) % 7 or 7
+        base = dt.date(2001, 1, 1 + w1).toordinal()  # 1 Jan 2001 was a Monday
+        n = measure.business_days_between(base, base + cal)
+        out.append((n * 86400.0, True, s1, e2))
+    return out
+
+
+def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
+    out = []
+    for a, clause in claim.amounts + claim.chunk_amounts:
+        if clause.negated and a.direction == "eq":
+            continue  # "the level was not 8 ft"
+        for f in _best_forms(a, clause, forms, trigger=False):
+            band = f.quantity
+            assert band is not None
+            if band.reference_side == "before" and f.modality == "may":
+                continue
+            if _overlap(f, clause) == 0 and not _distinctive(f, forms):
+                continue
+            if a.dim.startswith("count:") or a.dim == "age":
+                continue
+            if _outside(a, band):
+                if a.direction == "max" and not (clause.permissive or re.search(
+                        r"\b(?:up to|capped|any|allowed|limit)\b", clause.text, re.I)):
+                    continue
+                out.append(_finding(f, claim, a.start, a.end, "numeric_bound",
+                                    f"{a.text!r} is outside what {f.text!r} allows"))
+    for f in forms:
+        band = f.quantity
+        if band is None:
+            continue
+        for gap, business, s, e in _derived_gaps(f, claim):
+            if not any(_overlap(f, c) for c in claim.clauses) and not _distinctive(f, forms):
+                continue
+            a = measure.Amount(gap, gap, "[time]", "eq", False, s, e, claim.text[s:e], business)
+            bad = _outside(a, band)
+            if bad:
+                out.append(_finding(f, claim, s, e, "numeric_bound",
+                                    f"the time between the events the claim dates is outside {f.text!r}"))
+    return out
+
+
+def _distinctive(form: Form, forms: Sequence[Form]) -> bool:
+    """Is this the only constraint measuring its dimension (same period meaning)? Then an amount of that
+    dimension needs no shared word to be about it."""
+    q = form.quantity
+    assert q is not None
+    same = sum(1 for g in forms if g.quantity and g.quantity.dimension == q.dimension
+               and g.quantity.period == q.period)
+    triggers = sum(1 for g in forms if g.trigger and g.trigger.dimension == q.dimension)
+    return same == 1 and not triggers and not q.dimension.startswith("count:")
+
+
+def check_counts(forms: Sequence[Form], claim: Claim) -> list[Finding]:
+    """Counted things ("a crew of five", "a single judge", "half a dozen people", "four individual events")."""
+    out = []
+    doc = parse(claim.text)
+    for f in forms:
+        band = f.quantity
+        if band is None or not band.dimension.startswith("count:"):
+            continue
+        noun = band.dimension[6:]
+        for t in doc:
+            n = None
+            if t.lower_ in ("single", "sole", "lone") and key(t.head) == noun:
+                n = 1.0
+            elif t.like_num or t.lower_ in measure.NUMBER_WORDS:
+                target = t.head if t.dep_ == "nummod" else None
+                if target is None and t.head.lower_ == "of" and t.head.head is not None:
+                    target = t.head.head  # "a crew of five"
+                if target is None or key(target) != noun:
+                    continue
+                n = measure._number(t.text)
+            if n is None:
+                continue
+            clause = _clause_at(claim.clauses, t.idx)
+            if clause.negated:
+                continue
+            d = measure._direction(claim.text, t.idx, t.idx + len(t.text))
+            a = measure.Amount(n, n, band.dimension, d, False, t.idx, t.idx + len(t.text), t.text)
+            if _outside(a, band):
+                out.append(_finding(f, claim, t.idx, t.idx + len(t.text), "numeric_bound",
+                                    f"{t.text!r} {noun} is outside what {f.text!r} allows"))
+        m = re.search(r"\bhalf a dozen\b", claim.text, re.I)
+        if m and band.low is not None and 6 < band.low:
+            out.append(_finding(f, claim, m.start(), m.end(), "numeric_bound", "half a dozen is too few"))
+    return out
+
+
+def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
+    """Conditional rules: a claim amount inside the trigger band, and the rule it triggers broken."""
+    out = []
+    for a, clause in claim.amounts + claim.chunk_amounts:
+        for f in forms:
+            band = f.trigger
+            if band is None or a.dim != band.dimension or a.direction != "eq":
+                continue
+            if not _in_band(a.lo, a.hi, band):
+                continue
+            topic = _overlap(f, clause)
+            if topic == 0 and a.dim not in ("age",) and not claim.chunk_amounts:
+                continue
+            consequence = set(f.object) | set(f.action)
+            said = consequence & (clause.keys | clause.facts)
+            denied = bool(consequence & clause.denied) or (clause.negated and bool(said))
+            if f.modality == "must_not":
+                broken = not clause.negated and not PROHIBITIVE_RE.search(clause.text)
+            else:
+                broken = denied or (clause.permissive and not said) or bool(
+                    re.search(r"\bdespite\b", clause.text, re.I))
+            if broken:
+                out.append(_finding(f, claim, clause.start, clause.end, "conditional",
+                                    f"{a.text!r} triggers {f.text!r}, and the claim breaks it"))
+    return out
+
+
+def _matches(form: Form, clause: Clause) -> bool:
+    """Does the clause speak of the constraint's event (its action or thing, and enough of its words)?"""
+    words = clause.keys | clause.facts
+    subj = set(form.subject) - GENERIC
+    obj = set(form.object) - GENERIC - subj  # what distinguishes the object from the subject
+    act = set(form.action)
+    hit_obj = obj & words
+    hit_subj = subj & words
+    hit_act = act & (clause.verbs | words)
+    if hit_act:
+        return bool(hit_obj) or (not obj and bool(hit_subj))
+    if act and clause.verbs - {"be", "hav"}:  # the clause does something else with the same things
+        return False
+    return len(hit_obj) >= 2 or (bool(hit_obj) and bool(hit_subj)) or (not obj and len(hit_subj) >= 2)
+
+
+def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
+    """Prohibitions affirmed or permitted; obligations negated, skipped ("without") or made optional."""
+    out = []
+    for f in forms:
+        if f.trigger or f.window or f.order or f.exclusion or f.agents:
+            continue
+        for c in claim.clauses:
+            if not _matches(f, c):
+                continue
+            if f.quantity is not None:  # a bound: only "without the thing" / "optional" speak to it here
+                if f.modality == "must" and (set(f.object) & c.denied) and not c.negated:
+                    out.append(_finding(f, claim, c.start, c.end, "require",
+                                        f"the claim drops what {f.text!r} requires"))
+                continue
+            if f.modality == "must_not":
+                if c.negated or c.optional or PROHIBITIVE_RE.search(c.text) or (set(f.object) & c.denied):
+                    continue
+                out.append(_finding(f, claim, c.start, c.end, "forbid", f"the claim does what {f.text!r} forbids"))
+            elif f.modality == "must":
+                req = set(f.object) or set(f.action)
+                if c.optional or (req & c.denied) or (c.negated and not c.denied):
+                    out.append(_finding(f, claim, c.start, c.end, "require",
+                                        f"the claim drops what {f.text!r} requires"))
+    return out
+
+
+def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
+    """Only S may V O: someone else doing (or allowed to do) it contradicts."""
+    out = []
+    for f in forms:
+        if not f.agents:
+            continue
+        for c in claim.clauses:
+            act = set(f.action) & (c.verbs | c.keys)
+            obj = (set(f.object) - GENERIC) & (c.keys | c.facts)
+            if not (act or len(obj) >= 2) or c.negated:
+                continue
+            for words, text in c.agents:
+                if not words:
+                    continue
+                same = bool(set(f.agents) & words)
+                qualified = all(q in words for q in f.agent_qualifiers)
+                unqualified = bool(re.search(r"\bor not\b|\bany\b", text)) or any(
+                    re.search(rf"\b(?:non\s*-?\s*|un){re.escape(w[:5])}", text) for w in
+                    list(f.agent_qualifiers) + list(f.agents))
+                if same and qualified and not unqualified:
+                    continue
+                if words <= {"who", "that", "which", "it", "they", "he", "she", "we"}:
+                    continue
+                out.append(_finding(f, claim, c.start, c.end, "only_agent",
+                                    f"{text!r} is not who {f.text!r} reserves the action for"))
+                break
+    return out
+
+
+def _event_pos(claim: Claim, words: set[str], other: set[str]) -> Clause | None:
+    own = words - other
+    best = None
+    for c in claim.clauses:
+        hit = len(own & (c.keys | c.verbs))
+        if hit and (best is None or hit > best[0]):
+            best = (hit, c)
+    return best[1] if best else None
+
+
+def check_order(forms: Sequence[Form], claim: Claim) -> list[Finding]:
+    """A before B: the claim puts B first (explicit before/after/first/afterwards, or by its dates)."""
+    out = []
+    for f in forms:
+        if f.order is None:
+            continue
+        first_w, then_w = set(f.order.first), set(f.order.then)
+        a = _event_pos(claim, first_w, then_w)
+        b = _event_pos(claim, then_w, first_w)
+        if b is None:
+            continue
+        if a is None or a is b:
+            if a is b and a is not None and re.search(r"\b(?:without|before)\b", b.text, re.I) and \
+                    (first_w - then_w) & (b.denied | b.keys) and not b.negated:
+                if re.search(r"\bbefore\b", b.text, re.I) or (first_w - then_w) & b.denied:
+                    out.append(_finding(f, claim, b.start, b.end, "order", f"the claim skips the step {f.text!r} puts first"))
+            continue
+        if a.negated or b.negated:
+            continue
+        b_first = _precedes(claim, b, a)
+        if b_first:
+            out.append(_finding(f, claim, min(a.start, b.start), max(a.end, b.end), "order",
+                                f"the claim puts the events of {f.text!r} in the wrong order"))
+    return out
+
+
+MARKERS = re.compile(r"\b(?P<m>before|after|prior to|follows?|followed|following|precedes?|preceded|"
+                     r"until|once)\b", re.I)
+
+
+def _first_pos(text: str, words: set[str], start: int = 0) -> int | None:
+    doc = parse(text)
+    for t in doc:
+        if t.idx >= start and key(t) in words:
+            return t.idx
+    return None
+
+
+def _precedes(claim: Claim, x: Clause, y: Clause) -> bool:
+    """Does the claim say x happens before y? Marker words first ("B before A", "A follows B",
+    "B first ... A afterwards"), then the dates or times each event is given."""
+    xw, yw = (x.keys | x.verbs) - (y.keys | y.verbs), (y.keys | y.verbs) - (x.keys | x.verbs)
+    m = MARKERS.search(claim.text)
+    if m:
+        px, py = _first_pos(claim.text, xw), _first_pos(claim.text, yw)
+        if px is not None and py is not None and min(px, py) < m.start() < max(px, py):
+            left_is_x = px < py
+            word = m.group("m").lower()
+            if word in ("before", "prior to", "precede", "precedes", "preceded", "until"):
+                return left_is_x
+            return not left_is_x
+    doc = parse(claim.text)
+    hx, hy = doc[x.head_i], doc[y.head_i]
+    for h, other, mine in ((hy, hx, "y"), (hx, hy, "x")):
+        if h.dep_ == "advcl" and h.head.i == other.i:
+            mark = next((c.lower_ for c in h.children if c.dep_ in ("mark", "prep")), "")
+            if mark in ("before", "until"):
+                return mine == "x"  # "x before y" when y's clause is... x's clause is the subordinate one
+            if mark in ("after", "once", "since"):
+                return mine == "y"
+    for tok in doc:
+        if tok.lower_ in ("before", "after") and tok.dep_ == "prep":
+            host = x if x.start <= tok.idx < x.end else y if y.start <= tok.idx < y.end else None
+            if host is None:
+                continue
+            inside = {k for k in keys(tok.subtree)}
+            target = y if host is x else x
+            if inside & (target.keys | target.verbs):
+                return (tok.lower_ == "before") == (host is x)
+    if re.search(r"\bfollow", y.text, re.I) and (y.keys & x.keys):
+        return False
+    if re.search(r"\bfollows?\b|\bfollowed\b", x.text, re.I):
+        return False
+    if re.search(r"\bfollow", x.text + " " + y.text, re.I):
+        fol = x if re.search(r"\bfollow", x.text, re.I) else y
+        return fol is y
+    if ORDER_LATER.search(y.text) or re.search(r"\bfirst\b", x.text, re.I):
+        return x.order_pos < y.order_pos or bool(re.search(r"\bfirst\b", x.text, re.I))
+    dx = _when(claim, x)
+    dy = _when(claim, y)
+    if dx is not None and dy is not None:
+        return dx < dy
+    return False
+
+
+def _when(claim: Claim, c: Clause) -> int | None:
+    for d in claim.dates:
+        if c.start <= d.start < c.end:
+            return d.first * 10_000
+    for w, _, s, _ in claim.weekdays:
+        if c.start <= s < c.end:
+            return w * 10_000
+    for t in claim.clocks:
+        if c.start <= t.start < c.end:
+            return t.minutes
+    return None
+
+
+def check_windows(forms: Sequence[Form], claim: Claim) -> list[Finding]:
+    """Times of day or calendar days the constraint forbids, claimed for its event."""
+    out = []
+    for f in forms:
+        w = f.window
+        if w is None:
+            continue
+        for c in claim.clauses:
+            if _overlap(f, c) == 0 or c.negated:
+                continue
+            if w.kind == "clock":
+                clocks = [t for t in claim.clocks if c.start <= t.start < c.end] or (
+                    [t for t in _chunk_clocks(claim, c)])
+                for t in clocks:
+                    m = t.minutes % (24 * 60) if t.minutes != 24 * 60 else 24 * 60
+                    if t.role in ("until",):
+                        bad = _in_clock(w.start, w.end, m, end_point=True)
+                    elif t.role == "after":
+                        bad = False
+                    else:
+                        bad = _in_clock(w.start, w.end, m, end_point=False)
+                    if t.role == "before":
+                        bad = bad or False
+                    if bad and not PROHIBITIVE_RE.search(c.text):
+                        out.append(_finding(f, claim, c.start, c.end, "temporal",
+                                            f"the claim's time falls in the window {f.text!r} forbids"))
+                        break
+            else:
+                for d in claim.dates:
+                    if not (c.start <= d.start < c.end) and len(claim.clauses) > 1:
+                        continue
+                    a, b = dt.date.fromordinal(d.first), dt.date.fromordinal(d.last)
+                    md_a, md_b = a.month * 100 + a.day, b.month * 100 + b.day
+                    inside = w.start <= md_a <= w.end and w.start <= md_b <= w.end
+                    if inside and not PROHIBITIVE_RE.search(c.text):
+                        out.append(_finding(f, claim, d.start, d.end, "temporal",
+                                            f"the date falls in the period {f.text!r} forbids"))
+                        break
+    return out
+
+
+def _chunk_clocks(claim: Claim, c: Clause) -> list[measure.Clock]:
+    if not c.facts:
+        return []
+    out = []
+    for _, sent in chunk_facts(claim.text, claim.chunk_texts):
+        for t in measure.find_clock_times(sent):
+            out.append(measure.Clock(t.minutes, "at", c.start, c.end))
+    return out
+
+
+def _in_clock(start: int, end: int, m: int, end_point: bool) -> bool:
+    """Is minute m inside [start, end) (wrapping); for an end point ("until m"), inside (start, end]."""
+    day = 24 * 60
+    if end_point:
+        m = (m - 1) % day
+    m %= day
+    if start <= end:
+        return start <= m < end
+    return m >= start or m < end
+
+
+def check_exclusion(forms: Sequence[Form], claim: Claim) -> list[Finding]:
+    """A and B kept apart: the claim puts them together (same place, "together", "share", "also")."""
+    out = []
+    for f in forms:
+        if len(f.exclusion) < 2:
+            continue
+        a_w, b_w = set(f.exclusion[0]), set(f.exclusion[1])
+        a_own, b_own = a_w - b_w or a_w, b_w - a_w or b_w
+        text = claim.text.lower()
+        for c in claim.clauses:
+            words = c.keys | c.facts
+            neg_prefixed = {k for k in words if re.search(rf"\b(?:non-?|un){re.escape(k)}", text)}
+            has_a = bool(a_own & words) and not (a_own & neg_prefixed)
+            has_b = bool(b_own & words) and not (b_own & neg_prefixed)
+            if not (has_a and has_b) or c.negated:
+                continue
+            together = re.search(r"\b(?:together|same|share[sd]?|sharing|also|with|alongside|into|in)\b", c.text, re.I)
+            apart = re.search(r"\b(?:away from|apart|separate\w*|isolat\w*|different|another)\b", c.text, re.I)
+            if together and not apart:
+                out.append(_finding(f, claim, c.start, c.end, "exclusion",
+                                    f"the claim puts together what {f.text!r} keeps apart"))
+                break
+    return out
+
+
+def check_members(forms: Sequence[Form], claim: Claim) -> list[Finding]:
+    """Allow-lists of currencies: another currency used for the same thing."""
+    out = []
+    for f in forms:
+        if not f.allowed_members:
+            continue
+        for c in claim.clauses:
+            if _overlap(f, c) == 0 or c.negated:
+                continue
+            probe = " ".join(f"1 {w}" for w in re.findall(r"[\w$€£]+", c.text))
+            used = {a.dim for a in measure.find_amounts(probe) if a.dim.startswith("money:")}
+            if used - set(f.allowed_members):
+                out.append(_finding(f, claim, c.start, c.end, "allow_list",
+                                    f"a currency outside {f.allowed_members} is used"))
+    return out
+
+
+CHECKS = (check_bounds, check_counts, check_triggers, check_modal, check_agents, check_order, check_windows,
+          check_exclusion, check_members)
+
+
+def judge_claim(claim: str, forms: Iterable[Form], chunk_texts: Sequence[str] = ()) -> list[Finding]:
+    """Every contradiction between the claim and the forms (one per constraint, first found)."""
+    forms = list(forms)
+    if not claim.strip() or not forms:
+        return []
+    read = read_claim(claim, chunk_texts)
+    seen: set[str] = set()
+    out = []
+    for check in CHECKS:
+        for finding in check(forms, read):
+            if finding.constraint not in seen:
+                seen.add(finding.constraint)
+                out.append(finding)
+    return out

@@ -1,0 +1,450 @@
+"""Amounts in text: a number, its unit (converted with pint), its direction and whether it is a period.
+
+Why its own module: numbers were the largest cause of misses (periodic rules read as counts,
+units not known, business vs calendar days, quantity words). Every amount is normalised once to
+base units through pint, so "15 knots" compares with "20 km/h" and "1,200 mrem" with "20 mSv".
+A period ("every 5 days", "twice a week", "monthly") is kept apart from a duration ("within 5
+days") by ``period``: both are seconds, but a period is the interval between two occurrences.
+Business days carry the span of calendar days they can cover (``lo``..``hi``). Pure functions.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+import pint
+
+_UREG = pint.UnitRegistry()
+_UREG.define("ntu = [turbidity]")
+_UREG.define("lufs = [loudness]")
+
+# surface form -> pint unit name (or a dimension of our own: money, count)
+UNIT_WORDS: dict[str, str] = {
+    **{w: "second" for w in ("s", "sec", "secs", "second", "seconds")},
+    **{w: "minute" for w in ("min", "mins", "minute", "minutes")},
+    **{w: "hour" for w in ("h", "hr", "hrs", "hour", "hours")},
+    **{w: "day" for w in ("day", "days", "calendar day", "calendar days")},
+    **{w: "week" for w in ("week", "weeks", "wk", "wks")},
+    **{w: "fortnight" for w in ("fortnight", "fortnights")},
+    **{w: "month" for w in ("month", "months")},
+    **{w: "year" for w in ("year", "years", "yr", "yrs")},
+    **{w: "mile / hour" for w in ("mph", "miles per hour", "mile per hour")},
+    **{w: "kilometer / hour" for w in ("km/h", "kph", "kmh", "km per hour", "kilometres per hour",
+                                         "kilometers per hour")},
+    **{w: "knot" for w in ("knot", "knots", "kn", "kt", "kts")},
+    **{w: "meter / second" for w in ("m/s", "metres per second", "meters per second")},
+    **{w: "degC" for w in ("°c", "ºc", "degrees c", "degrees celsius", "celsius", "deg c")},
+    **{w: "degF" for w in ("°f", "ºf", "degrees f", "degrees fahrenheit", "fahrenheit", "deg f")},
+    **{w: "milligram" for w in ("mg", "milligram", "milligrams")},
+    **{w: "gram" for w in ("g", "gram", "grams")},
+    **{w: "kilogram" for w in ("kg", "kgs", "kilogram", "kilograms", "kilo", "kilos")},
+    **{w: "pound" for w in ("lb", "lbs", "pound", "pounds")},
+    **{w: "tonne" for w in ("t", "tonne", "tonnes", "metric ton", "metric tons")},
+    **{w: "millimeter" for w in ("mm", "millimetre", "millimetres", "millimeter", "millimeters")},
+    **{w: "centimeter" for w in ("cm", "centimetre", "centimetres", "centimeter", "centimeters")},
+    **{w: "meter" for w in ("m", "metre", "metres", "meter", "meters")},
+    **{w: "kilometer" for w in ("km", "kilometre", "kilometres", "kilometer", "kilometers")},
+    **{w: "foot" for w in ("ft", "foot", "feet")},
+    **{w: "inch" for w in ("in.", "inch", "inches")},
+    **{w: "mile" for w in ("mile", "miles", "statute mile", "statute miles")},
+    **{w: "nautical_mile" for w in ("nautical mile", "nautical miles", "nmi", "nm")},
+    **{w: "milligram / liter" for w in ("mg/l", "milligrams per litre", "milligrams per liter")},
+    **{w: "percent" for w in ("%", "percent", "per cent", "pct")},
+    **{w: "ppm" for w in ("ppm",)},
+    **{w: "millisievert" for w in ("msv", "millisievert", "millisieverts")},
+    **{w: "microsievert" for w in ("µsv", "usv", "microsievert", "microsieverts")},
+    **{w: "sievert" for w in ("sv", "sievert", "sieverts")},
+    **{w: "rem" for w in ("rem",)},
+    **{w: "millirem" for w in ("mrem", "millirem")},
+    **{w: "ntu" for w in ("ntu",)},
+    **{w: "lufs" for w in ("lufs", "lkfs")},
+    **{w: "money:USD" for w in ("usd", "dollar", "dollars", "us dollars", "$")},
+    **{w: "money:EUR" for w in ("eur", "euro", "euros", "€")},
+    **{w: "money:GBP" for w in ("gbp", "£", "pounds sterling")},
+}
+BUSINESS_DAY = ("business day", "business days", "working day", "working days", "workday", "workdays")
+PERIOD_ADVERBS = {
+    "hourly": "hour", "daily": "day", "nightly": "day", "weekly": "week", "fortnightly": "fortnight",
+    "monthly": "month", "quarterly": "3 month", "annually": "year", "yearly": "year",
+    "biannually": "6 month", "semiannually": "6 month", "biweekly": "2 week",
+}
+NUMBER_WORDS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
+    "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100,
+    "a": 1, "an": 1, "once": 1, "twice": 2, "thrice": 3, "single": 1, "dozen": 12, "several": 3,
+    "a couple of": 2, "a few": 3, "half a dozen": 6, "a dozen": 12, "a quarter of an": 0.25,
+    "a quarter of a": 0.25, "quarter of an": 0.25, "half an": 0.5, "half a": 0.5, "a half": 0.5,
+}
+_MAX_WORDS = ("at most", "no more than", "not more than", "up to", "maximum of", "a maximum of", "max",
+              "under", "below", "less than", "fewer than", "within", "capped at", "no later than",
+              "not exceed", "not to exceed", "must not exceed", "no longer than", "not longer than",
+              "never more than", "never above", "never over", "never exceeds", "never exceeded",
+              "never went above", "never longer than", "at the latest", "or less", "or fewer", "inside",
+              "shorter than", "lower than", "smaller than", "until", "not above", "no higher than")
+_MIN_WORDS = ("at least", "no less than", "not less than", "no fewer than", "not fewer than", "minimum of",
+              "a minimum of", "more than", "over", "above", "exceeding", "exceeds", "beyond", "longer than",
+              "or more", "or longer", "greater than", "higher than", "larger than", "taller than",
+              "never fewer than", "never less than", "never below", "never under", "at minimum")
+
+
+@dataclass(frozen=True)
+class Amount:
+    """A measured value: ``lo``..``hi`` in base units (equal for a point), its dimension, direction
+    (``eq``, ``max`` = "at most", ``min`` = "at least"), whether it is a period, and where it sits."""
+
+    lo: float
+    hi: float
+    dim: str
+    direction: str
+    period: bool
+    start: int
+    end: int
+    text: str
+    business: bool = False
+
+    def describe(self) -> dict[str, object]:
+        return {"value": self.lo if self.lo == self.hi else [self.lo, self.hi], "dimension": self.dim,
+                "direction": self.direction, "period": self.period, "business_days": self.business,
+                "text": self.text}
+
+
+@cache
+def _unit(name: str) -> tuple[str, float, float]:
+    """(dimension, factor to base, offset) of a unit name; money and counts have their own dimension."""
+    if name.startswith("money:"):
+        return name, 1.0, 0.0
+    q = _UREG.Quantity(1.0, name)
+    base = q.to_base_units()
+    zero = _UREG.Quantity(0.0, name).to_base_units().magnitude if name in ("degC", "degF") else 0.0
+    dim = str(q.dimensionality)
+    return dim, base.magnitude - zero, zero
+
+
+def to_base(value: float, unit: str) -> tuple[str, float]:
+    """Value in base units (pint), with the dimension name."""
+    dim, factor, offset = _unit(unit)
+    return dim, value * factor + offset
+
+
+def _alt(words: list[str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+_UNIT_KEYS = list(UNIT_WORDS) + list(BUSINESS_DAY)
+_NUM = r"[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
+_WORDNUM = _alt([w for w in NUMBER_WORDS if " " in w] + [w for w in NUMBER_WORDS if " " not in w])
+_TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+_UNITS = "one|two|three|four|five|six|seven|eight|nine"
+_NUMBER_RE = re.compile(
+    rf"(?<![\w.:])(?:(?P<num>{_NUM})|(?P<word>(?:{_TENS})[- ](?:{_UNITS})|(?:{_WORDNUM})))"
+    rf"(?:\s+and\s+(?P<frac>a half|a quarter))?"
+    rf"(?:\s*[- ]?\s*(?P<unit>{_alt(_UNIT_KEYS)}))(?![\w])"
+    rf"(?:\s+and\s+(?P<frac2>a half|a quarter))?",
+    re.I,
+)
+_CURRENCY_PREFIX_RE = re.compile(rf"(?P<cur>[$€£])\s?(?P<num>{_NUM})", re.I)
+_BARE_UNIT_RE = re.compile(rf"(?<![\w])(?:a|an|one|per|each)\s+(?P<unit>{_alt(_UNIT_KEYS)})(?![\w])", re.I)
+_EVERY_RE = re.compile(
+    rf"\bevery\s+(?P<other>other\s+)?(?:(?P<n>{_NUM}|{_WORDNUM})[- ]?)?(?P<unit>{_alt(_UNIT_KEYS)}"
+    r"|morning|evening|night|shift|weekday)\b(?:\s+and\s+(?P<frac>a half))?",
+    re.I,
+)
+_TIMES_RE = re.compile(
+    rf"\b(?P<n>once|twice|thrice|(?:{_NUM}|{_WORDNUM})\s+times)\s+(?:a|an|per|each|every)\s+"
+    rf"(?P<unit>{_alt(_UNIT_KEYS)})\b",
+    re.I,
+)
+_AGE_RE = re.compile(rf"\b(?:(?P<n>\d{{1,3}}|{_WORDNUM})[- ]years?[- ]olds?|aged\s+(?P<n2>\d{{1,3}}))\b", re.I)
+_DAY_N_RE = re.compile(r"\bday\s+(?P<n>\d{1,3})\b", re.I)
+_ADVERB_RE = re.compile(rf"\b(?P<adv>{_alt(list(PERIOD_ADVERBS))})\b", re.I)
+_BETWEEN_RE = re.compile(r"\b(?:between|apart|intervals?\s+of|cycles?\s+of|in between)\b", re.I)
+
+
+def _number(text: str) -> float | None:
+    t = text.lower().replace("−", "-").replace(",", "").strip()
+    try:
+        return float(t)
+    except ValueError:
+        pass
+    if t in NUMBER_WORDS:
+        return float(NUMBER_WORDS[t])
+    parts = re.split(r"[- ]", t)
+    if len(parts) == 2 and all(p in NUMBER_WORDS for p in parts):
+        a, b = NUMBER_WORDS[parts[0]], NUMBER_WORDS[parts[1]]
+        return float(a * b if b == 100 else a + b)
+    return None
+
+
+def _direction(text: str, start: int, end: int) -> str:
+    """'max', 'min' or 'eq' from the words right before (or after) the amount."""
+    before = text[max(0, start - 40) : start].lower()
+    after = text[end : end + 14].lower()
+    best, where = "eq", 10**9
+    for words, d in ((_MAX_WORDS, "max"), (_MIN_WORDS, "min")):
+        for w in words:  # the longest phrase ending at the amount wins ("never fewer than" over "fewer than")
+            for m in re.finditer(rf"(?<![\w]){re.escape(w)}(?:\s+(?:a|an|the|of|about))?\s*$", before):
+                if m.start() < where:
+                    best, where = d, m.start()
+    if best == "eq":
+        if re.match(r"\s*(?:or\s+(?:more|longer|above|over|higher|greater)|\+)", after):
+            return "min"
+        if re.match(r"\s*or\s+(?:less|fewer|shorter|below|under|lower)", after):
+            return "max"
+    return best
+
+
+def calendar_to_business(days: float) -> tuple[float, float]:
+    """Business days that a span of calendar days can hold: (fewest, most)."""
+    weeks_ceil = -(-days // 7)
+    return max(days - 2 * weeks_ceil, 0.0), days
+
+
+def _business_span(n: float) -> tuple[float, float]:
+    """Calendar days that n business days can cover: at least n plus the weekends inside, at most
+    that plus one more weekend."""
+    full = int(max(n - 1, 0) // 5)
+    return n + 2 * full, n + 2 * full + 2
+
+
+def find_amounts(text: str) -> list[Amount]:
+    """Every amount in ``text``: numbers with units, quantity words, periods, currencies."""
+    out: list[Amount] = []
+    taken: list[tuple[int, int]] = []
+
+    def add(lo: float, hi: float, dim: str, period: bool, s: int, e: int, business: bool = False,
+            frequency: bool = False) -> None:
+        if any(s < te and ts < e for ts, te in taken):
+            return
+        taken.append((s, e))
+        d = _direction(text, s, e)
+        if frequency and d != "eq":  # "at least every 7 days": at least as often = an interval of at most
+            d = "max" if d == "min" else "min"
+        out.append(Amount(lo, hi, dim, d, period, s, e, text[s:e], business))
+
+    def unit_amount(n: float, unit: str, s: int, e: int, period: bool, frequency: bool = False) -> None:
+        u = unit.lower()
+        if u in BUSINESS_DAY:  # kept in business days (as seconds of that many days); see business_range
+            _, day = to_base(1.0, "day")
+            add(n * day, n * day, "[time]", period, s, e, business=True, frequency=frequency)
+            return
+        dim, v = to_base(n, UNIT_WORDS[u])
+        add(v, v, dim, period, s, e, frequency=frequency)
+
+    for m in _AGE_RE.finditer(text):
+        n = _number(m.group("n") or m.group("n2"))
+        if n is not None:
+            add(n, n, "age", False, m.start(), m.end())
+    for m in _EVERY_RE.finditer(text):
+        u = m.group("unit").lower()
+        n = _number(m.group("n")) if m.group("n") else 1.0
+        if n is None:
+            continue
+        if m.group("other"):
+            n *= 2
+        if m.group("frac"):
+            n += 0.5
+        if u in ("morning", "evening", "night", "weekday"):
+            u = "day"
+        if u == "shift":
+            n, u = 8 * n, "hour"
+        unit_amount(n, u, m.start(), m.end(), True, frequency=True)
+    for m in _TIMES_RE.finditer(text):
+        raw = m.group("n").lower().replace(" times", "")
+        k = _number(raw)
+        if not k:
+            continue
+        dim, v = to_base(1.0, UNIT_WORDS.get(m.group("unit").lower(), "day"))
+        add(v / k, v / k, dim, True, m.start(), m.end(), frequency=True)
+    for m in _ADVERB_RE.finditer(text):
+        n_s, _, u = PERIOD_ADVERBS[m.group("adv").lower()].rpartition(" ")
+        dim, v = to_base(float(n_s or 1), u)
+        add(v, v, dim, True, m.start(), m.end(), frequency=True)
+    periodic_ctx = bool(_BETWEEN_RE.search(text))
+    for m in _NUMBER_RE.finditer(text):
+        raw = m.group("num") or m.group("word")
+        n = _number(raw)
+        if n is None:
+            continue
+        for frac in (m.group("frac"), m.group("frac2")):
+            if frac:
+                n += 0.5 if "half" in frac else 0.25
+        u = m.group("unit").lower()
+        if u in ("a", "an") or (u in ("m", "t", "h", "s", "g", "in.") and m.group("word")):
+            continue
+        if u == "in." and not m.group("num"):
+            continue
+        is_time = UNIT_WORDS.get(u) in ("second", "minute", "hour", "day", "week", "month", "year",
+                                        "fortnight") or u in BUSINESS_DAY
+        unit_amount(n, u, m.start(), m.end(), periodic_ctx and is_time)
+    for m in _CURRENCY_PREFIX_RE.finditer(text):
+        n = _number(m.group("num"))
+        if n is not None:
+            cur = {"$": "money:USD", "€": "money:EUR", "£": "money:GBP"}[m.group("cur")]
+            add(n, n, cur, False, m.start(), m.end())
+    for m in _BARE_UNIT_RE.finditer(text):  # "a week", "per hour", "a fortnight"
+        u = m.group("unit").lower()
+        if text[max(0, m.start() - 12) : m.start()].lower().rstrip().endswith(("once", "twice", "times")):
+            continue
+        if m.group(0).lower().startswith(("per", "each")):
+            continue
+        unit_amount(1.0, u, m.start(), m.end(), False)
+    for m in _DAY_N_RE.finditer(text):  # "on day 20 after service"
+        _, v = to_base(float(m.group("n")), "day")
+        add(v, v, "[time]", False, m.start(), m.end())
+    out.sort(key=lambda a: a.start)
+    return out
+
+
+# ---- clock times, dates, weekdays ---------------------------------------------------------------
+
+_CLOCK_RE = re.compile(
+    r"(?<![\w:.])(?:(?P<h>[01]?\d|2[0-4])[:.](?P<m>[0-5]\d)\s*(?P<ap>a\.?m\.?|p\.?m\.?)?"
+    r"|(?P<h2>1[0-2]|0?[1-9])\s*(?P<ap2>a\.?m\.?|p\.?m\.?)"
+    r"|(?P<word>midnight|noon|midday))(?![\w])",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class Clock:
+    """A time of day in minutes after midnight, with the word that introduces it and where it sits."""
+
+    minutes: int
+    role: str  # at, from, until, before, after
+    start: int
+    end: int
+
+
+_ROLE_WORDS = {
+    "from": "from", "after": "after", "since": "from", "starting": "from", "opens": "from",
+    "reopens": "from", "starts": "from", "begins": "from",
+    "until": "until", "till": "until", "to": "until", "through": "until", "by": "until",
+    "before": "before", "closes": "until", "ends": "until", "ended": "until", "closed": "until",
+    "stops": "until", "finishes": "until", "ran": "until", "runs": "until",
+}
+
+
+def find_clock_times(text: str) -> list[Clock]:
+    """Times of day ("15:00", "3 pm", "8.30 pm", "midnight") with the role word before them."""
+    out = []
+    for m in _CLOCK_RE.finditer(text):
+        if m.group("word"):
+            w = m.group("word").lower()
+            minutes = 24 * 60 if w == "midnight" else 12 * 60
+        else:
+            h = int(m.group("h") or m.group("h2"))
+            mi = int(m.group("m") or 0)
+            ap = (m.group("ap") or m.group("ap2") or "").lower().replace(".", "")
+            if m.group("h") and not ap and m.group(0)[len(m.group("h"))] == "." and h > 24:
+                continue
+            if ap == "pm" and h < 12:
+                h += 12
+            if ap == "am" and h == 12:
+                h = 0
+            minutes = h * 60 + mi
+        before = re.findall(r"[a-z]+", text[max(0, m.start() - 30) : m.start()].lower())
+        role = "at"
+        for w in reversed(before[-3:]):
+            if w in _ROLE_WORDS:
+                role = _ROLE_WORDS[w]
+                break
+        out.append(Clock(minutes, role, m.start(), m.end()))
+    return out
+
+
+MONTHS = {m: i + 1 for i, m in enumerate(
+    ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+     "november", "december"))}
+MONTHS.update({m[:3]: i for m, i in list(MONTHS.items())})
+MONTHS["sept"] = 9
+WEEKDAYS = {d: i for i, d in enumerate(("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
+                                        "sunday"))}
+_MONTH_ALT = _alt(list(MONTHS))
+_DATE_RE = re.compile(
+    rf"(?<![\w])(?:(?P<d1>[0-3]?\d)(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m1>{_MONTH_ALT})\.?(?:,?\s+(?P<y1>\d{{4}}))?"
+    rf"|(?P<m2>{_MONTH_ALT})\.?\s+(?P<d2>[0-3]?\d)(?:st|nd|rd|th)?(?![\d:])(?:,?\s+(?P<y2>\d{{4}}))?"
+    rf"|(?P<q>early|mid|late|mid-)?-?\s?(?P<m3>{_MONTH_ALT})(?:\s+(?P<y3>\d{{4}}))?"
+    rf"|(?P<iso>\d{{4}}-\d{{2}}-\d{{2}}))(?![\w])",
+    re.I,
+)
+_WEEKDAY_RE = re.compile(rf"(?<![\w])(?P<next>following\s+|next\s+)?(?P<wd>{_alt(list(WEEKDAYS))})s?(?![\w])", re.I)
+
+
+@dataclass(frozen=True)
+class DateMention:
+    """A calendar date (or a month range) as ordinal days; ``year_known`` when the text gave one."""
+
+    first: int  # proleptic ordinal of the first day it can mean
+    last: int   # ... and of the last
+    year_known: bool
+    start: int
+    end: int
+
+
+def find_dates(text: str, default_year: int = 2000) -> list[DateMention]:
+    """Dates: "3 November 2026", "April 12", "mid-August", "October 2026", "2026-03-06".
+
+    Normalised with dateutil against a fixed default (never today's date), so the result depends
+    only on the text."""
+    import calendar
+    import datetime as dt
+
+    from dateutil import parser as dparser
+
+    out = []
+    for m in _DATE_RE.finditer(text):
+        try:
+            if m.group("iso"):
+                d = dparser.isoparse(m.group("iso")).date()
+                out.append(DateMention(d.toordinal(), d.toordinal(), True, m.start(), m.end()))
+                continue
+            mon_s = (m.group("m1") or m.group("m2") or m.group("m3")).lower().rstrip(".")
+            if mon_s == "may" and m.group("m3") and not (m.group("y3") or m.group("q")):
+                continue  # the modal verb, not the month
+            if mon_s not in MONTHS:
+                continue
+            y_s = m.group("y1") or m.group("y2") or m.group("y3")
+            year = int(y_s) if y_s else default_year
+            day_s = m.group("d1") or m.group("d2")
+            if day_s:
+                d = dparser.parse(f"{int(day_s)} {mon_s} {year}", default=dt.datetime(year, 1, 1)).date()
+                out.append(DateMention(d.toordinal(), d.toordinal(), bool(y_s), m.start(), m.end()))
+            else:
+                mon = MONTHS[mon_s]
+                ndays = calendar.monthrange(year, mon)[1]
+                first, last = 1, ndays
+                q = (m.group("q") or "").lower().strip("-")
+                if q == "early":
+                    last = 10
+                elif q == "mid":
+                    first, last = 11, 20
+                elif q == "late":
+                    first = 21
+                out.append(DateMention(dt.date(year, mon, first).toordinal(), dt.date(year, mon, last).toordinal(),
+                                       bool(y_s), m.start(), m.end()))
+        except (ValueError, OverflowError):
+            continue
+    return out
+
+
+def find_weekdays(text: str) -> list[tuple[int, bool, int, int]]:
+    """(weekday 0=Monday, 'following/next'?, start, end) for weekday names."""
+    return [(WEEKDAYS[m.group("wd").lower()], bool(m.group("next")), m.start(), m.end())
+            for m in _WEEKDAY_RE.finditer(text)]
+
+
+def business_days_between(first: int, last: int) -> int:
+    """Business days after ``first`` up to and including ``last`` (ordinals; Monday-Friday)."""
+    import datetime as dt
+
+    if last <= first:
+        return -business_days_between(last, first) if last < first else 0
+    n = 0
+    for o in range(first + 1, last + 1):
+        if dt.date.fromordinal(o).weekday() < 5:
+            n += 1
+    return n
