@@ -1,5 +1,11 @@
 """Approvals: reviewers' access to reflect.* and abilities' approvals-as-input, decided by approvers.
 
+A reflect approval is requested for one call: its method and its params. A grant covers exactly
+that call (scope ``call``), unless the approver explicitly chooses a wider scope when granting:
+``action`` (every reflect method on the requested action) or ``log`` (every reflect call of the
+requester in the tenant). The chosen scope is recorded and shown as ``granted_scope``, so what a
+reviewer may read is always what an approver saw and chose.
+
 Every request and decision is a log record (type ``approval``); the in-memory table is rebuilt
 from those records on restart.
 """
@@ -8,11 +14,11 @@ from __future__ import annotations
 
 import secrets
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from orchestrator.auth import Principal
-from orchestrator.errors import CONFLICT, FORBIDDEN, NOT_FOUND, RpcError
+from orchestrator.errors import CONFLICT, FORBIDDEN, INVALID_PARAMS, NOT_FOUND, RpcError
 from receipts.log import Entry, ReceiptLog, utc_now
 
 GRANT_TTL_S = 3600
@@ -23,7 +29,7 @@ class Approval:
     approval_id: str
     tenant: str
     kind: str  # "reflect" | "action_input"
-    scope: str  # "action:<id>" | "log" for reflect; "action:<id>" for inputs
+    scope: str  # the resource requested: "action:<id>" | "log" for reflect; "action:<id>" for inputs
     requested_by: str
     reason: str
     status: str = "pending"
@@ -33,76 +39,112 @@ class Approval:
     expires_at: float | None = None
     action_id: str | None = None
     request_id: str | None = None
+    method: str | None = None  # reflect: the call this approval was requested for
+    params: dict[str, Any] | None = None
+    granted_scope: str | None = None  # "call" | "action" | "log", chosen by the approver
 
     def view(self) -> dict[str, Any]:
         return {k: v for k, v in asdict(self).items() if v is not None and k != "tenant"}
+
+    def covers(self, method: str, params: dict[str, Any], resource: str) -> bool:
+        """Does this (granted, reflect) approval cover the call ``method(params)`` on ``resource``?"""
+        if self.granted_scope == "log":
+            return True
+        if self.granted_scope == "action":
+            return self.scope == resource and resource.startswith("action:")
+        if self.granted_scope == "call":
+            return self.method == method and self.params == params
+        return False  # a grant recorded before scopes existed covers nothing
+
+
+_FIELDS = {f.name for f in fields(Approval)}
 
 
 class Approvals:
     def __init__(self, receipt_log: ReceiptLog) -> None:
         self.log = receipt_log
         self.table: dict[str, Approval] = {}
+        self._deciding: set[str] = set()  # decisions being recorded: a second one is a conflict
 
     def rebuild(self) -> None:
         for rec in self.log.iter_control():
             if rec.type == "approval":
-                self.table[rec.ref] = Approval(**rec.payload["approval"])
+                body = rec.payload["approval"]
+                self.table[rec.ref] = Approval(**{k: v for k, v in body.items() if k in _FIELDS})
 
     async def _record(self, a: Approval, name: str) -> None:
         await self.log.append([Entry("approval", name, a.tenant, {"approval": asdict(a)},
                                      action_id=a.action_id, ref=a.approval_id)])
 
-    def granted(self, principal: Principal, scope: str) -> Approval | None:
+    def _mine(self, principal: Principal, status: str) -> list[Approval]:
+        return [a for a in self.table.values() if a.kind == "reflect" and a.tenant == principal.tenant
+                and a.requested_by == principal.subject and a.status == status]
+
+    def granted(self, principal: Principal, method: str, params: dict[str, Any], resource: str) -> Approval | None:
         now = time.time()
-        for a in self.table.values():
-            if (a.kind == "reflect" and a.tenant == principal.tenant and a.requested_by == principal.subject
-                    and a.scope in (scope, "log") and a.status == "granted" and (a.expires_at or 0) > now):
+        for a in self._mine(principal, "granted"):
+            if (a.expires_at or 0) > now and a.covers(method, params, resource):
                 return a
         return None
 
-    def pending_for(self, principal: Principal, scope: str) -> Approval | None:
-        for a in self.table.values():
-            if (a.kind == "reflect" and a.tenant == principal.tenant and a.requested_by == principal.subject
-                    and a.scope == scope and a.status == "pending"):
+    def pending_for(self, principal: Principal, method: str, params: dict[str, Any]) -> Approval | None:
+        for a in self._mine(principal, "pending"):
+            if a.method == method and a.params == params:
                 return a
         return None
 
-    async def require(self, principal: Principal, scope: str, reason: str) -> Approval:
-        """The granted approval covering ``scope``, or -32003 naming the pending request."""
-        found = self.granted(principal, scope)
+    async def require(self, principal: Principal, method: str, params: dict[str, Any], resource: str,
+                      reason: str) -> Approval:
+        """The granted approval covering this call, or -32003 naming the pending request for it."""
+        found = self.granted(principal, method, params, resource)
         if found is not None:
             return found
-        pending = self.pending_for(principal, scope)
+        pending = self.pending_for(principal, method, params)
         if pending is None:
-            pending = Approval("apr_" + secrets.token_hex(8), principal.tenant, "reflect", scope,
-                               principal.subject, reason, created_at=utc_now())
-            self.table[pending.approval_id] = pending
+            pending = Approval("apr_" + secrets.token_hex(8), principal.tenant, "reflect", resource,
+                               principal.subject, reason, created_at=utc_now(), method=method, params=params)
             await self._record(pending, "requested")
+            self.table[pending.approval_id] = pending
         raise RpcError(FORBIDDEN, "approval required: an approver must grant it first",
-                       {"approval_id": pending.approval_id, "status": "pending", "scope": scope})
+                       {"approval_id": pending.approval_id, "status": "pending", "scope": resource,
+                        "method": method, "params": params})
 
     async def request_input(self, tenant: str, action_id: str, request_id: str, reason: str) -> Approval:
         a = Approval("apr_" + secrets.token_hex(8), tenant, "action_input", f"action:{action_id}",
                      action_id, reason, created_at=utc_now(), action_id=action_id, request_id=request_id)
-        self.table[a.approval_id] = a
         await self._record(a, "requested")
+        self.table[a.approval_id] = a
         return a
 
     def list(self, principal: Principal) -> list[dict[str, Any]]:
         return [a.view() for a in self.table.values() if a.tenant == principal.tenant]
 
-    async def decide(self, principal: Principal, approval_id: str, grant: bool, note: str | None) -> Approval:
+    async def decide(self, principal: Principal, approval_id: str, grant: bool, note: str | None,
+                     scope: str | None = None) -> Approval:
         a = self.table.get(approval_id)
         if a is None or a.tenant != principal.tenant:
             raise RpcError(NOT_FOUND, f"unknown approval {approval_id}")
-        if a.status != "pending":
-            raise RpcError(CONFLICT, f"approval {approval_id} is already {a.status}")
+        if a.status != "pending" or approval_id in self._deciding:
+            raise RpcError(CONFLICT, f"approval {approval_id} is already {a.status if a.status != 'pending' else 'being decided'}")
         if a.requested_by == principal.subject:
             raise RpcError(FORBIDDEN, "an approval cannot be decided by its requester")
-        a.status = "granted" if grant else "denied"
-        a.decided_by = principal.subject
-        a.note = note
+        if scope is not None and a.kind != "reflect":
+            raise RpcError(INVALID_PARAMS, "scope applies to reflect approvals only",
+                           {"errors": [{"loc": ["scope"], "msg": f"approval {approval_id} is {a.kind}"}]})
+        if scope == "action" and not a.scope.startswith("action:"):
+            raise RpcError(INVALID_PARAMS, "scope action needs an approval requested for an action",
+                           {"errors": [{"loc": ["scope"], "msg": f"requested for {a.scope}"}]})
+        decided = Approval(**asdict(a))
+        decided.status = "granted" if grant else "denied"
+        decided.decided_by = principal.subject
+        decided.note = note
         if grant and a.kind == "reflect":
-            a.expires_at = time.time() + GRANT_TTL_S
-        await self._record(a, a.status)
-        return a
+            decided.granted_scope = scope or "call"
+            decided.expires_at = time.time() + GRANT_TTL_S
+        self._deciding.add(approval_id)
+        try:
+            await self._record(decided, decided.status)  # durable first, then visible
+        finally:
+            self._deciding.discard(approval_id)
+        self.table[approval_id] = decided
+        return decided

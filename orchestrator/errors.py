@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import errno
+import re
+import sqlite3
 from typing import Any
 
 PARSE_ERROR = -32700
@@ -16,6 +19,12 @@ CONFLICT = -32009
 TOO_LARGE = -32013
 RATE_LIMITED = -32029
 BUDGET_EXHAUSTED = -32050
+STORAGE_UNAVAILABLE = -32053
+
+#: OS errors that mean "the storage cannot take a write now" (retry later), not a bug.
+_STORAGE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EROFS}
+#: SQLite's messages for the same (a syntax error or a missing table stays a bug: -32603).
+_STORAGE_WORDS = re.compile(r"disk|full|I/O|readonly|read-only|locked|unable to open", re.IGNORECASE)
 
 
 class RpcError(Exception):
@@ -32,3 +41,23 @@ class RpcError(Exception):
         if self.data is not None:
             err["data"] = self.data
         return err
+
+
+class StorageUnavailable(Exception):
+    """A durable write failed (disk full, I/O error, read-only storage): nothing was recorded.
+
+    Raised by the log or the scheduler; the ToolBus answers it with -32053 and ``retryable``."""
+
+
+def storage_error(exc: BaseException) -> RpcError | None:
+    """The -32053 error for an exception that means the storage refused a write, else None."""
+    if isinstance(exc, StorageUnavailable):
+        reason = str(exc) or "storage unavailable"
+    elif isinstance(exc, sqlite3.OperationalError) and _STORAGE_WORDS.search(str(exc)):
+        reason = f"storage error: {exc}"
+    elif isinstance(exc, OSError) and exc.errno in _STORAGE_ERRNOS:
+        reason = f"storage error: {exc.strerror or exc}"
+    else:
+        return None
+    return RpcError(STORAGE_UNAVAILABLE, "storage unavailable: nothing was recorded; retry later",
+                    {"retryable": True, "reason": reason[:200]})

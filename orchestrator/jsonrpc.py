@@ -2,15 +2,27 @@
 
 The ToolBus shell feeds each WebSocket text frame to ``parse`` and sends back what
 ``dispatch`` produced; nothing here touches a socket, so it is tested with plain strings.
+
+Two bounds are enforced before a message reaches a method: its size (``max_bytes``, checked
+before parsing) and its nesting depth (``MAX_DEPTH`` containers, checked while parsing), so a
+hostile frame costs a bounded amount of work and is answered, never dropped. When a frame cannot
+be parsed in full (too large, too deep, rate limited), ``scan_id`` reads the request's ``id`` from
+its first ``ID_SCAN_CHARS`` characters so the error still reaches the caller waiting for it.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from orchestrator.errors import INVALID_REQUEST, PARSE_ERROR, TOO_LARGE, RpcError
+
+MAX_DEPTH = 64  # containers, counting a batch's array and the request object itself
+ID_SCAN_CHARS = 4096
+
+_TOKEN = re.compile(r'\s*(?:("(?:[^"\\]|\\.)*")|([{}\[\]:,])|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null))')
 
 
 @dataclass(frozen=True)
@@ -29,11 +41,69 @@ def result_response(id_: Any, result: Any) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": id_, "result": result}
 
 
+def valid_id(id_: Any) -> bool:
+    return id_ is None or (isinstance(id_, str | int) and not isinstance(id_, bool))
+
+
+def scan_id(text: str | bytes, limit: int = ID_SCAN_CHARS) -> Any:
+    """The top-level ``"id"`` of a single request, read from its first ``limit`` characters
+    without parsing the rest; None when it is absent, not there yet, or not a valid id."""
+    if isinstance(text, bytes):
+        text = text[:limit].decode("utf-8", "ignore")
+    text = text[:limit]
+    depth, pos, after_id_colon, last_string = 0, 0, False, None
+    while True:
+        m = _TOKEN.match(text, pos)
+        if m is None or m.end() == pos:
+            return None
+        pos = m.end()
+        string, punct, scalar = m.groups()
+        if after_id_colon:
+            if string is None and scalar is None:
+                return None
+            try:
+                value = json.loads(string if string is not None else scalar)
+            except ValueError:
+                return None
+            return value if valid_id(value) and not isinstance(value, float) else None
+        if punct in ("{", "["):
+            if depth == 0 and punct == "[":
+                return None  # a batch: its errors carry the members' ids, not one id
+            depth += 1
+        elif punct in ("}", "]"):
+            depth -= 1
+            if depth <= 0:
+                return None
+        elif punct == ":" and depth == 1 and last_string == '"id"':
+            after_id_colon = True
+        last_string = string
+
+
+def too_deep(obj: Any, limit: int = MAX_DEPTH) -> bool:
+    """True when containers nest more than ``limit`` deep (iterative: no recursion to exhaust)."""
+    stack = [(obj, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return True
+        if isinstance(node, dict):
+            stack.extend((v, depth + 1) for v in node.values() if isinstance(v, dict | list))
+        elif isinstance(node, list):
+            stack.extend((v, depth + 1) for v in node if isinstance(v, dict | list))
+    return False
+
+
+def _depth_error(text: str | bytes) -> dict[str, Any]:
+    return error_response(scan_id(text), RpcError(
+        INVALID_REQUEST, f"nesting deeper than {MAX_DEPTH} levels (the limit for any message)",
+        {"max_depth": MAX_DEPTH}))
+
+
 def _one(obj: Any) -> Request | dict[str, Any]:
     if not isinstance(obj, dict):
         return error_response(None, RpcError(INVALID_REQUEST, "a request must be a JSON object"))
     id_ = obj.get("id")
-    if id_ is not None and not isinstance(id_, str | int) or isinstance(id_, bool):
+    if not valid_id(id_):
         return error_response(None, RpcError(INVALID_REQUEST, "id must be a string, a number or null"))
     if obj.get("jsonrpc") != "2.0":
         return error_response(id_, RpcError(INVALID_REQUEST, 'jsonrpc must be "2.0"'))
@@ -54,16 +124,24 @@ def parse(text: str | bytes, max_bytes: int, max_batch: int) -> tuple[list[Reque
     if isinstance(text, str) and size * 4 > max_bytes:  # only then can UTF-8 exceed the limit
         size = len(text.encode("utf-8", "surrogatepass"))
     if size > max_bytes:
-        return [error_response(None, RpcError(TOO_LARGE, f"message of {size} bytes exceeds {max_bytes}"))], False
+        return [error_response(scan_id(text), RpcError(TOO_LARGE, f"message of {size} bytes exceeds {max_bytes}",
+                                                       {"max_bytes": max_bytes}))], False
     try:
         obj = json.loads(text)
+    except RecursionError:  # nested beyond the interpreter's own limit: certainly beyond ours
+        return [_depth_error(text)], False
     except (ValueError, UnicodeDecodeError) as exc:
         return [error_response(None, RpcError(PARSE_ERROR, f"parse error: {exc}"))], False
+    # Only a frame with more openers than the limit can be too deep: skips the walk for nearly all.
+    openers = text.count("[") + text.count("{") if isinstance(text, str) else text.count(b"[") + text.count(b"{")
+    if openers > MAX_DEPTH and too_deep(obj):
+        return [_depth_error(text)], False
     if isinstance(obj, list):
         if not obj:
             return [error_response(None, RpcError(INVALID_REQUEST, "empty batch"))], False
         if len(obj) > max_batch:
-            return [error_response(None, RpcError(TOO_LARGE, f"batch of {len(obj)} exceeds {max_batch}"))], False
+            return [error_response(None, RpcError(TOO_LARGE, f"batch of {len(obj)} exceeds {max_batch}",
+                                                  {"max_batch": max_batch}))], False
         return [_one(o) for o in obj], True
     return [_one(obj)], False
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Awaitable, Callable
+from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,8 +45,10 @@ class Session:
     notify: Callable[[str, dict[str, Any]], Awaitable[None]] | None = None
     subscriptions: dict[str, asyncio.Task] = field(default_factory=dict)
     request_id: str | None = None
+    closed: bool = False
 
     def close(self) -> None:
+        self.closed = True
         for task in self.subscriptions.values():
             task.cancel()
         self.subscriptions.clear()
@@ -81,7 +84,7 @@ class Service:
             "approvals.deny": (self.approvals_deny, ("approver",)),
             "reflect.trace": (self.reflect_trace, ("reviewer",)),
             "reflect.receipts": (self.reflect_receipts, ("reviewer",)),
-            "reflect.verify": (self.reflect_verify, ("reviewer",)),
+            "reflect.verify": (self.reflect_verify, ("reviewer", "operator")),
             "reflect.proof": (self.reflect_proof, ("reviewer",)),
             "reflect.replay": (self.reflect_replay, ("reviewer",)),
         }
@@ -171,7 +174,7 @@ class Service:
 
     async def actions_cancel(self, session: Session, p: S.CancelParams) -> dict[str, Any]:
         a = self._action(session, p.action_id)
-        self.scheduler.cancel(a, p.reason)
+        await self.scheduler.cancel_durably(a, p.reason)
         return a.view()
 
     async def actions_input(self, session: Session, p: S.InputParams) -> dict[str, Any]:
@@ -203,33 +206,24 @@ class Service:
 
     async def events_subscribe(self, session: Session, p: S.SubscribeParams) -> dict[str, Any]:
         assert session.principal is not None and session.notify is not None
+        if session.closed:
+            raise RpcError(E.CONFLICT, "the connection is closing")
         if len(session.subscriptions) >= 64:
             raise RpcError(E.CONFLICT, "too many subscriptions on this connection (64)")
         sid = "sub_" + secrets.token_hex(6)
         sub = self.hub.subscribe(session.principal.tenant, p.topic, self.subscriber_buffer)
-        task = asyncio.get_running_loop().create_task(
-            self._pump(session, sid, sub, session.principal.tenant, p.topic, p.last_event_id or 0))
-        session.subscriptions[sid] = task
-        return {"subscription_id": sid}
+        notify = session.notify
 
-    async def _pump(self, session: Session, sid: str, sub: Any, tenant: str, topic: str, after: int) -> None:
-        """Backlog from the log, then live records; dedupe by seq so nothing is sent twice."""
-        assert session.notify is not None
-        last = after
-        try:
-            async for batch in resume_then_live(self.log, sub, tenant, topic, after):
-                for rec in batch:
-                    await session.notify("event", {"subscription_id": sid, "id": rec.seq, "event": rec.name,
-                                                   "data": event_data(rec)})
-                    last = rec.seq
-        except Dropped:
-            await session.notify("subscription_dropped", {"subscription_id": sid, "last_event_id": last,
-                                                          "reason": "client too slow: resume with last_event_id"})
-        except (asyncio.CancelledError, ConnectionError):
-            pass
-        finally:
-            self.hub.unsubscribe(sub)
-            session.subscriptions.pop(sid, None)
+        async def run() -> None:
+            try:
+                await pump_events(self.log, sub, sid, session.principal.tenant, p.topic,  # type: ignore[union-attr]
+                                  p.last_event_id or 0, notify)
+            finally:
+                self.hub.unsubscribe(sub)
+                session.subscriptions.pop(sid, None)
+
+        session.subscriptions[sid] = asyncio.get_running_loop().create_task(run())
+        return {"subscription_id": sid}
 
     async def events_unsubscribe(self, session: Session, p: S.UnsubscribeParams) -> dict[str, Any]:
         task = session.subscriptions.pop(p.subscription_id, None)
@@ -243,7 +237,7 @@ class Service:
     def _approval_requested(self, a: Action, request_id: str, payload: dict[str, Any]) -> None:
         task = asyncio.get_running_loop().create_task(
             self.approvals.request_input(a.tenant, a.action_id, request_id, str(payload.get("reason", ""))[:500]))
-        task.add_done_callback(lambda t: t.exception())
+        task.add_done_callback(_log_failure)
 
     async def approvals_list(self, session: Session, p: S.EmptyParams) -> dict[str, Any]:
         assert session.principal is not None
@@ -251,7 +245,8 @@ class Service:
 
     async def _decide(self, session: Session, p: S.ApprovalDecision, grant: bool) -> dict[str, Any]:
         assert session.principal is not None
-        ap = await self.approvals.decide(session.principal, p.approval_id, grant, p.note)
+        ap = await self.approvals.decide(session.principal, p.approval_id, grant, p.note,
+                                         getattr(p, "scope", None))
         if ap.kind == "action_input" and ap.action_id and ap.request_id:
             a = self.scheduler.actions.get(ap.action_id)
             if a is not None and ap.request_id in a.pending:
@@ -260,7 +255,7 @@ class Service:
                                             source=session.principal.subject)
         return ap.view()
 
-    async def approvals_grant(self, session: Session, p: S.ApprovalDecision) -> dict[str, Any]:
+    async def approvals_grant(self, session: Session, p: S.GrantParams) -> dict[str, Any]:
         return await self._decide(session, p, True)
 
     async def approvals_deny(self, session: Session, p: S.ApprovalDecision) -> dict[str, Any]:
@@ -268,14 +263,20 @@ class Service:
 
     # -- reflect (read-only, reviewer role, approval-gated, itself recorded) ------------------
 
-    async def _reflect(self, session: Session, method: str, scope: str, params: dict[str, Any]) -> str:
+    async def _reflect(self, session: Session, method: str, resource: str, params: dict[str, Any],
+                       approval: bool = True) -> str | None:
+        """Check the approval covering exactly this call (unless ``approval`` is False: the operator's
+        whole-log verify), then record the call before its result is computed."""
         assert session.principal is not None
-        ap = await self.approvals.require(session.principal, scope, f"{method} {params}")
+        approval_id = None
+        if approval:
+            ap = await self.approvals.require(session.principal, method, params, resource, f"{method} {params}")
+            approval_id = ap.approval_id
         await self.log.append([Entry("reflect", method, session.principal.tenant,
                                      {"params": params, "reviewer": session.principal.subject,
-                                      "approval_id": ap.approval_id},
+                                      "approval_id": approval_id},
                                      action_id=params.get("action_id"))])
-        return ap.approval_id
+        return approval_id
 
     async def reflect_trace(self, session: Session, p: S.ActionRef) -> dict[str, Any]:
         a = self._action(session, p.action_id)
@@ -300,18 +301,27 @@ class Service:
         return {"receipts": [r.as_receipt() for r in recs if r.tenant == tenant]}
 
     async def reflect_verify(self, session: Session, p: S.VerifyParams) -> dict[str, Any]:
-        await self._reflect(session, "reflect.verify", "log", p.model_dump(exclude_none=True, exclude={"meta"}))
+        """An operator verifies the whole log (global counts and tree head); a tenant's reviewer, with
+        an approval, gets figures of its own tenant only: other tenants' volume is not shown."""
+        assert session.principal is not None
+        operator = session.principal.has("operator")
+        tenant = None if operator else session.principal.tenant
+        await self._reflect(session, "reflect.verify", "log", p.model_dump(exclude_none=True, exclude={"meta"}),
+                            approval=not operator)
+
         def run() -> dict[str, Any]:
             conn = connect(self.log.path, readonly=True)
             try:
-                report = verify_connection(conn, self.log.data_dir, p.from_seq or 1, p.to_seq)
+                report = verify_connection(conn, self.log.data_dir, p.from_seq or 1, p.to_seq, tenant=tenant)
             finally:
                 conn.close()
             return report.as_dict()
 
-        sth = await self.log.sign_tree_head_async()
+        sth = await self.log.sign_tree_head_async() if operator else None
         result = await asyncio.to_thread(run)
-        result["tree_head"] = {**result.get("tree_head", {}), "signed": sth}
+        result["scope"] = "log" if operator else "tenant"
+        if operator:
+            result["tree_head"] = {**result.get("tree_head", {}), "signed": sth}
         return result
 
     async def reflect_proof(self, session: Session, p: S.ProofParams) -> dict[str, Any]:
@@ -343,3 +353,44 @@ class Service:
             counts[str(a.status)] = counts.get(str(a.status), 0) + 1
         return counts
 
+
+def _log_failure(task: asyncio.Task) -> None:
+    """Done callback of fire-and-forget tasks: a failure is logged, never lost."""
+    if not task.cancelled() and task.exception() is not None:
+        log.error("background_task_failed", error=repr(task.exception()))
+
+
+async def pump_events(rlog: ReceiptLog, sub: Any, sid: str, tenant: str, topic: str, after: int,
+                      notify: Callable[[str, dict[str, Any]], Awaitable[None]]) -> None:
+    """One subscription: backlog from the log, then live records, as ``event`` notifications.
+
+    It never ends silently: a subscriber that fell behind gets ``subscription_dropped``, and any
+    failure of the subscription itself (a read error, a record that cannot be sent) gets
+    ``subscription_failed`` naming the error and the last delivered id, then the subscription ends.
+    """
+    last = after
+    try:
+        async with aclosing(resume_then_live(rlog, sub, tenant, topic, after)) as batches:
+            async for batch in batches:
+                for rec in batch:
+                    await notify("event", {"subscription_id": sid, "id": rec.seq, "event": rec.name,
+                                           "data": event_data(rec)})
+                    last = rec.seq
+    except Dropped:
+        await _notify_quietly(notify, "subscription_dropped", {
+            "subscription_id": sid, "last_event_id": last, "reason": "client too slow: resume with last_event_id"})
+    except (asyncio.CancelledError, ConnectionError):
+        pass
+    except Exception as exc:
+        log.exception("subscription_failed", subscription_id=sid, topic=topic, last_event_id=last)
+        mapped = E.storage_error(exc) or RpcError(E.INTERNAL_ERROR, f"subscription failed: {type(exc).__name__}")
+        await _notify_quietly(notify, "subscription_failed", {
+            "subscription_id": sid, "last_event_id": last, "error": mapped.to_dict()})
+
+
+async def _notify_quietly(notify: Callable[[str, dict[str, Any]], Awaitable[None]], method: str,
+                          params: dict[str, Any]) -> None:
+    try:
+        await notify(method, params)
+    except (ConnectionError, asyncio.CancelledError):
+        pass

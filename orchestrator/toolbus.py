@@ -1,8 +1,12 @@
 """The ToolBus WebSocket endpoint: a thin shell around ``jsonrpc`` and ``service``.
 
-One JSON text frame per message (single request or batch). Requests of one connection run in
-order; subscriptions push ``event`` notifications concurrently through the same send lock. A bad
-frame gets an error response and the connection stays open.
+One JSON text frame per message (single request or batch). The requests of one connection are
+handled concurrently, each in its own task, and answered as they finish: responses are matched by
+``id``, not by order (a batch's members run concurrently too; its answer is one array in request
+order). At most ``MAX_INFLIGHT`` requests of a connection run at once; beyond that the endpoint
+stops reading the socket until one finishes, so a fast sender is slowed by TCP, not buffered.
+Subscriptions push ``event`` notifications through the same send lock, in order per subscription.
+A bad frame gets an error response and the connection stays open.
 """
 
 from __future__ import annotations
@@ -17,12 +21,13 @@ import structlog
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from orchestrator import errors as E
-from orchestrator.errors import RpcError
-from orchestrator.jsonrpc import Request, encode, error_response, parse, result_response
+from orchestrator.errors import RpcError, storage_error
+from orchestrator.jsonrpc import Request, encode, error_response, parse, result_response, scan_id
 from orchestrator.ratelimit import TokenBucket
 from orchestrator.service import Session
 
 log = structlog.get_logger("metis.toolbus")
+MAX_INFLIGHT = 256
 
 
 def bearer(headers: Any) -> str | None:
@@ -45,9 +50,14 @@ async def handle_request(session: Session, service: Any, req: Request) -> dict[s
         outcome = str(err.code)
         response = error_response(req.id, err)
     except Exception as exc:
-        outcome = "internal"
-        log.exception("method_failed")
-        response = error_response(req.id, RpcError(E.INTERNAL_ERROR, f"internal error: {type(exc).__name__}"))
+        mapped = storage_error(exc)
+        if mapped is not None:  # the storage refused a write: retryable, never "internal"
+            log.warning("storage_unavailable", error=str(exc)[:200])
+            outcome, response = str(mapped.code), error_response(req.id, mapped)
+        else:
+            outcome = "internal"
+            log.exception("method_failed")
+            response = error_response(req.id, RpcError(E.INTERNAL_ERROR, f"internal error: {type(exc).__name__}"))
     finally:
         structlog.contextvars.unbind_contextvars("request_id", "method")
     label = req.method if req.method in service.methods else "unknown"
@@ -56,24 +66,79 @@ async def handle_request(session: Session, service: Any, req: Request) -> dict[s
     return None if req.notification else response
 
 
+class _Connection:
+    """One socket's sending side and in-flight bookkeeping."""
+
+    def __init__(self, ws: WebSocket, service: Any) -> None:
+        self.ws = ws
+        self.service = service
+        self.send_lock = asyncio.Lock()
+        self.closed = False
+        self.inflight = asyncio.Semaphore(MAX_INFLIGHT)
+        self.running: set[asyncio.Task] = set()
+        self.session = Session(None, self.notify)
+
+    async def send(self, obj: Any) -> None:
+        """Send one message; ConnectionError once the client is gone (subscriptions then stop)."""
+        if self.closed:
+            raise ConnectionError("connection closed")
+        try:
+            text = encode(obj)
+        except UnicodeEncodeError:  # a lone surrogate echoed from bad input: escape it
+            text = json.dumps(obj, separators=(",", ":"), ensure_ascii=True)
+        async with self.send_lock:
+            try:
+                await self.ws.send_text(text)
+            except (WebSocketDisconnect, RuntimeError, OSError) as exc:
+                self.closed = True
+                raise ConnectionError("connection closed") from exc
+
+    async def notify(self, method: str, params: dict[str, Any]) -> None:
+        await self.send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    async def start(self, items: list[Request | dict[str, Any]], is_batch: bool) -> None:
+        """Run a frame's requests in a task; waits (stops reading) while the connection is full."""
+        n = sum(1 for i in items if isinstance(i, Request))
+        for _ in range(n):
+            await self.inflight.acquire()
+        task = asyncio.get_running_loop().create_task(self._frame(items, is_batch))
+        self.running.add(task)
+        task.add_done_callback(lambda t: self._done(t, n))
+
+    def _done(self, task: asyncio.Task, n: int) -> None:
+        self.running.discard(task)
+        for _ in range(n):
+            self.inflight.release()
+        if not task.cancelled() and task.exception() is not None:
+            log.error("frame_failed", error=repr(task.exception()))
+
+    async def _answer(self, item: Request | dict[str, Any]) -> dict[str, Any] | None:
+        if isinstance(item, dict):
+            return item
+        return await handle_request(self.session, self.service, item)
+
+    async def _frame(self, items: list[Request | dict[str, Any]], is_batch: bool) -> None:
+        try:
+            if not is_batch:
+                res = await self._answer(items[0])
+                if res is not None:
+                    await self.send(res)
+                return
+            answers = await asyncio.gather(*(self._answer(i) for i in items))
+            responses = [a for a in answers if a is not None]
+            if responses:
+                await self.send(responses)
+        except ConnectionError:
+            pass
+
+
 async def toolbus_endpoint(ws: WebSocket) -> None:
     app_state = ws.app.state
     service, settings = app_state.service, app_state.settings
     principal = service.tokens.authenticate(bearer(ws.headers))
     await ws.accept()
-    send_lock = asyncio.Lock()
-
-    async def send(obj: Any) -> None:
-        async with send_lock:
-            try:
-                await ws.send_text(encode(obj))
-            except UnicodeEncodeError:  # a lone surrogate echoed from bad input: escape it
-                await ws.send_text(json.dumps(obj, separators=(",", ":"), ensure_ascii=True))
-
-    async def notify(method: str, params: dict[str, Any]) -> None:
-        await send({"jsonrpc": "2.0", "method": method, "params": params})
-
-    session = Session(principal, notify)
+    conn = _Connection(ws, service)
+    conn.session.principal = principal
     bucket = TokenBucket(settings.rate_per_s, settings.rate_burst)
     service.metrics.toolbus_connections.inc()
     try:
@@ -87,28 +152,23 @@ async def toolbus_endpoint(ws: WebSocket) -> None:
                 try:
                     text = raw.decode("utf-8")
                 except UnicodeDecodeError:
-                    await send(error_response(None, RpcError(E.PARSE_ERROR, "binary frame is not UTF-8 JSON")))
+                    await conn.send(error_response(scan_id(raw), RpcError(E.PARSE_ERROR,
+                                                                          "binary frame is not UTF-8 JSON")))
                     continue
             if not bucket.take():
-                await send(error_response(None, RpcError(E.RATE_LIMITED, "rate limit exceeded: slow down",
-                                                         {"rate_per_s": settings.rate_per_s})))
+                await conn.send(error_response(scan_id(text), RpcError(
+                    E.RATE_LIMITED, "rate limit exceeded: slow down", {"rate_per_s": settings.rate_per_s})))
                 continue
             items, is_batch = parse(text, settings.max_message_bytes, settings.max_batch)
-            responses: list[dict[str, Any]] = []
-            for item in items:
-                if isinstance(item, dict):
-                    responses.append(item)
-                else:
-                    res = await handle_request(session, service, item)
-                    if res is not None:
-                        responses.append(res)
-            if is_batch:
-                if responses:
-                    await send(responses)
-            elif responses:
-                await send(responses[0])
+            if not is_batch and isinstance(items[0], dict):  # refused before any method ran
+                await conn.send(items[0])
+                continue
+            await conn.start(items, is_batch)
     except (WebSocketDisconnect, ConnectionError, RuntimeError):
         pass
     finally:
+        conn.closed = True
+        if conn.running:  # let started requests finish (an accepted start still gets recorded)
+            await asyncio.gather(*conn.running, return_exceptions=True)
         service.metrics.toolbus_connections.dec()
-        session.close()
+        conn.session.close()

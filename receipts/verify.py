@@ -6,6 +6,13 @@ body's ``prev`` equals the previous record's hash, the stored hash is SHA-256 of
 the Merkle root of the records is compared with every signed tree head (table and
 ``tree_head.json``): a signature that does not verify, a root that differs, or a tree head that
 covers more records than the log holds (truncation) are reported.
+
+Bodies are re-parsed with ``parse_body``, not plain ``json.loads``: RFC 8785 writes every number as
+the shortest form of an IEEE-754 double, so a float such as ``1e20`` is stored as the digits
+``100000000000000000000``. Read back as a Python int that value lies outside the range canonical
+JSON accepts for integers; ``parse_body`` reads it as the double it denotes, so re-canonicalising
+gives back exactly the stored bytes (and a body that no canonical writer could have produced still
+fails the byte comparison).
 """
 
 from __future__ import annotations
@@ -21,6 +28,19 @@ from receipts.canonical import canonical_json
 from receipts.log import DB_FILE, GENESIS_HASH, TREE_HEAD_FILE, connect, stream_key
 from receipts.merkle import MerkleTree, leaf_hash
 from receipts.signing import PUBLIC_KEY_FILE, verify_tree_head
+
+_SAFE_INT = 2**53 - 1
+
+
+def _number(text: str) -> int | float:
+    value = int(text)
+    return value if -_SAFE_INT <= value <= _SAFE_INT else float(text)
+
+
+def parse_body(body: bytes | str) -> Any:
+    """Parse a canonical (RFC 8785) body so that ``canonical_json`` of the result can reproduce it:
+    integer literals beyond 2^53 are the doubles RFC 8785 wrote them from."""
+    return json.loads(body, parse_int=_number)
 
 
 @dataclass
@@ -38,15 +58,20 @@ class VerifyReport:
 
 
 def _check_record(row: tuple[Any, ...], expected_seq: int, prev: str) -> str | None:
+    """Why record ``row`` fails verification, or None if it is intact."""
     seq, rtype, name, tenant, topic, action_id, ref, stream, body, hsh = row
     body = bytes(body)
     if seq != expected_seq:
         return f"sequence gap: expected record {expected_seq}, found {seq}"
     try:
-        fields = json.loads(body)
-    except ValueError:
+        fields = parse_body(body)
+    except (ValueError, RecursionError):
         return "body is not JSON"
-    if canonical_json(fields) != body:
+    try:
+        canonical = canonical_json(fields)
+    except ValueError:
+        return "body is not canonical JSON"
+    if canonical != body:
         return "body is not canonical JSON"
     if hashlib.sha256(body).hexdigest() != hsh:
         return "hash does not match body"
@@ -64,9 +89,14 @@ def _check_record(row: tuple[Any, ...], expected_seq: int, prev: str) -> str | N
 
 
 def verify_connection(
-    conn: sqlite3.Connection, data_dir: Path | None = None, from_seq: int = 1, to_seq: int | None = None
+    conn: sqlite3.Connection, data_dir: Path | None = None, from_seq: int = 1, to_seq: int | None = None,
+    tenant: str | None = None,
 ) -> VerifyReport:
-    """Verify records ``from_seq..to_seq`` of an open log (the chain is walked from record 1)."""
+    """Verify records ``from_seq..to_seq`` of an open log (the chain is walked from record 1).
+
+    With ``tenant``, the report speaks only of that tenant: ``checked`` counts its records, a
+    failure names ``first_bad_seq`` only when the bad record is its own, and no tree head (whose
+    size is the whole log's volume) is returned."""
     tree = MerkleTree()
     prev = GENESIS_HASH
     expected = 1
@@ -77,13 +107,28 @@ def verify_connection(
             break
         problem = _check_record(row, expected, prev)
         if problem:
+            if tenant is not None and row[3] != tenant:
+                return VerifyReport(False, checked, reason="the log fails verification at a record of "
+                                    "another tenant: later records are not proven")
             return VerifyReport(False, checked, first_bad_seq=expected, reason=problem)
         tree.append(leaf_hash(bytes(row[8])))
         prev = row[9]
-        if expected >= from_seq:
+        if expected >= from_seq and (tenant is None or row[3] == tenant):
             checked += 1
         expected += 1
     size = expected - 1
+    report = _check_heads(conn, data_dir, to_seq, tree, size, checked)
+    if tenant is not None:  # no global figures: the tree size is every tenant's volume
+        report.tree_head = None
+        if not report.ok:
+            report.first_bad_seq = None
+            report.reason = "a signed tree head does not match the log: records are not proven"
+    return report
+
+
+def _check_heads(conn: sqlite3.Connection, data_dir: Path | None, to_seq: int | None, tree: MerkleTree,
+                 size: int, checked: int) -> VerifyReport:
+    """Compare every signed tree head (table and file) with the Merkle tree of the records."""
     heads: list[dict[str, Any]] = [json.loads(b) for (b,) in conn.execute("SELECT body FROM tree_heads ORDER BY tree_size")]
     if data_dir is not None and (data_dir / TREE_HEAD_FILE).exists():
         heads.append(json.loads((data_dir / TREE_HEAD_FILE).read_text()))

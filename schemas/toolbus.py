@@ -15,6 +15,11 @@ TOPIC_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,199}$"
 ID_PATTERN = r"^[A-Za-z0-9_.:-]{1,100}$"
 Status = Literal["queued", "waiting", "running", "waiting_user", "completed", "partial", "failed", "cancelled"]
 EdgeKind = Literal["dependsOn", "waitFor", "bind", "notify"]
+#: Every integer on the wire is bounded: sequence numbers and counters stay within what every JSON
+#: client reads exactly (2^53 - 1) and what the log's 64-bit columns hold; beyond it is -32602.
+MAX_SEQ = 2**53 - 1
+MAX_COUNT = 2**53 - 1
+GrantScope = Literal["call", "action", "log"]
 
 
 class Meta(BaseModel):
@@ -40,8 +45,8 @@ class AuthenticateParams(Params):
 class Budgets(BaseModel):
     model_config = ConfigDict(extra="forbid")
     wall_s: float | None = Field(None, gt=0, le=3600)
-    tokens: int | None = Field(None, ge=0)
-    steps: int | None = Field(None, ge=0)
+    tokens: int | None = Field(None, ge=0, le=MAX_COUNT)
+    steps: int | None = Field(None, ge=0, le=MAX_COUNT)
 
 
 class SeedSpec(BaseModel):
@@ -96,7 +101,7 @@ class ArtifactParams(Params):
 
 class SubscribeParams(Params):
     topic: str = Field(pattern=TOPIC_PATTERN)
-    last_event_id: int | None = Field(None, ge=0)
+    last_event_id: int | None = Field(None, ge=0, le=MAX_SEQ)
 
 
 class UnsubscribeParams(Params):
@@ -108,10 +113,17 @@ class ApprovalDecision(Params):
     note: str | None = Field(None, max_length=1000)
 
 
+class GrantParams(ApprovalDecision):
+    scope: GrantScope | None = Field(None, description=(
+        "what a reflect grant covers: `call` (default) exactly the method and params requested; "
+        "`action` every reflect method on the requested action; `log` every reflect call of the "
+        "requester in the tenant. Shown as `granted_scope` by approvals.list."))
+
+
 class ReceiptsParams(Params):
     action_id: str | None = Field(None, pattern=ID_PATTERN)
-    from_seq: int | None = Field(None, ge=1)
-    to_seq: int | None = Field(None, ge=1)
+    from_seq: int | None = Field(None, ge=1, le=MAX_SEQ)
+    to_seq: int | None = Field(None, ge=1, le=MAX_SEQ)
 
     @model_validator(mode="after")
     def one_form(self) -> ReceiptsParams:
@@ -121,12 +133,12 @@ class ReceiptsParams(Params):
 
 
 class VerifyParams(Params):
-    from_seq: int | None = Field(None, ge=1)
-    to_seq: int | None = Field(None, ge=1)
+    from_seq: int | None = Field(None, ge=1, le=MAX_SEQ)
+    to_seq: int | None = Field(None, ge=1, le=MAX_SEQ)
 
 
 class ProofParams(Params):
-    seq: int = Field(ge=1)
+    seq: int = Field(ge=1, le=MAX_SEQ)
 
 
 # -- results ------------------------------------------------------------------------------------
@@ -162,6 +174,7 @@ class ActionView(BaseModel):
     error: dict[str, Any] | None = None
     parent_id: str | None = None
     lock_hash: str | None = None
+    pending: list[dict[str, Any]] | None = None  # open action_waiting_user requests (their payloads)
 
 
 class StreamRef(BaseModel):
@@ -182,7 +195,7 @@ class EventData(BaseModel):
 
     action_id: str
     topic: str
-    seq: int
+    seq: int = Field(ge=1, le=MAX_SEQ)
     ts: str
     ability: str
     revision: int
@@ -194,7 +207,7 @@ class EventData(BaseModel):
 
 class EventNotification(BaseModel):
     subscription_id: str
-    id: int
+    id: int = Field(ge=1, le=MAX_SEQ)
     event: str
     data: EventData
 
@@ -213,7 +226,7 @@ METHODS: dict[str, tuple[type[BaseModel], type[BaseModel] | None]] = {
     "events.subscribe": (SubscribeParams, None),
     "events.unsubscribe": (UnsubscribeParams, None),
     "approvals.list": (EmptyParams, None),
-    "approvals.grant": (ApprovalDecision, None),
+    "approvals.grant": (GrantParams, None),
     "approvals.deny": (ApprovalDecision, None),
     "reflect.trace": (ActionRef, None),
     "reflect.receipts": (ReceiptsParams, None),
