@@ -50,7 +50,8 @@ def exit_code(err: MetisError) -> int:
 
 def explain_error(err: MetisError) -> str:
     """The server's error in words, with the validation errors it names."""
-    text = err.message
+    known = err.code not in (codes.CONNECTION_ERROR, codes.TIMEOUT, codes.CONFIG_ERROR)
+    text = f"{err.message} ({err.code})" if known else err.message
     errors = err.data.get("errors") if isinstance(err.data, dict) else None
     if isinstance(errors, list):
         for e in errors[:10]:
@@ -59,8 +60,6 @@ def explain_error(err: MetisError) -> str:
                 text += f"\n  {loc}: {e.get('msg')}"
     elif err.data not in (None, {}):
         text += " " + json.dumps(err.data, ensure_ascii=False)[:300]
-    if err.code < 0 and err.code not in (codes.CONNECTION_ERROR, codes.TIMEOUT, codes.CONFIG_ERROR):
-        text += f" ({err.code})"
     return text
 
 
@@ -143,7 +142,7 @@ async def connected(args: argparse.Namespace, role: str = "partner") -> Any:
         await client.connect()
     except MetisError as exc:
         if exc.code == codes.UNAUTHENTICATED:
-            raise MetisError(exc.code, f"the server refused the token ({source})") from None
+            raise MetisError(exc.code, f"the server refused the token from {source}") from None
         raise
     try:
         yield client
@@ -180,13 +179,9 @@ def bind_socket(host: str, port: int) -> socket.socket:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    import uvicorn
     from pydantic import ValidationError
 
-    from orchestrator.app import create_app
-    from orchestrator.auth import TokenStore
     from orchestrator.config import Settings, explain
-    from orchestrator.logconfig import configure_logging
 
     try:
         settings = Settings.from_env(
@@ -197,9 +192,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
         fail(explain(exc, SERVE_FLAGS))
     if settings.tokens_file and not settings.tokens_file.is_file():
         fail(f"--tokens: no such file: {settings.tokens_file}")
-    configure_logging(args.log_level)
-    sock = bind_socket(settings.host, settings.port)
+    sock = bind_socket(settings.host, settings.port)  # before the slow imports: a busy port fails at once
     port = sock.getsockname()[1]
+    import uvicorn
+
+    from orchestrator.app import create_app
+    from orchestrator.auth import TokenStore
+    from orchestrator.logconfig import configure_logging
+
+    configure_logging(args.log_level)
     if not settings.tokens_file:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         _, path = TokenStore.create_default(settings.data_dir)
@@ -500,7 +501,10 @@ def _quiet_stdout() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
+        if argv[:1] == ["mathlas"]:  # its own parser: argparse's REMAINDER would swallow --help
+            return cmd_mathlas(argparse.Namespace(rest=argv[1:]))
         args = build_parser().parse_args(argv)
         return int(args.fn(args) or 0)
     except UsageError as exc:

@@ -84,3 +84,30 @@ def test_metis_serve_honours_metis_port(tmp_path):
             proc.wait()
     assert "serving on" in line
     assert f":{port} " in line, line
+
+
+def test_bad_values_are_explained_with_their_variable_and_flag(clean_env):
+    from pydantic import ValidationError
+
+    from orchestrator.config import explain
+
+    clean_env.setenv("METIS_MAX_CONCURRENT", "0")
+    with pytest.raises(ValidationError) as err:
+        Settings.from_env(port=70000)
+    text = explain(err.value, {"port": "--port"})
+    assert "--port / METIS_PORT: Input should be less than or equal to 65535" in text
+    assert "METIS_MAX_CONCURRENT: Input should be greater than or equal to 1 (got '0')" in text
+
+
+def test_client_settings(clean_env):
+    from pydantic import ValidationError
+
+    from orchestrator.config import ClientSettings
+
+    clean_env.setenv("METIS_URL", "ws://h:1/toolbus")
+    clean_env.setenv("METIS_RECONNECT_TIMEOUT", "2.5")
+    s = ClientSettings.from_env(token="tok")
+    assert (s.url, s.token, s.reconnect_timeout, s.timeout) == ("ws://h:1/toolbus", "tok", 2.5, 30.0)
+    clean_env.setenv("METIS_URL", "h:1")
+    with pytest.raises(ValidationError, match="not a Metis URL"):
+        ClientSettings.from_env()
