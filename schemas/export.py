@@ -16,6 +16,7 @@ Layout under ``schemas/json/``::
     events/EventData.json            ``data`` of an SSE event / ``params.data`` of an ``event``
     events/EventNotification.json    ``params`` of the ``event`` notification
     events/SubscriptionDropped.json  ``params`` of the ``subscription_dropped`` notification
+    events/SubscriptionFailed.json   ``params`` of the ``subscription_failed`` notification
     abilities/<name>.inputs.json     each ability's inputs (as ``abilities.list`` serves them)
     abilities/<name>.outputs.json    and outputs
 
@@ -87,7 +88,7 @@ class ApprovalView(_Result):
 
     approval_id: str
     kind: Literal["reflect", "action_input"]
-    scope: str = Field(description='"action:<id>" or "log"')
+    scope: str = Field(description='the resource requested: "action:<id>" or "log"')
     requested_by: str = Field(description="subject id of the requester, or the action id for action_input")
     reason: str
     status: Literal["pending", "granted", "denied"]
@@ -97,6 +98,11 @@ class ApprovalView(_Result):
     expires_at: float | None = Field(None, description="unix time at which a granted reflect approval lapses")
     action_id: str | None = None
     request_id: str | None = None
+    method: str | None = Field(None, description="reflect: the method this approval was requested for")
+    params: dict[str, Any] | None = Field(None, description="reflect: the params it was requested for")
+    granted_scope: Literal["call", "action", "log"] | None = Field(None, description=(
+        "what the grant covers, chosen by the approver: `call` exactly method+params, `action` every "
+        "reflect method on the requested action, `log` every reflect call of the requester"))
 
 
 class ApprovalsList(_Result):
@@ -153,6 +159,9 @@ class TreeHead(_Result):
 
 class VerifyResult(_Result):
     ok: bool
+    scope: Literal["tenant", "log"] = Field(description=(
+        "`tenant` (a reviewer): counts of the caller's tenant only, no tree head; `log` (an operator): "
+        "the whole log and its tree head"))
     checked: int
     first_bad_seq: int | None = None
     reason: str | None = None
@@ -175,16 +184,24 @@ class ReplayResult(_Result):
     replay_hash: str
 
 
+class RpcErrorObject(BaseModel):
+    code: int = Field(description="see the x-codes of this schema")
+    message: str
+    data: Any = None
+
+
 class SubscriptionDropped(_Result):
     subscription_id: str
     last_event_id: int
     reason: str
 
 
-class RpcErrorObject(BaseModel):
-    code: int = Field(description="see the x-codes of this schema")
-    message: str
-    data: Any = None
+class SubscriptionFailed(_Result):
+    """The subscription itself failed (not the client): it has ended; subscribe again to resume."""
+
+    subscription_id: str
+    last_event_id: int = Field(description="the last id delivered (or the one subscribed after)")
+    error: RpcErrorObject
 
 
 #: Results that ``schemas.toolbus.METHODS`` leaves as None.
@@ -210,7 +227,9 @@ ERROR_CODES: dict[int, str] = {
     -32602: "invalid params (pydantic errors in data.errors)", -32603: "internal error",
     -32001: "unauthenticated", -32003: "forbidden (role, or approval required: data.approval_id)",
     -32004: "not found", -32009: "conflict (cycle, idempotency key reused with other params, bad state)",
-    -32013: "too large", -32029: "rate limited", -32050: "budget exhausted",
+    -32013: "too large (data.max_bytes or data.max_batch)", -32029: "rate limited",
+    -32050: "budget exhausted",
+    -32053: "storage unavailable: a durable write failed, nothing was recorded (data.retryable: true)",
 }
 
 ROLES: dict[str, list[str]] = {
@@ -219,6 +238,7 @@ ROLES: dict[str, list[str]] = {
     **{m: ["partner", "canvas"] for m in S.METHODS if m.split(".")[0] in ("actions", "artifacts", "events")},
     **{m: ["approver"] for m in S.METHODS if m.startswith("approvals.")},
     **{m: ["reviewer"] for m in S.METHODS if m.startswith("reflect.")},
+    "reflect.verify": ["reviewer (own tenant's counts)", "operator (the whole log, no approval)"],
 }
 
 EVENT_NAMES = ("action_started", "action_progress", "action_notice", "action_waiting_user", "action_linked",
@@ -257,7 +277,7 @@ def toolbus_files() -> dict[str, str]:
     err = _schema(RpcErrorObject, "serialization", "toolbus/errors.json", "JSON-RPC error")
     err["x-codes"] = {str(k): v for k, v in ERROR_CODES.items()}
     files["toolbus/errors.json"] = _dump_json(err)
-    for model in (S.EventData, S.EventNotification, SubscriptionDropped):
+    for model in (S.EventData, S.EventNotification, SubscriptionDropped, SubscriptionFailed):
         rel = f"events/{model.__name__}.json"
         files[rel] = _dump_json(_schema(model, "serialization", rel))
     return files
@@ -297,7 +317,8 @@ def _components_schemas() -> tuple[dict[str, Any], dict[tuple[type[BaseModel], s
         wanted.append((params, "validation"))
         wanted.append((result_model(method), "serialization"))
     wanted += [(S.EventData, "serialization"), (S.EventNotification, "serialization"),
-               (SubscriptionDropped, "serialization"), (RpcErrorObject, "serialization")]
+               (SubscriptionDropped, "serialization"), (SubscriptionFailed, "serialization"),
+               (RpcErrorObject, "serialization")]
     seen: set[tuple[type[BaseModel], str]] = set()
     unique = [w for w in wanted if not (w in seen or seen.add(w))]
     refs, top = models_json_schema(unique, ref_template="#/components/schemas/{model}")
@@ -364,9 +385,15 @@ def asyncapi_document() -> dict[str, Any]:
         "summary": "the client read too slowly; subscribe again with last_event_id",
         "payload": _envelope("notification", "subscription_dropped", refs[(SubscriptionDropped, "serialization")]),
     }
+    toolbus_msgs["subscription_failed"] = {
+        "name": "subscription_failed", "title": "subscription failed", "contentType": "application/json",
+        "summary": "the subscription itself failed and has ended; subscribe again with last_event_id",
+        "payload": _envelope("notification", "subscription_failed", refs[(SubscriptionFailed, "serialization")]),
+    }
     operations["event"] = {"action": "send", "channel": tb, "title": "event notifications",
                            "messages": [{"$ref": "#/channels/toolbus/messages/event"},
-                                        {"$ref": "#/channels/toolbus/messages/subscription_dropped"}]}
+                                        {"$ref": "#/channels/toolbus/messages/subscription_dropped"},
+                                        {"$ref": "#/channels/toolbus/messages/subscription_failed"}]}
     data_ref = refs[(S.EventData, "serialization")]
     sse_msgs = {
         name: {"name": name, "title": name, "contentType": "application/json", "payload": data_ref,
@@ -403,7 +430,12 @@ def asyncapi_document() -> dict[str, Any]:
                 "address": "/toolbus", "title": "ToolBus",
                 "description": ("JSON-RPC 2.0. Authenticate with `Authorization: Bearer <token>` on the upgrade "
                                 "request or call session.authenticate first. Any params may carry "
-                                "`_meta.traceparent` (W3C trace context)."),
+                                "`_meta.traceparent` (W3C trace context). Requests of one connection are "
+                                "handled concurrently: match responses by `id` (a batch is answered as one "
+                                "array in request order). A message nests at most 64 levels (-32600, "
+                                "`data.max_depth`). Errors for frames refused before parsing (-32013 too "
+                                "large, -32029 rate limited) carry the request's `id` when it appears at the "
+                                "top level within the frame's first 4096 characters, else null."),
                 "servers": [{"$ref": "#/servers/toolbus"}], "messages": toolbus_msgs,
             },
             "streams": {
