@@ -159,3 +159,16 @@ def test_dockerfile_is_multi_stage_non_root_with_a_healthcheck():
     ignore = (DEPLOY / "Dockerfile.dockerignore").read_text()
     for src in ("orchestrator", "abilities", "schemas", "receipts"):
         assert f"!{src}/**" in ignore
+
+
+def test_every_metis_command_in_the_deployment_docs_is_a_real_cli_command():
+    text = (ROOT / "docs" / "operations.md").read_text().split("## Deployment on PostgreSQL", 1)[1]
+    blocks = re.findall(r"```sh\n(.*?)```", text, re.S)
+    lines = [line.strip() for block in blocks for line in block.splitlines() if line.strip().startswith("metis ")]
+    assert len(lines) >= 5
+    parser = build_parser()
+    for line in lines:
+        args = line.split("#")[0].split()[1:]
+        assert callable(parser.parse_args(args).fn), line
+    for path in re.findall(r"`(deploy/[\w./-]+)`", text):  # every deploy file the docs name exists
+        assert (ROOT / path).exists(), path
