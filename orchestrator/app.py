@@ -7,7 +7,7 @@ import contextlib
 import gc
 import os
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import structlog
@@ -42,6 +42,40 @@ async def healthz(request: Request) -> Response:
                          "workers": service.scheduler.pool.size, "actions": service.status_counts()})
 
 
+async def readyz(request: Request) -> Response:
+    """200 only while the log takes appends; 503 with the reason while storage refuses them."""
+    service: Service = request.app.state.service
+    failing = service.scheduler.outbox.failing
+    if failing:
+        return JSONResponse({"status": "not_ready", "reason": f"storage unavailable: {failing}"}, status_code=503)
+    return JSONResponse({"status": "ready"})
+
+
+def file_probe(data_dir: Path) -> Callable[[], Awaitable[bool]]:
+    """Can the data directory take a write again? (64 KiB written, fsynced, removed.)"""
+    path = data_dir / ".storage-probe"
+
+    def attempt() -> bool:
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            try:
+                os.write(fd, b"\0" * 65536)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            return True
+        except OSError:
+            return False
+        finally:
+            with contextlib.suppress(OSError):
+                path.unlink()
+
+    async def probe() -> bool:
+        return await asyncio.to_thread(attempt)
+
+    return probe
+
+
 async def metrics_endpoint(request: Request) -> Response:
     service: Service = request.app.state.service
     m = service.metrics
@@ -52,6 +86,15 @@ async def metrics_endpoint(request: Request) -> Response:
     m.sse_dropped.set(service.hub.dropped_total)
     for status, n in service.status_counts().items():
         m.actions_status.labels(status).set(n)
+    scheduler = service.scheduler
+    for tenant in service.tokens.tenants:
+        stats = scheduler.tenant_stats().get(tenant, {})
+        m.tenant_queued.labels(tenant).set(stats.get("queued", 0))
+        m.tenant_running.labels(tenant).set(stats.get("running", 0))
+        m.tenant_parked.labels(tenant).set(stats.get("parked", 0))
+    m.storage_ready.set(0 if scheduler.outbox.failing else 1)
+    m.storage_failures.set(scheduler.outbox.failures_total)
+    m.actions_resumed.set(scheduler.counters["resumed"])
     return Response(m.render(), media_type="text/plain; version=0.0.4")
 
 
@@ -60,8 +103,12 @@ async def _sign_periodically(rlog: ReceiptStore, interval: float) -> None:
     while True:
         await asyncio.sleep(interval)
         if rlog.last_seq != signed:
+            try:
+                await rlog.sign_tree_head_async()
+            except Exception as exc:  # storage refused the write: try again next time, never die
+                log.warning("tree_head_sign_failed", error=str(exc)[:200])
+                continue
             signed = rlog.last_seq
-            await rlog.sign_tree_head_async()
 
 
 def create_app(settings: Settings) -> Starlette:
@@ -88,7 +135,10 @@ def create_app(settings: Settings) -> Starlette:
                           env={"METIS_DATA_DIR": str(settings.data_dir.resolve())}, umask=previous_umask)
         await pool.start()
         metrics = Metrics()
-        scheduler = Scheduler(rlog, pool, key, settings.max_concurrent, settings.max_wall_s)
+        scheduler = Scheduler(rlog, pool, key, settings.max_concurrent, settings.max_wall_s,
+                              tenants=len(tokens.tenants),
+                              retry={"max_attempts": settings.retry_attempts, "backoff_s": settings.retry_backoff_s},
+                              probe=None if settings.database_url else file_probe(settings.data_dir))
         scheduler.on_ended.append(lambda a: metrics.actions_ended.labels(a.ability, str(a.status)).inc())
         hub = Hub(rlog, settings.subscriber_buffer)
         approvals = Approvals(rlog)
@@ -121,6 +171,7 @@ def create_app(settings: Settings) -> Starlette:
         WebSocketRoute("/toolbus", toolbus_endpoint),
         Route("/streams/{topic:path}", stream_endpoint),
         Route("/healthz", healthz),
+        Route("/readyz", readyz),
         Route("/metrics", metrics_endpoint),
         Mount("/canvas", StaticFiles(directory=CANVAS_DIR, html=True), name="canvas"),
     ]

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-ROLES = ("partner", "canvas", "reviewer", "approver")
+ROLES = ("partner", "canvas", "reviewer", "approver", "operator")
 
 
 @dataclass(frozen=True)
@@ -54,6 +54,11 @@ class TokenStore:
             with os.fdopen(fd, "w") as fh:
                 json.dump(tokens, fh, indent=2)
         return cls.load(path), path
+
+    @property
+    def tenants(self) -> frozenset[str]:
+        """The configured tenants (a bounded set: metrics may label by tenant)."""
+        return frozenset(p.tenant for p in self._tokens.values())
 
     def authenticate(self, token: str | None) -> Principal | None:
         if not token:

@@ -37,6 +37,8 @@ class Settings(BaseSettings):
     subscriber_buffer: int = Field(4096, ge=1)
     tree_head_interval_s: float = Field(5.0, gt=0)
     max_wall_s: float = Field(3600.0, gt=0)
+    retry_attempts: int = Field(3, ge=1)  # runs of an action whose worker or server died, then failed
+    retry_backoff_s: float = Field(0.5, ge=0)  # before the 2nd run; doubles per attempt (max 30 s)
     wu_event_aliases: bool = False  # cda §13: legacy wu_* event names on request (?aliases=wu)
     database_url: str | None = None  # PostgreSQL mode (METIS_DATABASE_URL); None: the embedded SQLite log
     keys_dir: Path | None = None  # signing/server keys outside the data dir (METIS_KEYS_DIR)

@@ -24,6 +24,18 @@ class Metrics:
         self.workers = Gauge("metis_workers", "Worker processes", registry=r)
         self.workers_idle = Gauge("metis_workers_idle", "Idle worker processes", registry=r)
         self.actions_status = Gauge("metis_actions", "Actions by status", ["status"], registry=r)
+        # tenants come from the tokens file (configured, never client-chosen): a bounded label set
+        self.tenant_queued = Gauge("metis_tenant_queued_actions", "Actions ready and waiting for a slot, by tenant",
+                                   ["tenant"], registry=r)
+        self.tenant_running = Gauge("metis_tenant_running_actions", "Actions holding a slot, by tenant",
+                                    ["tenant"], registry=r)
+        self.tenant_parked = Gauge("metis_tenant_parked_actions",
+                                   "Actions parked on a person, an approval or a sub-action (no slot, no process)",
+                                   ["tenant"], registry=r)
+        self.storage_ready = Gauge("metis_storage_ready", "1 while the log takes appends, 0 while they fail",
+                                   registry=r)
+        self.storage_failures = Gauge("metis_storage_failed_commits", "Failed log commits since start", registry=r)
+        self.actions_resumed = Gauge("metis_actions_resumed", "Runs resumed by replay since start", registry=r)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

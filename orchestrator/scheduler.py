@@ -1,10 +1,29 @@
 """The scheduler: actions from start to end, on worker processes, with every step in the log.
 
-State lives in memory for speed and is rebuilt from the log's ``state`` records on restart
-(the log is the source of truth). Each action runs on one worker process; its messages become
-log records in order. Budgets: ``wall_s`` is a timer, ``steps``/``tokens`` are charged by the
-ability; a breach starts a grace period (``budget_grace`` notice, stop signal), after which the
-worker is killed and the action ends ``partial`` with the outputs it last saved.
+The log is the source of truth; memory is a cache of it that clients only see through durable
+views: every record goes through one ordered ``Outbox``, and a view, an end or a wake-up becomes
+visible only once its record is durable.
+
+Durable execution (see docs/architecture.md, "Durable execution"):
+- A worker process is held only while an action computes. An action that waits on a person (an
+  ``ask``, an approval) or on a sub-action *parks*: its worker unwinds the run and takes other
+  work, and the action holds no concurrency slot.
+- When the awaited thing arrives, any worker *resumes* it by replaying the run from its recorded
+  history (``orchestrator/history.py``): the same seed, inputs and dependencies, recorded replies
+  to its calls, and every record it caused checked against the log and not written again. When
+  the history is used up, the run continues live. A replayed step that differs from the log ends
+  the action ``failed`` with reason ``nondeterministic``.
+- A run whose worker or server died is resumed the same way under the action's retry policy
+  (recorded at creation: attempts, backoff); only an action that exhausts its attempts fails.
+
+Budgets: ``wall_s`` runs from the first start across parks and restarts (its deadline is
+recorded), ``steps``/``tokens`` are charged by the ability; a breach starts a grace period
+(``budget_grace`` notice, stop signal), after which the worker is killed and the action ends
+``partial`` with the outputs it last saved.
+
+Fair share: ready actions queue per tenant; a free slot goes to the tenant with the fewest running
+actions among those under their share (ceil(slots / tenants with work)). A tenant alone may use
+every slot but one when other tenants exist, so a newcomer never waits behind a backlog.
 """
 
 from __future__ import annotations
@@ -23,17 +42,23 @@ from pydantic import ValidationError
 
 from abilities import registry
 from abilities.lock import lock_constraints
-from orchestrator.errors import RpcError
+from orchestrator.errors import RpcError, StorageUnavailable
 from orchestrator.graph import ActionGraph, CycleError
+from orchestrator.history import Call, Emit, describe, matches, read_history, same
 from orchestrator.lifecycle import ENDED_EVENT, TERMINAL, Status, check_transition
+from orchestrator.outbox import Outbox, Probe
 from orchestrator.seeds import derive_seed, fingerprint
 from orchestrator.workers import WorkerPool, WorkerProc
 from receipts.canonical import canonical_json
-from receipts.log import Entry, ReceiptLog, utc_now
+from receipts.log import Entry, ReceiptLog, Record, utc_now
 
 log = structlog.get_logger("metis.scheduler")
 
 DEFAULT_WALL_S = 300.0
+#: Recorded in each action at creation; a crashed run is retried after backoff_s * multiplier^(n-1).
+DEFAULT_RETRY = {"max_attempts": 3, "backoff_s": 0.5, "multiplier": 2.0, "max_backoff_s": 30.0}
+PARK = "park"
+ABANDON_GRACE_S = 5.0
 
 
 def params_hash(params: dict[str, Any]) -> str:
@@ -42,6 +67,16 @@ def params_hash(params: dict[str, Any]) -> str:
 
 def outputs_hash(outputs: Any) -> str:
     return hashlib.sha256(canonical_json(outputs)).hexdigest()
+
+
+def retry_delay(policy: dict[str, Any], attempt: int) -> float:
+    """Backoff before attempt ``attempt + 1`` (attempts count from 1)."""
+    delay = float(policy["backoff_s"]) * float(policy["multiplier"]) ** max(0, attempt - 1)
+    return round(min(delay, float(policy["max_backoff_s"])), 3)
+
+
+class Nondeterministic(Exception):
+    """A replayed step differs from what the log holds for it."""
 
 
 @dataclass
@@ -55,7 +90,7 @@ class Action:
     inputs: dict[str, Any]
     seed: bytes
     budgets: dict[str, Any]
-    edges: list[dict[str, str]]
+    edges: list[dict[str, Any]]
     created_at: str
     status: Status = Status.QUEUED
     revision: int = 1
@@ -72,26 +107,32 @@ class Action:
     risk_class: str | None = None
     bound: dict[str, dict[str, Any]] = field(default_factory=dict)  # dep id -> {revision, outputs_hash}
     updates: dict[str, int] = field(default_factory=dict)  # dep id -> newer revision on offer
+    retry: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_RETRY))
+    run: dict[str, Any] | None = None  # the current run: {revision, deadline, attempt}
+    visible: dict[str, Any] | None = None  # the last durable view: all a client ever sees
     # runtime only
     worker: WorkerProc | None = None
-    pending: dict[str, int] = field(default_factory=dict)  # request_id -> worker call id
-    request_kinds: dict[str, str] = field(default_factory=dict)
+    parked: str | None = None  # "input" | "child" | "retry" while it holds no worker
+    resume_pending: bool = False
+    in_ready: bool = False
+    pending: dict[str, str] = field(default_factory=dict)  # open request_id -> kind
     requests: dict[str, dict[str, Any]] = field(default_factory=dict)  # request_id -> waiting_user payload
+    answering: set[str] = field(default_factory=set)
     partial_outputs: dict[str, Any] | None = None
     grace: bool = False
-    stop_cause: str | None = None  # why we killed the worker: budget | cancel
+    stop_cause: str | None = None  # why we killed the worker: budget | cancel | violation
     breach: dict[str, Any] | None = None
-    blocked: bool = False
     t0: float = 0.0
-    timers: list[asyncio.TimerHandle] = field(default_factory=list)
-    ended: asyncio.Event = field(default_factory=asyncio.Event)
+    timers: list[asyncio.TimerHandle] = field(default_factory=list)  # of the running segment
+    waits: dict[str, asyncio.TimerHandle] = field(default_factory=dict)  # ask expiries, retry backoff
+    ended: asyncio.Event = field(default_factory=asyncio.Event)  # set once the end is durable
 
     @property
     def seed_fingerprint(self) -> str:
         return fingerprint(self.seed)
 
-    def view(self) -> dict[str, Any]:
-        """ActionView of the contract: boundary-only."""
+    def live_view(self) -> dict[str, Any]:
+        """ActionView of the contract from the in-memory state (boundary-only), as a snapshot."""
         v: dict[str, Any] = {
             "action_id": self.action_id,
             "ability": self.ability,
@@ -99,10 +140,10 @@ class Action:
             "status": str(self.status),
             "revision": self.revision,
             "created_at": self.created_at,
-            "budgets": self.budgets,
-            "usage": self.usage,
+            "budgets": dict(self.budgets),
+            "usage": dict(self.usage),
             "seed_fingerprint": self.seed_fingerprint,
-            "edges": self.edges,
+            "edges": [dict(e) for e in self.edges],
         }
         for key in ("started_at", "ended_at", "outputs", "error", "parent_id"):
             value = getattr(self, key)
@@ -111,16 +152,21 @@ class Action:
         if self.lock is not None:
             v["lock_hash"] = self.lock["hash"]
         if self.pending:  # open questions, as their action_waiting_user payloads
-            v["pending"] = [self.requests[rid] for rid in self.pending if rid in self.requests]
+            v["pending"] = [self.requests.get(rid, {"request_id": rid, "kind": kind}) for rid, kind in self.pending.items()]
         return v
 
-    def run_message(self, dependencies: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    def view(self) -> dict[str, Any]:
+        """What clients see: the view of the newest durable state record."""
+        return self.visible if self.visible is not None else self.live_view()
+
+    def run_message(self, dependencies: dict[str, dict[str, Any]], elapsed_s: float = 0.0) -> dict[str, Any]:
         """The worker protocol's ``run`` message for this action (see orchestrator/worker.py)."""
+        revision = self.run["revision"] if self.run else self.revision
         return {"op": "run", "inputs": self.inputs, "job": {
             "action_id": self.action_id, "topic": self.topic, "tenant": self.tenant, "ability": self.ability,
-            "revision": self.revision, "seed": self.seed.hex(), "seed_fingerprint": self.seed_fingerprint,
-            "budgets": self.budgets, "lock": self.lock, "dependencies": dependencies,
-            "risk_class": self.risk_class}}
+            "revision": revision, "seed": self.seed.hex(), "seed_fingerprint": self.seed_fingerprint,
+            "budgets": self.budgets, "elapsed_s": round(elapsed_s, 6), "lock": self.lock,
+            "dependencies": dependencies, "risk_class": self.risk_class}}
 
     def internal(self) -> dict[str, Any]:
         """What a restart needs beyond the view (kept in the log, shown only to reviewers)."""
@@ -134,28 +180,38 @@ class Action:
             "traceparent": self.traceparent,
             "risk_class": self.risk_class,
             "bound": self.bound,
+            "retry": self.retry,
         }
 
 
 class Scheduler:
-    """Starts, runs, ends and recovers actions. All methods run on the event loop."""
+    """Starts, runs, parks, resumes, ends and recovers actions. All methods run on the event loop."""
 
     def __init__(self, receipt_log: ReceiptLog, pool: WorkerPool, server_key: bytes,
-                 max_concurrent: int = 4, max_wall_s: float = 3600.0) -> None:
+                 max_concurrent: int = 4, max_wall_s: float = 3600.0, tenants: int = 1,
+                 retry: dict[str, Any] | None = None, probe: Probe | None = None) -> None:
         self.log = receipt_log
         self.pool = pool
         self.key = server_key
         self.max_concurrent = max_concurrent
         self.max_wall_s = max_wall_s
+        self.tenants = tenants  # configured tenants: >1 keeps one slot free for a newcomer
+        self.retry = {**DEFAULT_RETRY, **(retry or {})}
+        self.outbox = Outbox(receipt_log, probe)
         self.actions: dict[str, Action] = {}
         self.graph = ActionGraph()
         self.idempotency: dict[tuple[str, str], str] = {}
-        self._ready: deque[str] = deque()
+        self._starting: dict[tuple[str, str], asyncio.Event] = {}
+        self._ready: dict[str, deque[str]] = {}
+        self._turn: deque[str] = deque()  # tenants in round-robin order
+        self._running: dict[str, int] = {}
         self._active = 0
+        self._child_waiters: dict[str, set[str]] = {}
         self._tasks: set[asyncio.Task] = set()
         self.on_ended: list[Callable[[Action], None]] = []
         self.approval_hook: Callable[[Action, str, dict[str, Any]], None] | None = None
-        self.counters: dict[str, int] = {"started": 0, "ended": 0}
+        self.counters: dict[str, int] = {"started": 0, "ended": 0, "parked": 0, "resumed": 0, "retried": 0,
+                                         "nondeterministic": 0}
 
     # -- records ----------------------------------------------------------------------------
 
@@ -172,15 +228,23 @@ class Scheduler:
             payload = {**payload, "traceparent": a.traceparent}
         return Entry(rtype, name, a.tenant, payload, topic=a.topic, action_id=a.action_id, ref=ref)
 
-    def state_entry(self, a: Action, name: str, full: bool = False) -> Entry:
-        payload: dict[str, Any] = {"view": a.view()}
+    def state_entry(self, a: Action, name: str, full: bool = False,
+                    **extra: Any) -> tuple[Entry, Callable[[list[Record]], None]]:
+        """A state record of the current in-memory view, and the callback that shows that view
+        once the record is durable."""
+        snapshot = a.live_view()
+        payload: dict[str, Any] = {"view": snapshot, **{k: v for k, v in extra.items() if v is not None}}
         if full:
             payload["internal"] = a.internal()
-        return self.record(a, "state", name, payload)
 
-    def _submit(self, entries: list[Entry]) -> None:
-        """Queue records in order without waiting (ordering is preserved by the log's queue)."""
-        self.log.submit(entries)
+        def show(_records: list[Record]) -> None:
+            a.visible = snapshot
+
+        return self.record(a, "state", name, payload), show
+
+    def _put(self, entries: list[Entry], *callbacks: Callable[[list[Record]], None]) -> None:
+        """Queue records in order; retried until durable (see ``Outbox``)."""
+        self.outbox.put(entries, *callbacks)
 
     # -- starting -----------------------------------------------------------------------------
 
@@ -199,7 +263,8 @@ class Scheduler:
         return cls, model
 
     async def start(self, tenant: str, params: dict[str, Any], parent: Action | None = None) -> Action:
-        """Validate, lock, link, record and queue a new action (``actions.start``)."""
+        """Validate, lock, link, record and queue a new action (``actions.start``). The action
+        exists (in lists, views, edges) only once its ``created`` record is durable."""
         ability = params["ability"]
         inputs = params.get("inputs") or {}
         key = params.get("idempotency_key")
@@ -209,12 +274,15 @@ class Scheduler:
             self.validate_inputs(ability, inputs)
             raise RpcError(-32602, "params are not representable as JSON text",
                            {"errors": [{"loc": ["inputs"], "msg": str(exc)[:200]}]}) from None
-        if key is not None and (tenant, key) in self.idempotency:
-            existing = self.actions[self.idempotency[(tenant, key)]]
-            if existing.params_hash != phash:
-                raise RpcError(-32009, "idempotency_key already used with other params",
-                               {"action_id": existing.action_id})
-            return existing
+        if key is not None:
+            while (tenant, key) in self._starting:  # the same key in flight: wait for its outcome
+                await self._starting[(tenant, key)].wait()
+            if (tenant, key) in self.idempotency:
+                existing = self.actions[self.idempotency[(tenant, key)]]
+                if existing.params_hash != phash:
+                    raise RpcError(-32009, "idempotency_key already used with other params",
+                                   {"action_id": existing.action_id})
+                return existing
         cls, model = self.validate_inputs(ability, inputs)
         edges = [{"kind": e["kind"], "action_id": e["action_id"]} for e in params.get("edges") or []]
         for e in edges:
@@ -233,7 +301,7 @@ class Scheduler:
             inputs=inputs, seed=derive_seed(self.key, tenant, ability, action_id, purpose),
             budgets=budgets, edges=edges, created_at=utc_now(), parent_id=parent.action_id if parent else None,
             idempotency_key=key, params_hash=phash, risk_class=params.get("risk_class"),
-            traceparent=((params.get("_meta") or {}).get("traceparent")),
+            traceparent=((params.get("_meta") or {}).get("traceparent")), retry=dict(self.retry),
         )
         own = cls().constraints(model)
         inherited = parent.lock if parent else None
@@ -251,17 +319,48 @@ class Scheduler:
             self.graph.add_action(action_id, [(e["kind"], e["action_id"]) for e in edges])
         except CycleError as exc:
             raise RpcError(-32009, str(exc), {"edges": edges}) from None
-        self.actions[action_id] = a
-        if key is not None:
-            self.idempotency[(tenant, key)] = action_id
-        entries = [self.state_entry(a, "created", full=True)]
+        waiting_on = self._waiting_on(a)
+        if waiting_on:
+            a.status = Status.WAITING
+        created, show = self.state_entry(a, "created", full=True)
+        entries = [created]
         for e in edges:
             entries.append(self.event(a, "action_linked", {"edge": e["kind"], "action_id": e["action_id"],
                                                             "direction": "consumer"}))
-        await self.log.append(entries)
+        if waiting_on:
+            entries.append(self.event(a, "action_progress", {"status": "waiting", "waiting_on": waiting_on}))
+        gate = asyncio.Event()
+        if key is not None:
+            self._starting[(tenant, key)] = gate
+        try:
+            await self.outbox.commit(entries, show)
+        except BaseException:
+            self.graph.g.remove_node(action_id)  # nothing of a refused start stays behind
+            raise
+        finally:
+            if key is not None:
+                self._starting.pop((tenant, key), None)
+            gate.set()
+        self.actions[action_id] = a
+        if key is not None:
+            self.idempotency[(tenant, key)] = action_id
         self.counters["started"] += 1
         self._schedule(a)
         return a
+
+    def _waiting_on(self, a: Action) -> list[str]:
+        """Producers a new action must wait for (a failed one is left to ``_schedule`` to judge)."""
+        waiting: list[str] = []
+        for kind, pid in self.graph.producers(a.action_id):
+            p = self.actions[pid]
+            if kind == "waitFor":
+                if p.status not in TERMINAL:
+                    waiting.append(pid)
+            elif kind == "bind" and p.outputs is not None and p.status not in (Status.FAILED, Status.CANCELLED):
+                continue
+            elif p.status not in TERMINAL:
+                waiting.append(pid)
+        return waiting
 
     def _schedule(self, a: Action) -> None:
         """Queue it, or park it ``waiting`` on its edges."""
@@ -274,8 +373,7 @@ class Scheduler:
             return
         if a.status == Status.WAITING:
             self._set_status(a, Status.QUEUED)
-        self._ready.append(a.action_id)
-        self._dispatch()
+        self._enqueue(a)
 
     def _blockers(self, a: Action) -> list[str] | None:
         """Producers not ready yet; None if one failed (then ``a`` has been failed)."""
@@ -302,66 +400,180 @@ class Scheduler:
         return {pid: {"kind": kind, "revision": self.actions[pid].revision, "outputs": self.actions[pid].outputs}
                 for kind, pid in self.graph.producers(a.action_id, ("dependsOn", "bind"))}
 
+    # -- fair dispatch ------------------------------------------------------------------------
+
+    def _enqueue(self, a: Action) -> None:
+        if a.in_ready or a.status in TERMINAL:
+            return
+        a.in_ready = True
+        self._ready.setdefault(a.tenant, deque()).append(a.action_id)
+        if a.tenant not in self._turn:
+            self._turn.append(a.tenant)
+        self._dispatch()
+
+    def _head(self, tenant: str) -> Action | None:
+        q = self._ready.get(tenant)
+        while q:
+            a = self.actions.get(q[0])
+            if a is not None and a.status in (Status.QUEUED, Status.RUNNING) and a.parked is None and a.worker is None:
+                return a
+            q.popleft()
+            if a is not None:
+                a.in_ready = False
+        return None
+
+    def _pick(self) -> Action | None:
+        """The next action to run: fewest running first among tenants under their share."""
+        queued = [t for t in self._turn if self._head(t) is not None]
+        if not queued:
+            return None
+        demand = set(queued) | {t for t, n in self._running.items() if n > 0}
+        slots = self.max_concurrent
+        reserve = 1 if self.tenants > 1 and slots > 1 else 0
+        share = slots - reserve if len(demand) == 1 else -(-slots // len(demand))
+        best: str | None = None
+        for t in queued:
+            running = self._running.get(t, 0)
+            alone = all(o == t for o in queued)
+            if running < share or (alone and self._active < slots - reserve):
+                if best is None or running < self._running.get(best, 0):
+                    best = t
+        if best is None:
+            return None
+        self._turn.remove(best)
+        self._turn.append(best)  # round robin among equals
+        a = self._head(best)
+        assert a is not None
+        self._ready[best].popleft()
+        a.in_ready = False
+        return a
+
     def _dispatch(self) -> None:
-        while self._ready and self._active < self.max_concurrent:
-            a = self.actions[self._ready.popleft()]
-            if a.status != Status.QUEUED:
-                continue
+        while self._active < self.max_concurrent:
+            a = self._pick()
+            if a is None:
+                return
             self._active += 1
+            self._running[a.tenant] = self._running.get(a.tenant, 0) + 1
+            a.worker = _CLAIMED
             task = asyncio.get_running_loop().create_task(self._run(a))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
+    def tenant_stats(self) -> dict[str, dict[str, int]]:
+        """Per tenant: queued (ready for a slot), running (holding one), parked (holding none)."""
+        stats: dict[str, dict[str, int]] = {}
+        for t, q in self._ready.items():
+            stats.setdefault(t, {"queued": 0, "running": 0, "parked": 0})["queued"] = len(q)
+        for t, n in self._running.items():
+            stats.setdefault(t, {"queued": 0, "running": 0, "parked": 0})["running"] = n
+        for a in self.actions.values():
+            if a.parked is not None and a.status not in TERMINAL:
+                stats.setdefault(a.tenant, {"queued": 0, "running": 0, "parked": 0})["parked"] += 1
+        return stats
+
     # -- running ----------------------------------------------------------------------------
 
     async def _run(self, a: Action) -> None:
+        """One segment of a run: from a fresh start or a resume (replay) to its end or next park."""
         worker: WorkerProc | None = None
+        parked: str | None = None
         structlog.contextvars.bind_contextvars(action_id=a.action_id, ability=a.ability)  # this task's context
         try:
+            if a.status == Status.RUNNING:  # a resume: the history must hold everything queued so far
+                await self.outbox.flush()
             worker = await self.pool.acquire()
-            if a.status != Status.QUEUED:  # cancelled while waiting for a worker
-                await self.pool.release(worker)
+            if a.status not in (Status.QUEUED, Status.RUNNING):  # cancelled while waiting for a worker
                 return
             a.worker = worker
-            a.grace, a.stop_cause, a.breach, a.partial_outputs = False, None, None, None
-            deps = self._dependencies(a)
-            for pid, dep in deps.items():  # bind => lock the revision this run sees
-                if dep["kind"] == "bind":
-                    a.bound[pid] = {"revision": dep["revision"], "outputs_hash": outputs_hash(dep["outputs"])}
-            a.t0 = time.monotonic()
-            a.started_at = utc_now()
-            self._set_status(a, Status.RUNNING, event=("action_started", {
-                "seed_fingerprint": a.seed_fingerprint, "lock": a.lock, "bound": a.bound or None,
-                "budgets": a.budgets}))
+            a.grace, a.stop_cause, a.breach = False, None, None
+            if a.status == Status.QUEUED:
+                deps = self._dependencies(a)
+                for pid, dep in deps.items():  # bind => lock the revision this run sees
+                    if dep["kind"] == "bind":
+                        a.bound[pid] = {"revision": dep["revision"], "outputs_hash": outputs_hash(dep["outputs"])}
+                a.run = {"revision": a.revision, "deadline": round(time.time() + a.budgets["wall_s"], 3),
+                         "attempt": 1}
+                a.started_at = utc_now()
+                a.partial_outputs = None
+                self._set_status(a, Status.RUNNING, event=("action_started", {
+                    "seed_fingerprint": a.seed_fingerprint, "lock": a.lock, "bound": a.bound or None,
+                    "budgets": a.budgets}), run={**a.run, "start": True, "deps": deps})
+                steps: deque[Emit | Call] = deque()
+            else:
+                history = read_history(self.log.read_action(a.action_id))
+                deps = (history.run or {}).get("deps") or {}
+                steps = deque(history.steps)
+                self.counters["resumed"] += 1
+            assert a.run is not None
+            elapsed = max(0.0, time.time() - (a.run["deadline"] - a.budgets["wall_s"]))
+            a.t0 = time.monotonic() - elapsed
             wall = a.budgets["wall_s"]
-            loop = asyncio.get_running_loop()
-            a.timers.append(loop.call_later(wall, self._breach, a, {"budget": "wall_s", "limit": wall}))
-            worker.send(a.run_message(deps))
+            a.timers.append(asyncio.get_running_loop().call_later(
+                max(0.0, a.run["deadline"] - time.time()), self._breach, a, {"budget": "wall_s", "limit": wall}))
+            worker.send(a.run_message(deps, elapsed))
             done: dict[str, Any] | None = None
             async for msg in worker.messages():
                 if msg["op"] == "done":
                     done = msg
                     break
-                await self._on_message(a, worker, msg)
-            await self._conclude(a, worker, done)
+                if await self._on_message(a, worker, msg, steps) == PARK:
+                    parked = "input" if a.status == Status.WAITING_USER else "child"
+                    break
+            if parked is not None:
+                await self._abandon(worker)
+                self.counters["parked"] += 1
+            else:
+                if done is not None and steps and a.status not in TERMINAL:
+                    raise Nondeterministic(f"the replayed run ended ({done.get('status')}) before the recorded "
+                                           f"step {_step_name(steps[0])}")
+                await self._conclude(a, worker, done)
+        except Nondeterministic as exc:
+            self.counters["nondeterministic"] += 1
+            a.stop_cause = "nondeterministic"
+            if worker is not None:
+                worker.kill()
+            log.warning("nondeterministic_replay", action_id=a.action_id, error=str(exc))
+            self._finish(a, Status.FAILED, error={"reason": "nondeterministic", "message": str(exc)[:500]})
         except Exception as exc:  # never leave an action hanging
             log.exception("action_run_failed", action_id=a.action_id)
             if a.status not in TERMINAL:
                 self._finish(a, Status.FAILED, error={"reason": "internal_error", "message": str(exc)})
         finally:
-            if not a.blocked:
-                self._active -= 1
-            a.blocked = False
+            self._active -= 1
+            self._running[a.tenant] -= 1
+            if not self._running[a.tenant]:
+                del self._running[a.tenant]
             for t in a.timers:
                 t.cancel()
             a.timers.clear()
             a.worker = None
             if worker is not None:
-                if worker.alive and a.status in TERMINAL and a.stop_cause is None:
+                clean = a.stop_cause is None and (a.status in TERMINAL or parked is not None)
+                if worker.alive and clean:
                     await self.pool.release(worker)
                 else:
                     self.pool.discard(worker)
+            if parked is not None and a.status not in TERMINAL:
+                a.parked = parked
+                if a.resume_pending:
+                    self._resume(a)
             self._dispatch()
+
+    async def _abandon(self, worker: WorkerProc) -> None:
+        """Unwind the worker's run (the action parks); kill it if it does not come back."""
+        try:
+            worker.send({"op": "abandon"})
+
+            async def drain() -> None:
+                async for msg in worker.messages():
+                    if msg["op"] == "done":
+                        return
+                raise ConnectionError("worker exited")
+
+            await asyncio.wait_for(drain(), ABANDON_GRACE_S)
+        except Exception:
+            worker.kill()
 
     async def _conclude(self, a: Action, worker: WorkerProc, done: dict[str, Any] | None) -> None:
         a.usage["wall_s"] = round(time.monotonic() - a.t0, 6)
@@ -376,8 +588,7 @@ class Scheduler:
                 self._finish(a, Status.PARTIAL, outputs=outs,
                              error={"reason": "budget_exhausted", **(a.breach or {})})
             else:
-                self._finish(a, Status.FAILED, error={"reason": "worker_crashed",
-                                                      "message": f"worker exited with {worker.proc.returncode}"})
+                self._retry(a, "worker_crashed", f"worker exited with {worker.proc.returncode}")
             return
         status = Status(done["status"])
         outputs = done.get("outputs")
@@ -386,45 +597,227 @@ class Scheduler:
             outputs["incomplete"] = True
         self._finish(a, status, outputs=outputs, error=done.get("error"))
 
-    async def _on_message(self, a: Action, worker: WorkerProc, msg: dict[str, Any]) -> None:
+    def _emit_entry(self, a: Action, msg: dict[str, Any]) -> Entry | None:
+        """The record a worker's ``emit`` becomes (None for usage and saved partial outputs)."""
+        kind = msg.get("kind")
+        if kind == "checkpoint":
+            return self.event(a, "action_checkpoint", msg["payload"], kind=msg["name"])
+        if kind == "progress":
+            return self.event(a, "action_progress", msg["payload"])
+        if kind == "notice":
+            return self.event(a, "action_notice", msg["payload"], kind=msg["name"])
+        if kind == "receipt":
+            return self.record(a, "receipt", msg["name"], msg["payload"])
+        if kind == "trace":
+            return self.record(a, "trace", "trace", msg["payload"])
+        if kind == "artifact":
+            return self.record(a, "artifact", msg["artifact_kind"], {
+                "artifact_id": msg["artifact_id"], "kind": msg["artifact_kind"],
+                "media_type": msg["media_type"], "content": msg["content"]}, ref=msg["artifact_id"])
+        if kind == "publish":
+            return Entry("state", "published", a.tenant, {"view": {"outputs": msg["outputs"]}})
+        return None
+
+    async def _on_message(self, a: Action, worker: WorkerProc, msg: dict[str, Any],
+                          steps: deque[Emit | Call]) -> str | None:
+        """Apply one worker message; while ``steps`` remain it is a replay: check, do not write."""
         op, kind = msg["op"], msg.get("kind")
         if op == "emit":
-            if kind == "checkpoint":
-                if a.lock is not None and msg.get("lock_echo") != a.lock["hash"]:
-                    self._violation(a, worker, "checkpoint echoed a lock that differs from the locked set")
-                    return
-                self._submit([self.event(a, "action_checkpoint", msg["payload"], kind=msg["name"])])
-            elif kind == "progress":
-                self._submit([self.event(a, "action_progress", msg["payload"])])
-            elif kind == "notice":
-                self._submit([self.event(a, "action_notice", msg["payload"], kind=msg["name"])])
-            elif kind == "receipt":
-                self._submit([self.record(a, "receipt", msg["name"], msg["payload"])])
-            elif kind == "trace":
-                self._submit([self.record(a, "trace", "trace", msg["payload"])])
-            elif kind == "artifact":
-                self._submit([self.record(a, "artifact", msg["artifact_kind"], {
-                    "artifact_id": msg["artifact_id"], "kind": msg["artifact_kind"],
-                    "media_type": msg["media_type"], "content": msg["content"]}, ref=msg["artifact_id"])])
-            elif kind == "usage":
+            if kind == "usage":
                 a.usage["steps"], a.usage["tokens"] = msg["steps"], msg["tokens"]
                 for name in ("steps", "tokens"):
                     limit = a.budgets.get(name)
                     if limit is not None and a.usage[name] > limit:
                         self._breach(a, {"budget": name, "limit": limit, "used": a.usage[name]})
-            elif kind == "save_partial":
+                return None
+            if kind == "save_partial":
                 a.partial_outputs = msg["outputs"]
-            elif kind == "publish":
+                return None
+            if kind == "checkpoint" and a.lock is not None and msg.get("lock_echo") != a.lock["hash"]:
+                self._violation(a, worker, "checkpoint echoed a lock that differs from the locked set")
+                return None
+            entry = self._emit_entry(a, msg)
+            if entry is None:
+                return None
+            if steps:
+                step = steps[0]
+                if not isinstance(step, Emit) or not matches(step.record, entry.type, entry.name, entry.payload):
+                    raise Nondeterministic(f"replayed step emitted {entry.name} where the log holds "
+                                           f"{_step_name(step)}")
+                steps.popleft()
+                return None
+            if kind == "publish":
                 self._publish(a, msg["outputs"])
+            else:
+                self._put([entry])
         elif op == "call":
             if msg["method"] == "ask":
-                self._ask(a, msg)
-            elif msg["method"] == "spawn":
-                await self._spawn(a, worker, msg)
-        elif op == "ask_expired":
-            if a.pending.pop(msg["request_id"], None) is not None and not a.pending and a.status == Status.WAITING_USER:
-                self._set_status(a, Status.RUNNING, event=("action_notice", {"request_id": msg["request_id"]}),
-                                 kind="input_expired")
+                return self._on_ask(a, worker, msg, steps)
+            if msg["method"] == "spawn":
+                return await self._on_spawn(a, worker, msg, steps)
+        return None
+
+    def _on_ask(self, a: Action, worker: WorkerProc, msg: dict[str, Any], steps: deque[Emit | Call]) -> str | None:
+        rid = msg["request_id"]
+        payload = {"request_id": rid, "kind": msg["kind"], **msg["payload"]}
+        a.requests[rid] = payload
+        if steps:
+            step = steps.popleft()
+            if not isinstance(step, Call) or step.method != "ask" or not same(step.payload, payload):
+                raise Nondeterministic(f"replayed step asked {rid} where the log holds {_step_name(step)}")
+            if step.reply is not None:
+                worker.send({"op": "reply", "call_id": msg["call_id"], **step.reply})
+                return None
+            if steps:
+                raise Nondeterministic(f"the log holds steps after the unanswered request {rid}")
+            a.pending[rid] = msg["kind"]
+            if a.status == Status.RUNNING:  # its waiting_user record is already in the log
+                self._set_status(a, Status.WAITING_USER)
+            return PARK
+        a.pending[rid] = msg["kind"]
+        timeout = msg.get("timeout_s")
+        expires_at = None if timeout is None else round(time.time() + float(timeout), 3)
+        self._set_status(a, Status.WAITING_USER, event=("action_waiting_user", payload),
+                         ask={"request_id": rid, "expires_at": expires_at})
+        self._arm_expiry(a, rid, expires_at)
+        if msg["kind"] == "approval" and self.approval_hook is not None:
+            self.approval_hook(a, rid, msg["payload"])
+        return PARK
+
+    async def _on_spawn(self, a: Action, worker: WorkerProc, msg: dict[str, Any],
+                        steps: deque[Emit | Call]) -> str | None:
+        if a.lock is not None and msg.get("lock_echo") != a.lock["hash"]:
+            self._violation(a, worker, "sub-action echoed a lock that differs from the locked set")
+            return None
+        edge = msg.get("edge") or "bind"
+        wait = msg.get("wait", True)
+        if steps:
+            step = steps.popleft()
+            child = self.actions.get(step.child_id or "") if isinstance(step, Call) else None
+            if (not isinstance(step, Call) or step.method != "spawn" or child is None or child.ability != msg["ability"]
+                    or not same(child.inputs, msg["inputs"]) or step.payload.get("edge") != edge):
+                raise Nondeterministic(f"replayed step spawned {msg['ability']} where the log holds "
+                                       f"{_step_name(step)}")
+            if not step.payload.get("wait", True):
+                worker.send({"op": "reply", "call_id": msg["call_id"], "value": self._created_view(child)})
+                return None
+            if child.ended.is_set():
+                self._bind_result(a, child, edge)
+                worker.send({"op": "reply", "call_id": msg["call_id"], "value": child.view()})
+                return None
+            if steps:
+                raise Nondeterministic("the log holds steps after a sub-action that has not ended")
+            self._wait_child(a, child)
+            return PARK
+        params = {"ability": msg["ability"], "inputs": msg["inputs"], "budgets": msg.get("budgets")}
+        if msg.get("budgets") is None:
+            left = max(1.0, (a.run or {}).get("deadline", time.time() + 1.0) - time.time())
+            params["budgets"] = {"wall_s": left}
+        while True:
+            try:
+                child = await self.start(a.tenant, params, parent=a)
+                break
+            except StorageUnavailable:  # the run waits for storage, like any other record of it
+                await asyncio.sleep(0.5)
+            except ConstraintViolation as exc:
+                self._violation(a, worker, str(exc))
+                return None
+            except RpcError as exc:
+                worker.send({"op": "reply", "call_id": msg["call_id"], "error": exc.message, "reason": "spawn_refused"})
+                return None
+        self.graph.g.add_edge(a.action_id, child.action_id, kind=edge)
+        a.edges.append({"kind": edge, "action_id": child.action_id})
+        link = {"edge": edge, "action_id": child.action_id, "direction": "consumer", "wait": wait}
+        self._put([self.event(a, "action_linked", link)])
+        if not wait:
+            worker.send({"op": "reply", "call_id": msg["call_id"], "value": child.view()})
+            return None
+        self._wait_child(a, child)
+        return PARK
+
+    def _created_view(self, child: Action) -> dict[str, Any]:
+        """The view a ``spawn(wait=False)`` returned: the child's ``created`` record."""
+        for rec in self.log.read_action(child.action_id, ["state"]):
+            if rec.name == "created":
+                return rec.payload["view"]
+        return child.view()
+
+    def _bind_result(self, a: Action, child: Action, edge: str) -> None:
+        if child.status == Status.COMPLETED and edge == "bind":
+            a.bound[child.action_id] = {"revision": child.revision, "outputs_hash": outputs_hash(child.outputs)}
+
+    def _wait_child(self, a: Action, child: Action) -> None:
+        self._child_waiters.setdefault(child.action_id, set()).add(a.action_id)
+        if child.ended.is_set():
+            self._resume(a)
+
+    def _arm_expiry(self, a: Action, request_id: str, expires_at: float | None) -> None:
+        if expires_at is None:
+            return
+        old = a.waits.pop(request_id, None)
+        if old is not None:
+            old.cancel()
+        a.waits[request_id] = asyncio.get_running_loop().call_later(
+            max(0.0, expires_at - time.time()), self._expire, a, request_id)
+
+    def _expire(self, a: Action, request_id: str) -> None:
+        """An ask's time ran out: record it, then resume the run (its ``ask`` raises TimeoutError)."""
+        a.waits.pop(request_id, None)
+        if request_id not in a.pending or request_id in a.answering or a.status in TERMINAL:
+            return
+        a.pending.pop(request_id)
+        if a.status == Status.WAITING_USER and not a.pending:
+            self._set_status(a, Status.RUNNING, event=("action_notice", {"request_id": request_id}),
+                             kind="input_expired", then=lambda _r: self._resume(a))
+
+    def _resume(self, a: Action) -> None:
+        """The awaited thing arrived: queue the run for any worker (now, or when its segment ends)."""
+        if a.status in TERMINAL:
+            return
+        if a.worker is not None:
+            a.resume_pending = True
+            return
+        a.resume_pending = False
+        a.parked = None
+        self._enqueue(a)
+
+    def _retry(self, a: Action, reason: str, message: str) -> None:
+        """A run died (worker or server): resume it by replay after backoff, or end it ``failed``."""
+        attempt = int((a.run or {}).get("attempt", 1))
+        if a.run is None or attempt >= int(a.retry["max_attempts"]):
+            self._finish(a, Status.FAILED, error={"reason": reason, "message": message, "attempts": attempt})
+            return
+        delay = retry_delay(a.retry, attempt)
+        a.run = {**a.run, "attempt": attempt + 1}
+        a.parked = "retry"
+        self.counters["retried"] += 1
+        entry, show = self.state_entry(a, "attempt", run={**a.run, "reason": reason, "backoff_s": delay})
+        self._put([entry, self.event(a, "action_notice", {"attempt": attempt + 1, "reason": reason,
+                                                          "backoff_s": delay}, kind="retry")], show)
+        a.waits["retry"] = asyncio.get_running_loop().call_later(delay, self._resume_retry, a)
+
+    def _resume_retry(self, a: Action) -> None:
+        a.waits.pop("retry", None)
+        if a.parked == "retry":
+            self._resume(a)
+
+    async def answer(self, a: Action, request_id: str, value: Any, source: str) -> None:
+        """``actions.input`` (or an approval decision): record the answer, then resume the run."""
+        if request_id not in a.pending or request_id in a.answering or a.status in TERMINAL:
+            raise RpcError(-32009, f"no open request {request_id!r} on {a.action_id}")
+        a.answering.add(request_id)
+        try:
+            await self.outbox.commit([self.record(a, "receipt", "input", {"request_id": request_id,
+                                                                          "source": source, "value": value})])
+        finally:
+            a.answering.discard(request_id)
+        a.pending.pop(request_id, None)
+        timer = a.waits.pop(request_id, None)
+        if timer is not None:
+            timer.cancel()
+        if not a.pending and a.status == Status.WAITING_USER:
+            self._set_status(a, Status.RUNNING)
+            self._resume(a)
 
     def _violation(self, a: Action, worker: WorkerProc, message: str) -> None:
         a.stop_cause = "violation"
@@ -432,102 +825,39 @@ class Scheduler:
         self._finish(a, Status.FAILED, error={"reason": "CONSTRAINT_VIOLATION", "message": message,
                                               "lock_hash": a.lock["hash"] if a.lock else None})
 
-    def _ask(self, a: Action, msg: dict[str, Any]) -> None:
-        rid = msg["request_id"]
-        a.pending[rid] = msg["call_id"]
-        a.request_kinds[rid] = msg["kind"]
-        payload = {"request_id": rid, "kind": msg["kind"], **msg["payload"]}
-        a.requests[rid] = payload
-        self._set_status(a, Status.WAITING_USER, event=("action_waiting_user", payload))
-        if msg["kind"] == "approval" and self.approval_hook is not None:
-            self.approval_hook(a, rid, msg["payload"])
-
-    async def answer(self, a: Action, request_id: str, value: Any, source: str) -> None:
-        """``actions.input`` (or an approval decision): wake the ability that asked."""
-        call_id = a.pending.pop(request_id, None)
-        if call_id is None or a.worker is None:
-            raise RpcError(-32009, f"no open request {request_id!r} on {a.action_id}")
-        await self.log.append([self.record(a, "receipt", "input", {"request_id": request_id,
-                                                                     "source": source, "value": value})])
-        a.worker.send({"op": "reply", "call_id": call_id, "value": value})
-        if not a.pending and a.status == Status.WAITING_USER:
-            self._set_status(a, Status.RUNNING)
-
-    async def _spawn(self, a: Action, worker: WorkerProc, msg: dict[str, Any]) -> None:
-        if a.lock is not None and msg.get("lock_echo") != a.lock["hash"]:
-            self._violation(a, worker, "sub-action echoed a lock that differs from the locked set")
-            return
-        params = {"ability": msg["ability"], "inputs": msg["inputs"], "budgets": msg.get("budgets")}
-        if msg.get("budgets") is None:
-            left = max(1.0, a.budgets["wall_s"] - (time.monotonic() - a.t0))
-            params["budgets"] = {"wall_s": left}
-        try:
-            child = await self.start(a.tenant, params, parent=a)
-        except ConstraintViolation as exc:
-            self._violation(a, worker, str(exc))
-            return
-        except RpcError as exc:
-            worker.send({"op": "reply", "call_id": msg["call_id"], "error": exc.message, "reason": "spawn_refused"})
-            return
-        edge = msg.get("edge") or "bind"
-        self.graph.g.add_edge(a.action_id, child.action_id, kind=edge)
-        link = {"edge": edge, "action_id": child.action_id, "direction": "consumer"}
-        a.edges.append({"kind": edge, "action_id": child.action_id})
-        self._submit([self.event(a, "action_linked", link)])
-        if not msg.get("wait", True):
-            worker.send({"op": "reply", "call_id": msg["call_id"], "value": child.view()})
-            return
-        # while blocked on a child, this action does not hold a concurrency slot
-        a.blocked = True
-        self._active -= 1
-        self._dispatch()
-
-        async def wake() -> None:
-            await child.ended.wait()
-            if a.blocked:
-                a.blocked = False
-                self._active += 1
-            if child.status == Status.COMPLETED and edge == "bind":
-                a.bound[child.action_id] = {"revision": child.revision, "outputs_hash": outputs_hash(child.outputs)}
-            if worker.alive:
-                worker.send({"op": "reply", "call_id": msg["call_id"], "value": child.view()})
-
-        task = asyncio.get_running_loop().create_task(wake())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
     def _publish(self, a: Action, outputs: dict[str, Any]) -> None:
         """A producer's new outputs: a revision; bound consumers get ``update_available``."""
         if a.outputs is not None and outputs_hash(a.outputs) != outputs_hash(outputs):
             a.revision += 1
         a.outputs = outputs
-        self._submit([self.state_entry(a, "published")])
+        entry, show = self.state_entry(a, "published")
+        self._put([entry], show)
         self._offer_update(a)
         for _, cid in self.graph.consumers(a.action_id, ("bind",)):
-            c = self.actions[cid]
-            if c.status == Status.WAITING:
+            c = self.actions.get(cid)  # None: its start is not durable yet
+            if c is not None and c.status == Status.WAITING:
                 self._schedule(c)
 
     def _offer_update(self, producer: Action) -> None:
         for _, cid in self.graph.consumers(producer.action_id, ("bind",)):
-            c = self.actions[cid]
-            held = c.bound.get(producer.action_id)
-            if held is None or held["revision"] >= producer.revision:
+            c = self.actions.get(cid)
+            held = c.bound.get(producer.action_id) if c is not None else None
+            if c is None or held is None or held["revision"] >= producer.revision:
                 continue
             c.updates[producer.action_id] = producer.revision
-            self._submit([self.event(c, "action_notice", {
+            self._put([self.event(c, "action_notice", {
                 "dependency_id": producer.action_id, "revision": producer.revision,
                 "held_revision": held["revision"]}, kind="update_available")])
 
     # -- budgets and ending -------------------------------------------------------------------
 
     def _breach(self, a: Action, breach: dict[str, Any]) -> None:
-        if a.status in TERMINAL or a.grace or a.worker is None:
+        if a.status in TERMINAL or a.grace or a.worker is None or a.worker is _CLAIMED:
             return
         a.grace = True
         a.breach = breach
         grace_s = min(5.0, max(0.5, 0.1 * a.budgets["wall_s"]))
-        self._submit([self.event(a, "action_notice", {**breach, "grace_s": grace_s}, kind="budget_grace")])
+        self._put([self.event(a, "action_notice", {**breach, "grace_s": grace_s}, kind="budget_grace")])
         worker = a.worker
         try:
             worker.send({"op": "stop", "reason": "budget_grace"})
@@ -542,15 +872,17 @@ class Scheduler:
         a.timers.append(asyncio.get_running_loop().call_later(grace_s, freeze))
 
     def _set_status(self, a: Action, status: Status, event: tuple[str, dict[str, Any]] | None = None,
-                    kind: str | None = None, extra: dict[str, Any] | None = None) -> None:
+                    kind: str | None = None, extra: dict[str, Any] | None = None,
+                    then: Callable[[list[Record]], None] | None = None, **state_extra: Any) -> None:
         check_transition(a.status, status)
         a.status = status
-        entries = [self.state_entry(a, str(status))]
+        entry, show = self.state_entry(a, str(status), **state_extra)
+        entries = [entry]
         if event is not None:
             entries.append(self.event(a, event[0], event[1], kind=kind))
         elif extra is not None:
             entries.append(self.event(a, "action_progress", {"status": str(status), **extra}))
-        self._submit(entries)
+        self._put(entries, show, then)
 
     def _finish(self, a: Action, status: Status, outputs: dict[str, Any] | None = None,
                 error: dict[str, Any] | None = None) -> None:
@@ -572,22 +904,34 @@ class Scheduler:
             payload["outputs"] = outputs
         if error is not None:
             payload["error"] = error
-        entries = [self.state_entry(a, str(status)), self.event(a, ENDED_EVENT[status], payload)]
+        entry, show = self.state_entry(a, str(status))
+        entries = [entry, self.event(a, ENDED_EVENT[status], payload)]
         for _, other in self.graph.producers(a.action_id, ("notify",)):
             o = self.actions[other]
             entries.append(self.event(o, "action_notice", {"action_id": a.action_id, "status": str(status)},
                                       kind="linked_ended"))
-        self._submit(entries)
-        self.counters["ended"] += 1
-        a.ended.set()
         a.pending.clear()
+        for timer in a.waits.values():
+            timer.cancel()
+        a.waits.clear()
+        a.parked = None
+        self.counters["ended"] += 1
+
+        def ended(_records: list[Record]) -> None:
+            a.ended.set()
+            for pid in self._child_waiters.pop(a.action_id, ()):
+                parent = self.actions.get(pid)
+                if parent is not None and parent.status not in TERMINAL:
+                    self._resume(parent)
+
+        self._put(entries, show, ended)
         for hook in self.on_ended:
             hook(a)
         if status == Status.COMPLETED:
             self._offer_update(a)
         for _, cid in self.graph.consumers(a.action_id, ("dependsOn", "waitFor", "bind")):
-            c = self.actions[cid]
-            if c.status == Status.WAITING:
+            c = self.actions.get(cid)
+            if c is not None and c.status == Status.WAITING:
                 self._schedule(c)
         # sub-actions die with their parent
         if status in (Status.CANCELLED, Status.FAILED):
@@ -596,16 +940,29 @@ class Scheduler:
                     self.cancel(child, reason=f"parent {a.action_id} ended {status}")
 
     def cancel(self, a: Action, reason: str | None = None) -> None:
-        """``actions.cancel``: queued/waiting end at once; running ones have their worker killed."""
+        """``actions.cancel``: queued, waiting and parked ones end at once; running ones have their
+        worker killed."""
         if a.status in TERMINAL:
             raise RpcError(-32009, f"action {a.action_id} already ended ({a.status})")
-        if a.worker is not None:
+        worker = a.worker if isinstance(a.worker, WorkerProc) else None
+        error = {"reason": "cancelled", "message": reason or "cancelled by client"}
+        if worker is not None:
             a.stop_cause = "cancel"
             a.breach = reason or "cancelled by client"  # type: ignore[assignment]
-            self._finish(a, Status.CANCELLED, error={"reason": "cancelled", "message": reason or "cancelled by client"})
-            a.worker.kill()
+            self._finish(a, Status.CANCELLED, error=error)
+            worker.kill()
         else:
-            self._finish(a, Status.CANCELLED, error={"reason": "cancelled", "message": reason or "cancelled by client"})
+            self._finish(a, Status.CANCELLED, error=error)
+
+    async def cancel_durably(self, a: Action, reason: str | None = None, timeout_s: float = 10.0) -> None:
+        """``cancel``, returning once the cancellation is durable (so the view shows it)."""
+        if self.outbox.failing:
+            raise StorageUnavailable(f"storage unavailable: {self.outbox.failing}")
+        self.cancel(a, reason)
+        try:
+            await asyncio.wait_for(a.ended.wait(), timeout_s)
+        except TimeoutError:
+            raise StorageUnavailable("the cancellation is not durable yet; it will be once storage takes it") from None
 
     async def accept_update(self, a: Action, dependency_id: str) -> None:
         """Take a bind bump: re-lock on the dependency's new outputs and re-run as a new revision."""
@@ -613,37 +970,45 @@ class Scheduler:
             raise RpcError(-32009, f"no update available from {dependency_id} on {a.action_id}")
         if a.status not in (Status.COMPLETED, Status.PARTIAL):
             raise RpcError(-32009, f"action {a.action_id} is {a.status}: accept the update after it ends")
-        a.updates.pop(dependency_id)
+        before = (a.revision, a.status, a.outputs, a.error, a.ended_at, a.run)
         a.revision += 1
         a.status = Status.QUEUED
-        a.outputs, a.error, a.ended_at = None, None, None
+        a.outputs, a.error, a.ended_at, a.run = None, None, None, None
+        entry, show = self.state_entry(a, "revised")
+        try:
+            await self.outbox.commit([entry, self.event(a, "action_notice", {
+                "dependency_id": dependency_id, "revision": a.revision}, kind="structure_revision")], show)
+        except BaseException:
+            a.revision, a.status, a.outputs, a.error, a.ended_at, a.run = before
+            raise
+        a.updates.pop(dependency_id, None)
         a.ended = asyncio.Event()
-        await self.log.append([self.state_entry(a, "revised"), self.event(a, "action_notice", {
-            "dependency_id": dependency_id, "revision": a.revision}, kind="structure_revision")])
         self._schedule(a)
 
     # -- replay -------------------------------------------------------------------------------
 
     async def replay(self, a: Action) -> dict[str, Any]:
-        """Re-run ``a`` on a worker with its recorded seed, inputs, answers and sub-action results;
-        nothing is emitted. Returns the outputs as the scheduler would have recorded them."""
-        answers = deque(r.payload["value"] for r in self.log.read_action(a.action_id, ["receipt"])
-                        if r.name == "input")
+        """Re-run ``a`` on a worker with its recorded seed, inputs, dependencies, answers and
+        sub-action results; nothing is emitted. Returns the outputs as the scheduler would have
+        recorded them."""
+        history = read_history(self.log.read_action(a.action_id))
+        replies = deque(s.reply for s in history.steps if isinstance(s, Call) and s.method == "ask")
         children = deque(c.view() for c in self.actions.values() if c.parent_id == a.action_id)
-        deps = self._dependencies(a)
+        deps = (history.run or {}).get("deps") if history.run else None
         worker = await self.pool.acquire()
         done: dict[str, Any] | None = None
         try:
-            worker.send(a.run_message(deps))
+            worker.send(a.run_message(self._dependencies(a) if deps is None else deps))
 
             async def drive() -> dict[str, Any] | None:
                 async for msg in worker.messages():
                     if msg["op"] == "done":
                         return msg
                     if msg["op"] == "call":
-                        source = answers if msg["method"] == "ask" else children
-                        if source:
-                            worker.send({"op": "reply", "call_id": msg["call_id"], "value": source.popleft()})
+                        if msg["method"] == "ask" and replies and replies[0] is not None:
+                            worker.send({"op": "reply", "call_id": msg["call_id"], **replies.popleft()})
+                        elif msg["method"] == "spawn" and children:
+                            worker.send({"op": "reply", "call_id": msg["call_id"], "value": children.popleft()})
                         else:
                             worker.send({"op": "reply", "call_id": msg["call_id"], "error": "not recorded"})
                 return None
@@ -666,26 +1031,36 @@ class Scheduler:
     # -- restart ------------------------------------------------------------------------------
 
     async def recover(self) -> dict[str, int]:
-        """Rebuild from the log: interrupted runs end ``failed``; queued and waiting ones run."""
+        """Rebuild from the log. Queued and waiting actions queue; parked ones stay parked (no
+        process); a run the server was computing is resumed by replay under its retry policy."""
+        if self.outbox._task is None:
+            self.outbox.start()
         latest: dict[str, dict[str, Any]] = {}
         internal: dict[str, dict[str, Any]] = {}
+        runs: dict[str, dict[str, Any]] = {}
         for rec in self.log.iter_control():
             if rec.type != "state":
                 continue
             latest[rec.action_id] = rec.payload["view"]
             if "internal" in rec.payload:
                 internal[rec.action_id] = rec.payload["internal"]
-        counts = {"interrupted": 0, "requeued": 0, "restored": 0}
+            run = rec.payload.get("run")
+            if run is not None:
+                runs[rec.action_id] = {k: run[k] for k in ("revision", "deadline", "attempt") if k in run}
+            elif rec.name == "revised":
+                runs.pop(rec.action_id, None)
+        counts = {"interrupted": 0, "requeued": 0, "restored": 0, "resumed": 0, "parked": 0}
         for aid, v in latest.items():
             meta = internal[aid]
             a = Action(action_id=aid, tenant=meta["tenant"], ability=v["ability"], topic=v["topic"],
                        inputs=meta["inputs"], seed=bytes.fromhex(meta["seed"]), budgets=v["budgets"],
                        edges=v["edges"], created_at=v["created_at"], status=Status(v["status"]),
                        revision=v["revision"], started_at=v.get("started_at"), ended_at=v.get("ended_at"),
-                       usage=v["usage"], outputs=v.get("outputs"), error=v.get("error"), lock=meta.get("lock"),
+                       usage=dict(v["usage"]), outputs=v.get("outputs"), error=v.get("error"), lock=meta.get("lock"),
                        parent_id=v.get("parent_id"), idempotency_key=meta.get("idempotency_key"),
                        params_hash=meta.get("params_hash"), traceparent=meta.get("traceparent"),
-                       risk_class=meta.get("risk_class"), bound=meta.get("bound") or {})
+                       risk_class=meta.get("risk_class"), bound=meta.get("bound") or {},
+                       retry=meta.get("retry") or dict(self.retry), run=runs.get(aid), visible=v)
             self.actions[aid] = a
             self.graph.g.add_node(aid)
             for e in a.edges:
@@ -695,11 +1070,34 @@ class Scheduler:
             if a.status in TERMINAL:
                 a.ended.set()
             counts["restored"] += 1
-        for a in self.actions.values():
-            if a.status in (Status.RUNNING, Status.WAITING_USER):
+        for a in list(self.actions.values()):
+            if a.status not in (Status.RUNNING, Status.WAITING_USER):
+                continue
+            if a.run is None:  # written before runs were recorded: cannot be replayed
                 self._finish(a, Status.FAILED, error={"reason": "interrupted",
                                                       "message": "the server stopped while this action ran"})
                 counts["interrupted"] += 1
+                continue
+            history = read_history(self.log.read_action(a.action_id))
+            call = history.open_call()
+            if a.status == Status.WAITING_USER and call is not None and call.method == "ask":
+                rid = call.request_id or ""
+                a.pending[rid] = str(call.payload.get("kind", ""))
+                a.requests[rid] = dict(call.payload)
+                a.parked = "input"
+                self._arm_expiry(a, rid, (history.asks.get(rid) or {}).get("expires_at"))
+                counts["parked"] += 1
+            elif call is not None and call.method == "spawn" and call.child_id in self.actions:
+                a.parked = "child"
+                self._wait_child(a, self.actions[call.child_id])
+                counts["parked"] += 1
+            elif history.last_state == "attempt":  # it was waiting out a retry backoff
+                a.parked = "retry"
+                self._resume(a)
+                counts["resumed"] += 1
+            else:
+                self._retry(a, "interrupted", "the server stopped while this action ran")
+                counts["resumed" if a.status not in TERMINAL else "interrupted"] += 1
         for a in list(self.actions.values()):
             if a.status in (Status.QUEUED, Status.WAITING):
                 counts["requeued"] += 1
@@ -710,6 +1108,25 @@ class Scheduler:
         for t in list(self._tasks):
             t.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        for a in self.actions.values():
+            for timer in a.waits.values():
+                timer.cancel()
+        await self.outbox.close()
+
+
+def _step_name(step: Emit | Call) -> str:
+    if isinstance(step, Emit):
+        return describe(step.record)
+    return f"{step.method} {step.request_id or step.child_id}"
+
+
+class _Claimed:
+    """Marks an action whose run task is starting (it holds a slot, not yet a worker)."""
+
+    alive = False
+
+
+_CLAIMED: Any = _Claimed()
 
 
 class ConstraintViolation(Exception):

@@ -3,16 +3,20 @@
 Protocol (one JSON object per line; see ``orchestrator/workers.py`` for the parent side):
 
 parent -> worker
-    {"op": "run", "job": {...identity, seed, budgets, lock, dependencies, replay?}, "inputs": {...}}
+    {"op": "run", "job": {...identity, seed, budgets, elapsed_s?, lock, dependencies}, "inputs": {...}}
     {"op": "reply", "call_id": n, "value": ...} | {"op": "reply", "call_id": n, "error": "..."}
+        | {"op": "reply", "call_id": n, "expired": true}      (an ask's time ran out: TimeoutError)
+    {"op": "abandon"}   (the action parks: unwind the run, report done/abandoned, take the next job)
     {"op": "stop", "reason": "budget_grace" | "cancel"}
 worker -> parent
     {"op": "ready", "pid": n}
     {"op": "emit", "kind": "checkpoint"|"progress"|"notice"|"receipt"|"trace"|"artifact"|
                    "usage"|"save_partial"|"publish", ...}
-    {"op": "call", "call_id": n, "method": "ask"|"spawn", ...}   (blocks until "reply")
-    {"op": "ask_expired", "call_id": n, "request_id": "..."}
-    {"op": "done", "status": "completed"|"partial"|"failed", "outputs"?: {...}, "error"?: {...}}
+    {"op": "call", "call_id": n, "method": "ask"|"spawn", ...}   (blocks until "reply" or "abandon")
+    {"op": "done", "status": "completed"|"partial"|"failed"|"abandoned", "outputs"?: {...}, "error"?: {...}}
+
+A worker does not know whether it runs an action live or replays it: the parent answers calls from
+the recorded history (see ``orchestrator/scheduler.py``), so the same code path runs both.
 
 Abilities run in this process so a hung or runaway computation can be killed without touching
 the event loop or any other action. Stray ``print`` output is redirected to stderr so it can never
@@ -39,6 +43,11 @@ from abilities.lock import lock_constraints
 from receipts.canonical import canonical_json
 
 
+class Parked(BaseException):  # noqa: N818 - not an error: the action parks and resumes by replay
+    """Unwinds an ability blocked on a call when its action parks (a BaseException, so an
+    ability's ``except Exception`` cannot swallow it)."""
+
+
 def _dumps(obj: Any) -> str:
     return json.dumps(obj, allow_nan=False, separators=(",", ":"), ensure_ascii=False)
 
@@ -55,6 +64,7 @@ class Channel:
         self.jobs: list[dict[str, Any]] = []
         self.job_ready = threading.Condition()
         self.stop_reason: str | None = None
+        self.abandoned = False
 
     def send(self, msg: dict[str, Any]) -> None:
         line = _dumps(msg)
@@ -63,6 +73,8 @@ class Channel:
             self._out.flush()
 
     def call(self, msg: dict[str, Any], timeout_s: float | None) -> Any:
+        if self.abandoned:
+            raise Parked()
         with self._lock:
             self._next += 1
             call_id = self._next
@@ -73,6 +85,10 @@ class Channel:
         if not event.wait(timeout_s):
             self._calls.pop(call_id, None)
             raise TimeoutError(f"no answer within {timeout_s:.1f}s")
+        if slot.get("abandon"):
+            raise Parked()
+        if slot.get("expired"):
+            raise TimeoutError("no answer in time")
         if "error" in slot:
             raise AbilityError(slot.get("reason", "call_failed"), slot["error"])
         return slot.get("value")
@@ -89,6 +105,13 @@ class Channel:
                     pending[0].set()
             elif op == "stop":
                 self.stop_reason = msg.get("reason", "stop")
+            elif op == "abandon":
+                with self._lock:
+                    self.abandoned = True
+                    calls, self._calls = self._calls, {}
+                for event, slot in calls.values():
+                    slot["abandon"] = True
+                    event.set()
             elif op == "run":
                 with self.job_ready:
                     self.jobs.append(msg)
@@ -112,7 +135,7 @@ class WorkerContext:
         self.lock: dict[str, Any] | None = job.get("lock")
         self.dependencies: dict[str, dict[str, Any]] = job.get("dependencies", {})
         self.risk_class: str | None = job.get("risk_class")
-        self._started = time.monotonic()
+        self._started = time.monotonic() - float(job.get("elapsed_s") or 0.0)  # a resumed run keeps its clock
         self._steps = 0
         self._tokens = 0
         self._asks = 0
@@ -195,21 +218,15 @@ class WorkerContext:
         self._asks += 1
         marker = f"{self.revision}:{self._asks}".encode()
         request_id = f"req_{hashlib.sha256(self.seed + marker).hexdigest()[:12]}"
-        try:
-            return self._ch.call({"method": "ask", "kind": kind, "payload": payload, "request_id": request_id},
-                                 timeout_s)
-        except TimeoutError:
-            self._ch.send({"op": "ask_expired", "request_id": request_id})
-            raise
+        # the parent keeps the deadline (the action parks meanwhile) and answers "expired"
+        return self._ch.call({"method": "ask", "kind": kind, "payload": payload, "request_id": request_id,
+                              "timeout_s": timeout_s}, None)
 
     def spawn(self, ability: str, inputs: dict[str, Any], edge: str = "bind",
               budgets: dict[str, Any] | None = None, wait: bool = True) -> dict[str, Any]:
-        timeout = self.budget_left()["wall_s"]
         return self._ch.call(
             {"method": "spawn", "ability": ability, "inputs": inputs, "edge": edge, "budgets": budgets,
-             "wait": wait, "lock_echo": self._lock_echo()},
-            None if timeout is None else timeout + 1.0,
-        )
+             "wait": wait, "lock_echo": self._lock_echo()}, None)
 
     def rng(self, purpose: str) -> random.Random:
         return derive_rng(self.seed, purpose)
@@ -225,6 +242,7 @@ def run_job(channel: Channel, msg: dict[str, Any]) -> dict[str, Any]:
     """Run one action to its end and return the ``done`` message."""
     job = msg["job"]
     channel.stop_reason = None
+    channel.abandoned = False
     cls = registry.get(job["ability"])
     if cls is None:
         return {"status": "failed", "error": {"reason": "unknown_ability", "message": job["ability"]}}
@@ -234,6 +252,8 @@ def run_job(channel: Channel, msg: dict[str, Any]) -> dict[str, Any]:
         inputs = cls.Inputs.model_validate(msg["inputs"])
         outputs = ability.run(ctx, inputs)
         return {"status": "completed", "outputs": _dump(cls.Outputs, outputs)}
+    except Parked:
+        return {"status": "abandoned"}
     except PartialResult as p:
         outs = p.outputs.model_dump(mode="json") if isinstance(p.outputs, BaseModel) else dict(p.outputs)
         return {"status": "partial", "outputs": outs, "error": {"reason": p.reason, "message": str(p)}}

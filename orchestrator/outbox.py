@@ -1,0 +1,179 @@
+"""The scheduler's ordered path to the log: nothing is shown before it is durable, nothing is dropped.
+
+Every record the scheduler writes goes through one ``Outbox``. Groups are appended in the order
+they were put, one ``append`` at a time (everything queued meanwhile rides in the next one), and
+each group's callbacks run only after its records are durable: that is where a view becomes
+visible, an end wakes its waiters, and so on.
+
+When storage refuses a write (disk full, I/O error, database down):
+- a group put by a client call (``commit``) fails at once with ``StorageUnavailable`` and leaves
+  nothing behind (the caller undoes what it prepared);
+- the scheduler's own groups (a running action's events and states) are kept, in order, and retried
+  with backoff until storage returns: an action may stall, but no record is lost or reordered;
+- ``failing`` names the problem (``/readyz`` answers 503 with it); while idle and failing, the
+  ``probe`` (a small write next to the log) is tried with the same backoff, so the service becomes
+  ready again by itself when space returns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import structlog
+
+from orchestrator.errors import StorageUnavailable
+from receipts.log import Entry, Record
+
+log = structlog.get_logger("metis.outbox")
+Callback = Callable[[list[Record]], None]
+Probe = Callable[[], Awaitable[bool]]
+MAX_BACKOFF_S = 2.0
+
+
+@dataclass
+class _Group:
+    entries: list[Entry]
+    callbacks: list[Callback] = field(default_factory=list)
+    future: asyncio.Future[list[Record]] | None = None
+
+
+class Outbox:
+    """Ordered, retried appends with after-durable callbacks (one per scheduler)."""
+
+    def __init__(self, receipt_log: Any, probe: Probe | None = None) -> None:
+        self.log = receipt_log
+        self.probe = probe
+        self.failing: str | None = None
+        self.failures_total = 0
+        self._queue: deque[_Group] = deque()
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name="scheduler-outbox")
+
+    async def close(self) -> None:
+        """Flush what is queued (if storage takes it), then stop."""
+        if self._task is None:
+            return
+        for _ in range(50):
+            if not self._queue or self.failing:
+                break
+            await asyncio.sleep(0.02)
+        self._task.cancel()
+        await asyncio.gather(self._task, return_exceptions=True)
+        self._task = None
+
+    @property
+    def queued(self) -> int:
+        return len(self._queue)
+
+    def put(self, entries: list[Entry], *callbacks: Callback) -> None:
+        """Queue records of the scheduler's own; retried until durable, callbacks after that."""
+        self._queue.append(_Group(entries, [c for c in callbacks if c is not None]))
+        self._wake.set()
+
+    async def commit(self, entries: list[Entry], *callbacks: Callback) -> list[Record]:
+        """Append for a client call: the durable records, or ``StorageUnavailable`` at once."""
+        if self.failing:
+            raise StorageUnavailable(f"storage unavailable: {self.failing}")
+        fut: asyncio.Future[list[Record]] = asyncio.get_running_loop().create_future()
+        self._queue.append(_Group(entries, [c for c in callbacks if c is not None], fut))
+        self._wake.set()
+        return await fut
+
+    async def flush(self) -> None:
+        """Wait until everything queued before this call is durable (however long storage takes)."""
+        done = asyncio.Event()
+        self._queue.append(_Group([], [lambda _records: done.set()]))
+        self._wake.set()
+        await done.wait()
+
+    async def _run(self) -> None:
+        backoff = 0.05
+        while True:
+            if not self._queue:
+                if self.failing:
+                    await asyncio.sleep(backoff)
+                    backoff = min(MAX_BACKOFF_S, backoff * 2)
+                    if self.probe is None or await self.probe():  # without a probe, the next append tells
+                        log.warning("storage_recovered", was=self.failing)
+                        self.failing = None
+                    continue
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            batch = list(self._queue)
+            self._queue.clear()
+            try:
+                await self._append(batch)
+            except _Refused as exc:
+                self.failures_total += 1
+                if self.failing is None:
+                    log.error("storage_unavailable", error=exc.reason)
+                self.failing = exc.reason
+                kept = [g for g in batch[exc.index:] if g.future is None]
+                for g in batch[exc.index:]:
+                    if g.future is not None and not g.future.done():
+                        g.future.set_exception(StorageUnavailable(f"storage unavailable: {exc.reason}"))
+                self._queue.extendleft(reversed(kept))
+                await asyncio.sleep(backoff)
+                backoff = min(MAX_BACKOFF_S, backoff * 2)
+                continue
+            if self.failing:
+                log.warning("storage_recovered", was=self.failing)
+            self.failing = None
+            backoff = 0.05
+
+    async def _append(self, batch: list[_Group]) -> None:
+        """All groups in one append; if one group's payload cannot be written, one by one."""
+        entries = [e for g in batch for e in g.entries]
+        try:
+            records = await self.log.append(entries) if entries else []
+        except ValueError:  # a payload that is not JSON text: fail that group alone
+            for i, g in enumerate(batch):
+                try:
+                    recs = await self.log.append(g.entries)
+                except ValueError as exc:
+                    log.error("record_not_appendable", error=str(exc)[:300])
+                    if g.future is not None and not g.future.done():
+                        g.future.set_exception(exc)
+                    continue
+                except Exception as exc:
+                    raise _Refused(i, _reason(exc)) from exc
+                self._done(g, recs)
+            return
+        except Exception as exc:
+            raise _Refused(0, _reason(exc)) from exc
+        pos = 0
+        for g in batch:
+            n = len(g.entries)
+            self._done(g, records[pos:pos + n])
+            pos += n
+
+    @staticmethod
+    def _done(g: _Group, recs: list[Record]) -> None:
+        for cb in g.callbacks:
+            try:
+                cb(recs)
+            except Exception:
+                log.exception("after_durable_callback_failed")
+        if g.future is not None and not g.future.done():
+            g.future.set_result(recs)
+
+
+class _Refused(Exception):
+    def __init__(self, index: int, reason: str) -> None:
+        super().__init__(reason)
+        self.index = index
+        self.reason = reason
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc)
+    prefix = "receipt log commit failed: "
+    return (text[len(prefix):] if text.startswith(prefix) else text)[:200] or type(exc).__name__
