@@ -168,14 +168,16 @@ def test_complex_domain_splits_nonreal_roots_and_solves_over_c():
     assert out["solutions"] == [] and out["equivalence_mode"] == "no_solution"
 
 
-def test_solve_abs_by_squaring_and_refuses_interval_answers():
+def test_solve_abs_by_squaring_and_interval_answers_by_the_sign_chart():
     out = solve("abs(x-1) = 2x")
     assert out["solutions"] == ["1/3"] and [r["value"] for r in out["rejected"]] == ["-1"]
     assert "SQUARE_ABS" in [s["rule"] for s in out["steps"]]
-    # after squaring every x is a candidate, yet the original holds only for x > 1: not an identity
-    with pytest.raises(AbilityError) as err:
-        solve("abs(x-1)/(x-1) = 1")
-    assert err.value.reason == "unsupported"
+    # after squaring every x is a candidate, yet the original holds only for x > 1: the squared
+    # attempt is retracted and the sign chart answers with the interval
+    out = solve("abs(x-1)/(x-1) = 1")
+    assert out["solution_set"] == "Interval.open(1, oo)" and out["solutions"] is None
+    assert [s["rule"] for s in out["steps"]][-2:] == ["CRITICAL_POINTS", "SIGN_CHART"]
+    assert all(v["ok"] for v in out["invariants"].values()) and out["round_trip"]["ok"]
     out = solve("(x^2-1)/(x-1) = x+1")  # a genuine identity on its domain
     assert out["result"] == "Union(Interval.open(-oo, 1), Interval.open(1, oo))"
     assert out["conditions"] == ["x != 1"]

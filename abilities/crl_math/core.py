@@ -99,6 +99,9 @@ def _printed(trail: Trail, out: dict[str, Any]) -> list[tuple[str, Any]]:
             items.append((e.surface, e.expr))
     for text, cond in zip(out["conditions"], trail.final_conditions, strict=False):
         items.append((text, cond))
+    texts = [c["solution_set"] for c in out["cases"]] if out.get("cases") else [out.get("solution_set")]
+    for text, s in zip(texts, trail.final_sets, strict=False):
+        items.append((text, s))
     return items
 
 

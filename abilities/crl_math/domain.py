@@ -405,6 +405,10 @@ def raw_domain(expr: sympy.Basic, real: bool = True) -> list[tuple[sympy.Expr, s
             walk(e.args[0])
             out.append((sympy.cos(e.args[0]), "!="))
             return
+        if isinstance(e, sympy.asin | sympy.acos) and real:
+            walk(e.args[0])
+            out.append((1 - e.args[0] ** 2, ">="))
+            return
         for a in e.args:
             walk(a)
 

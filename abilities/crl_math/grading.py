@@ -19,6 +19,7 @@ import sympy
 
 from abilities.base import derive_rng
 from abilities.crl_math import cas, numeric
+from abilities.crl_math.chart import as_mp
 from abilities.crl_math.domain import Cond, from_relation
 from abilities.crl_math.parser import (
     ParseError,
@@ -30,7 +31,6 @@ from abilities.crl_math.parser import (
 )
 from abilities.crl_math.rules import simplicity
 from abilities.crl_math.sets import BadSet, check_set, holds, parse_set, points_of, show_set
-from abilities.crl_math.solve import as_mp
 
 
 @dataclass

@@ -11,7 +11,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from abilities.crl_math.parser import MAX_LENGTH, ParseError, parse_equation, parse_expr_safe, parse_relation
+from abilities.crl_math.parser import (
+    MAX_LENGTH,
+    ParseError,
+    parse_equation,
+    parse_expr_safe,
+    parse_relation,
+    parse_solve_relation,
+)
 
 _IDENT = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,23}$")
 
@@ -22,6 +29,8 @@ def _syntax(text: str, kind: str) -> str:
             parse_expr_safe(text, complex_ok=True)
         elif kind == "equation":
             parse_equation(text, complex_ok=True)
+        elif kind == "solve":
+            parse_solve_relation(text, complex_ok=True)
         else:
             parse_relation(text, complex_ok=True)
     except ParseError as exc:
@@ -65,10 +74,13 @@ class Inputs(BaseModel):
 
     goal: Literal["simplify", "solve", "check"]
     expression: str | None = Field(default=None, min_length=1, max_length=MAX_LENGTH)
-    equation: str | None = Field(default=None, min_length=1, max_length=MAX_LENGTH)
-    variable: str | None = Field(default=None, max_length=24)
+    equation: str | None = Field(default=None, min_length=1, max_length=MAX_LENGTH,
+                                 description="solve: 'lhs = rhs' or an inequality (<, <=, >, >=); check: 'lhs = rhs'")
+    variable: str | None = Field(default=None, max_length=24,
+                                 description="the unknown of solve; every other symbol is a parameter")
     domain: Literal["real", "complex"] = "real"
-    assumptions: list[str] = Field(default_factory=list, max_length=12)
+    assumptions: list[str] = Field(default_factory=list, max_length=12,
+                                   description="relations that hold (solve: they restrict the unknown's domain)")
     steps: list[CheckStep] | None = Field(default=None, max_length=40)
     tests_per_step: int = Field(default=20, ge=10, le=50, description="random test points per witness")
 
@@ -80,7 +92,7 @@ class Inputs(BaseModel):
     @field_validator("equation")
     @classmethod
     def _equation(cls, v: str | None) -> str | None:
-        return None if v is None else _syntax(v, "equation")
+        return None if v is None else _syntax(v, "solve")
 
     @field_validator("variable")
     @classmethod
@@ -118,7 +130,9 @@ class Inputs(BaseModel):
                 try:
                     if name == "expression":
                         parse_expr_safe(text)
-                    elif name == "equation" or is_equation(text):
+                    elif name == "equation":
+                        parse_solve_relation(text)
+                    elif is_equation(text):
                         parse_equation(text)
                     else:
                         parse_expr_safe(text)
@@ -134,6 +148,10 @@ class Outputs(BaseModel):
     domain: str
     result: str | None = None
     solutions: list[str] | None = None
+    solution_set: str | None = Field(default=None, description="solve: the answer as a sympy set over the reals")
+    relation: str | None = None
+    cases: list[dict[str, Any]] | None = Field(
+        default=None, description="solve with parameters: [{when, solution_set, solutions}] covering every value")
     rejected: list[dict[str, Any]] | None = None
     equivalence_mode: Literal["identical", "conditional", "piecewise", "no_solution", "not_equivalent"]
     conditions: list[str]

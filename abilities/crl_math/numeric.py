@@ -104,6 +104,13 @@ def _ev(e: sympy.Basic, env: dict[str, Any], real: bool) -> Any:
         if _singular(mpmath.cos(v)):
             raise Undefined("tan at a pole")
         return mpmath.tan(v)
+    if isinstance(e, sympy.atan):
+        return mpmath.atan(_ev(e.args[0], env, real))
+    if isinstance(e, sympy.asin | sympy.acos):
+        v = _ev(e.args[0], env, real)
+        if real and (isinstance(v, mpmath.mpc) or abs(v) > 1):
+            raise Undefined("asin/acos outside [-1, 1]")
+        return mpmath.asin(v) if isinstance(e, sympy.asin) else mpmath.acos(v)
     if isinstance(e, sympy.Piecewise):
         for val, cond in e.args:
             if _truth(cond, env, real):

@@ -39,6 +39,9 @@ FUNCTIONS: dict[str, object] = {
     "sin": lambda a: sympy.sin(a, evaluate=False),
     "cos": lambda a: sympy.cos(a, evaluate=False),
     "tan": lambda a: sympy.tan(a, evaluate=False),
+    "asin": lambda a: sympy.asin(a, evaluate=False),
+    "acos": lambda a: sympy.acos(a, evaluate=False),
+    "atan": lambda a: sympy.atan(a, evaluate=False),
     "sign": lambda a: sympy.sign(a, evaluate=False),
 }
 CONSTANTS = {"pi": sympy.pi, "E": sympy.E, "e": sympy.E}

@@ -11,8 +11,10 @@ import networkx as nx
 import sympy
 
 from abilities.crl_math import numeric
-from abilities.crl_math.domain import Cond, domain, implies
+from abilities.crl_math.domain import Cond, domain, from_relation, implies
+from abilities.crl_math.parser import ParseError, evaluated, parse_expr_safe, parse_relation, realify
 from abilities.crl_math.rules import CATALOG, UNSAFE
+from abilities.crl_math.sets import parse_set, show_set
 from abilities.crl_math.trail import Trail, show
 
 RULE_PHRASES = {
@@ -211,9 +213,6 @@ def latex(result: sympy.Basic | None, conditions: list[Cond]) -> dict[str, Any]:
 def round_trip(items: list[tuple[str, Any]], real: bool) -> dict[str, Any]:
     """SDS-007 §7's round-trip check: every output string parses back, with our own parser, to
     the object it was printed from (same evaluated expression; same canonical condition)."""
-    from abilities.crl_math.domain import from_relation
-    from abilities.crl_math.parser import ParseError, evaluated, parse_expr_safe, parse_relation, realify
-
     def norm(e: Any) -> sympy.Basic:
         v = evaluated(e)
         return realify(v) if real else v
@@ -228,12 +227,14 @@ def round_trip(items: list[tuple[str, Any]], real: bool) -> dict[str, Any]:
     failed: list[str] = []
     for text, obj in items:
         try:
-            if isinstance(obj, Cond):
+            if isinstance(obj, sympy.Set):
+                ok = show_set(parse_set(text)) == show_set(obj)
+            elif isinstance(obj, Cond):
                 lhs, op, rhs = parse_relation(text, complex_ok=not real)
                 ok = [c.key for c in from_relation(lhs, op, rhs, real)] == [obj.key]
             else:
                 ok = same(norm(parse_expr_safe(text, complex_ok=not real)), norm(obj))
-        except (ParseError, ValueError):
+        except (ParseError, ValueError):  # BadSet is a ValueError
             ok = False
         if not ok:
             failed.append(text)

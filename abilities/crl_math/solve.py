@@ -1,11 +1,17 @@
-"""The solve planner: transform to a polynomial, collect candidates, check each in the original.
+"""The solve planner: equations and inequalities in one unknown, over the reals, as sets.
 
-The chain never divides by an expression in the unknown (that loses roots): it moves every term
-to one side, clears denominators (obligation: they are non-zero), removes radicals by squaring
-(``sympy``'s ``unrad``) or logarithms by exponentiating (both may add extraneous roots), factors,
+Finite answers: the chain never divides by an expression in the unknown (that loses roots): it
+moves every term to one side, clears denominators (obligation: they are non-zero), removes
+radicals by squaring or logarithms by exponentiating (both may add extraneous roots), factors,
 and then substitutes every candidate into the *original* equation with strict evaluation. A
-candidate outside the domain, or one that fails the original, is listed in ``rejected`` with the
-reason and the step that let it in.
+candidate outside the domain or the assumptions, or one that fails the original, is listed in
+``rejected`` with the reason and the step that let it in.
+
+Interval answers (inequalities, equations that hold on a whole interval such as
+``|x-1|/(x-1) = 1``, identities) come from the sign chart (``chart.py``); trigonometric ones
+from the periodic planner (``periodic.py``); equations with parameters from ``params.py``.
+Every answer carries ``solution_set`` and a set-check witness: points inside and outside the
+set, the critical points and their neighbours, each judged by strict evaluation of the original.
 """
 
 from __future__ import annotations
@@ -14,367 +20,263 @@ from typing import Any
 
 import mpmath
 import sympy
-from sympy.solvers.solvers import unrad
 
 from abilities.base import AbilityError
-from abilities.crl_math import cas, numeric, report
+from abilities.crl_math import numeric, periodic, report
+from abilities.crl_math.chart import (
+    as_mp,
+    chart,
+    order_key,
+    reduce_to_candidates,
+    truth_at,
+    values_at,
+    violated,
+)
 from abilities.crl_math.domain import Cond, Contradiction, reduce_conds
-from abilities.crl_math.parser import ParseError, evaluated, parse_equation, realify
+from abilities.crl_math.params import run_cases
+from abilities.crl_math.parser import ParseError, evaluated, parse_solve_relation, realify
 from abilities.crl_math.request import Request, StoppedWithPartial, base_outputs, partial_outputs
+from abilities.crl_math.rules import log_exp_inverse
+from abilities.crl_math.sets import check_set, show_set
 from abilities.crl_math.trail import StepRec, Trail, show
 
 IMPLICATION_RULES = ("SQUARE_BOTH_SIDES", "SQUARE_ABS", "EXPONENTIATE_LOGS", "CAS_SOLVE")
+RELATIONS = {"=": sympy.Eq, "<": sympy.Lt, "<=": sympy.Le, ">": sympy.Gt, ">=": sympy.Ge}
+TRIG = (sympy.sin, sympy.cos, sympy.tan)
 
 
-def _eq(lhs: sympy.Expr, rhs: sympy.Expr) -> sympy.Equality:
-    return sympy.Eq(lhs, rhs, evaluate=False)
+def relation(lhs: sympy.Expr, op: str, rhs: sympy.Expr) -> sympy.Basic:
+    return RELATIONS[op](lhs, rhs, evaluate=False)
 
 
-def _has_radical(f: sympy.Expr, x: sympy.Symbol) -> bool:
-    return any(
-        p.is_Pow and p.exp.is_Rational and not p.exp.is_Integer and p.base.has(x) for p in sympy.preorder_traversal(f)
-    )
+class Chain:
+    """The steps of one solve, recorded on the trail (stop requests honoured between steps)."""
+
+    def __init__(self, trail: Trail, req: Request, start: str) -> None:
+        self.trail, self.req, self.cur = trail, req, start
+        self.steps: list[StepRec] = []
+
+    def step(self, rule: str, new: sympy.Basic, note: str = "", surface: str | None = None,
+             domain_obligations: bool = True) -> StepRec:
+        if self.trail.hooks.should_stop():
+            raise StoppedWithPartial(partial_outputs(self.trail, self.req))
+        s = self.trail.add_step(rule, self.cur, new, note=note, surface=surface,
+                                domain_obligations=domain_obligations)
+        self.steps.append(s)
+        self.cur = s.output_expr_id
+        return s
+
+    def record(self, rule: str, new: sympy.Basic, note: str, surface: str | None) -> None:
+        self.step(rule, new, note, surface)
 
 
-def _log_form(f: sympy.Expr, x: sympy.Symbol) -> sympy.Expr | None:
-    """For sum(c_i*log(a_i)) + r = 0 with r free of x: the rational function prod(a_i^c_i) - exp(-r)."""
-    logs: list[tuple[sympy.Expr, sympy.Expr]] = []
-    rest = sympy.Integer(0)
-    for t in sympy.Add.make_args(sympy.expand(f)):
-        coeff, parts = t.as_coeff_mul()
-        if len(parts) == 1 and isinstance(parts[0], sympy.log) and parts[0].has(x):
-            logs.append((coeff, parts[0].args[0]))
-        elif t.has(x):
-            return None
-        else:
-            rest += t
-    if not logs:
-        return None
-    product = sympy.Mul(*[a**c for c, a in logs])
-    return sympy.together(product - sympy.exp(-rest))
-
-
-def _square_abs(f: sympy.Expr, x: sympy.Symbol) -> sympy.Expr | None:
-    """For f = c*|u| + r (c, r free of that |u|): the implied c^2*u^2 - r^2 = 0, else None."""
-    even = f.replace(
-        lambda e: e.is_Pow and isinstance(e.base, sympy.Abs) and e.exp.is_Integer and e.exp % 2 == 0,
-        lambda e: e.base.args[0] ** e.exp,
-    )
-    atoms = sorted({a for a in sympy.preorder_traversal(even) if isinstance(a, sympy.Abs) and a.has(x)}, key=sympy.sstr)
-    if not atoms:
-        return sympy.expand(even) if even != f else None
-    f = even
-    a = atoms[0]
-    t = sympy.Dummy("t")
-    g = sympy.together(f.xreplace({a: t}))
-    num, den = sympy.fraction(g)
-    g = sympy.expand(num if den.has(t) else g)  # 1/|x| = 2: the numerator 1 - 2|x| (|x| != 0 is the domain)
-    if g.has(a) or not g.is_polynomial(t) or sympy.degree(g, t) != 1:
-        return None
-    c, r = g.coeff(t, 1), g.coeff(t, 0)
-    return sympy.expand(c**2 * a.args[0] ** 2 - r**2)
-
-
-def _solvable_or_raise(f: sympy.Expr, x: sympy.Symbol) -> None:
-    """CAS_SOLVE only for x inside exponentials with linear exponents (a polynomial in e^(kx)).
-
-    Trigonometric equations have infinite solution families and mixed equations such as
-    x = cos(x) have no closed form: both are outside the MVP and fail fast instead of letting
-    sympy search for a long time.
-    """
-    if f.has(sympy.sin, sympy.cos, sympy.tan):
-        raise AbilityError("unsupported", "trigonometric equations (infinite solution families) are outside the MVP")
-    exps = sorted({e for e in sympy.preorder_traversal(f) if isinstance(e, sympy.exp) and e.has(x)}, key=sympy.sstr)
-    if not exps or any(not e.args[0].is_polynomial(x) or sympy.degree(e.args[0], x) != 1 for e in exps):
-        raise AbilityError("unsupported", "no finite closed-form candidate set for this equation in the MVP")
-    masked = f.xreplace({e: sympy.Dummy() for e in exps})
-    if masked.has(x):
-        raise AbilityError("unsupported", "x appears both inside and outside exponentials: no closed form")
-
-
-def _common_denominator(f: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr]:
-    """(n, d) with f = n/d, without cancelling: x/(x-2) - 2/(x-2) keeps n = x - 2 (a candidate)."""
-    parts = [sympy.fraction(sympy.together(t)) for t in sympy.Add.make_args(f)]
-    d = sympy.Integer(1)
-    for _n, di in parts:
-        d = sympy.lcm(d, di)
-    n = sympy.Add(*[ni * sympy.cancel(d / di) for ni, di in parts])
-    return sympy.expand(n), sympy.factor(d)
-
-
-def _roots(poly_expr: sympy.Expr, x: sympy.Symbol, real: bool) -> list[sympy.Expr]:
-    cas.guard(poly_expr, "solve the polynomial")
-    poly = sympy.Poly(poly_expr, x)
-    if poly.degree() <= 0:
-        return []
-    found = sympy.roots(poly)
-    if sum(found.values()) < poly.degree():
-        found = {r: 1 for r in (sympy.real_roots(poly) if real else poly.all_roots())}
-    vals = list(found)
-    if real:
-        vals = [r for r in vals if r.is_real is not False and sympy.im(r.evalf(30)) == 0]
-    return vals
-
-
-def _key(v: sympy.Expr) -> tuple[float, float, str]:
-    c = complex(v.evalf(30))
-    return (c.real, c.imag, sympy.sstr(v))
-
-
-def as_mp(v: sympy.Expr) -> Any:
-    with mpmath.workdps(numeric.DPS):
-        c = v.evalf(60)
-        re_, im_ = c.as_real_imag()
-        if im_ == 0:
-            return mpmath.mpf(str(sympy.Float(re_, 60)))
-        return mpmath.mpc(str(sympy.Float(re_, 60)), str(sympy.Float(im_, 60)))
-
-
-def _violated(conds: list[Cond], x: sympy.Symbol, value: sympy.Expr, real: bool) -> Cond | None:
-    """The first domain condition the candidate breaks, decided exactly when the number is tiny."""
-    env = {x.name: as_mp(value)}
-    for c in conds:
-        g = c.expr.xreplace({x: value})
-        approx = complex(g.evalf(60)) if not g.free_symbols else None
-        if approx is not None and abs(approx) < 1e-40:
-            exact_zero = sympy.simplify(g) == 0
-            if exact_zero and c.op in ("!=", ">"):
-                return c
-            if exact_zero:
-                continue
-        if not numeric.cond_holds(c, env, real):
-            return c
-    return None
-
-
-def _values(
-    lhs: sympy.Expr, rhs: sympy.Expr, x: sympy.Symbol, value: sympy.Expr, real: bool
-) -> tuple[Any, Any, bool, bool]:
-    """(lhs, rhs, equal) at the candidate: 50-digit strict evaluation, exact sympy when too close to call."""
-    env = {x.name: as_mp(value)}
-    try:
-        lv = numeric.value_or_none(lhs, env, real)
-        rv = numeric.value_or_none(rhs, env, real)
-    except numeric.Unevaluable:
-        diff = sympy.simplify((lhs - rhs).xreplace({x: value}))
-        return None, None, diff == 0, True
-    if lv is None or rv is None:
-        return lv, rv, False, False
-    return lv, rv, numeric.agree(lv, rv), False
+def _unknown(req: Request, syms: list[sympy.Symbol]) -> sympy.Symbol:
+    if req.variable:
+        x = sympy.Symbol(req.variable)
+        if x not in syms:
+            raise AbilityError("invalid_variable", f"variable {req.variable!r} does not occur in the equation")
+        return x
+    if len(syms) == 1:
+        return syms[0]
+    raise AbilityError("invalid_variable", "name the unknown in 'variable' (the equation has several symbols)")
 
 
 def run_solve(req: Request, trail: Trail) -> dict[str, Any]:
     real = trail.real
     text = req.equation or ""
     try:
-        lhs_s, rhs_s = parse_equation(text, complex_ok=not real)
+        lhs_s, op, rhs_s = parse_solve_relation(text, complex_ok=not real)
     except ParseError as exc:
         raise AbilityError("invalid_equation", f"equation: {exc}", {"field": "equation", "position": exc.pos}) from None
+    if op != "=" and not real:
+        raise AbilityError("invalid_equation", "inequalities need the real domain")
     syms = sorted((lhs_s.free_symbols | rhs_s.free_symbols), key=lambda s: s.name)
-    if req.variable:
-        x = sympy.Symbol(req.variable)
-        if x not in syms:
-            raise AbilityError("invalid_variable", f"variable {req.variable!r} does not occur in the equation")
-    elif len(syms) == 1:
-        x = syms[0]
-    else:
-        raise AbilityError("invalid_variable", "name the unknown in 'variable' (the equation has several symbols)")
-    if set(syms) - {x}:
-        raise AbilityError("unsupported", "solve handles one unknown; parameters are outside the MVP scope")
-    e0 = trail.add_expr(_eq(lhs_s, rhs_s), text)
+    x = _unknown(req, syms)
+    params = [s for s in syms if s != x]
+    if params:
+        if not real:
+            raise AbilityError("unsupported", "parameters are handled over the reals only")
+        return run_cases(req, trail, lhs_s, op, rhs_s, x, params)
+    e0 = trail.add_expr(relation(lhs_s, op, rhs_s), text)
     try:
         d0 = trail.domain_of(e0)
     except Contradiction as exc:
         raise AbilityError("undefined_everywhere", f"equation: {exc}") from None
+    foreign = [c for c in trail.assumptions if not set(c.symbols()) <= {x.name}]
+    if foreign:
+        raise AbilityError("invalid_assumption", f"the assumption {foreign[0].text} names a symbol that is not in "
+                                                 "the equation")
     lhs, rhs = evaluated(lhs_s), evaluated(rhs_s)
     if real:
         lhs, rhs = realify(lhs), realify(rhs)
-    chain: list[StepRec] = []
+    chain = Chain(trail, req, e0)
+    if real and (lhs - rhs).has(*TRIG):
+        final, extra = periodic.solve_periodic(chain, lhs_s, op, rhs_s, x, d0, trail.assumptions)
+        return _finish(trail, req, chain, e0, d0, x, lhs_s, op, rhs_s, final, [], extra)
+    mark = trail.snapshot()
+    if op == "=":
+        try:
+            final, rejected, extra = _finite(chain, lhs_s, rhs_s, lhs, rhs, x, d0)
+            return _finish(trail, req, chain, e0, d0, x, lhs_s, op, rhs_s, final, rejected, extra)
+        except AbilityError as exc:
+            if exc.reason != "unsupported" or not real:
+                raise
+            trail.retract(mark, f"no finite candidate set ({exc.message}); solving by the sign chart")
+            chain = Chain(trail, req, e0)
+    final, points = _by_chart(chain, lhs_s, op, rhs_s, lhs, rhs, x, d0)
+    return _finish(trail, req, chain, e0, d0, x, lhs_s, op, rhs_s, final, [], points)
 
-    def step(rule: str, cur: str, new: sympy.Basic, note: str = "", surface: str | None = None) -> str:
-        if trail.hooks.should_stop():
-            raise StoppedWithPartial(partial_outputs(trail, req))
-        s = trail.add_step(rule, cur, new, note=note, surface=surface)
-        chain.append(s)
-        return s.output_expr_id
 
-    cur = e0
+def _moved(chain: Chain, lhs: sympy.Expr, rhs: sympy.Expr, op: str) -> sympy.Expr:
     f = sympy.expand(lhs - rhs) if not (lhs - rhs).has(sympy.Pow) else lhs - rhs
     f = evaluated(f)
     if rhs != 0:
-        cur = step("MOVE_TERMS", cur, _eq(f, sympy.Integer(0)))
-    candidates: list[sympy.Expr] | None = None
-    identity = False
-    for _ in range(6):
-        cas.guard(f, "transform the equation")
-        squared = _square_abs(f, x) if real else None
-        if squared is not None:
-            f = squared
-            cur = step("SQUARE_ABS", cur, _eq(f, sympy.Integer(0)), "isolate |u| and square: |u|^2 = u^2")
-            continue
-        if _has_radical(f, x):
-            res = unrad(f, x)
-            if res and not res[1]:
-                f = sympy.expand(res[0])
-                cur = step("SQUARE_BOTH_SIDES", cur, _eq(f, sympy.Integer(0)), "radicals removed by squaring")
-                continue
-            break
-        if f.has(sympy.log):
-            g = _log_form(f, x)
-            if g is not None:
-                f = g
-                cur = step("EXPONENTIATE_LOGS", cur, _eq(f, sympy.Integer(0)), "logs combined and exponentiated")
-                continue
-            break
-        break
-    if not f.has(sympy.log, sympy.exp, sympy.sin, sympy.cos, sympy.tan, sympy.Abs) and not _has_radical(f, x):
-        n, d = _common_denominator(f)
-        if d.has(x):
-            cur = step("CLEAR_DENOMINATORS", cur, _eq(n, sympy.Integer(0)))
-        n = sympy.expand(n)
-        if n == 0:
-            identity = True
-            candidates = []
-        elif not n.has(x):
-            candidates = []
-        else:
-            fn = sympy.factor(n)
-            if fn != n:
-                cur = step("FACTOR_POLYNOMIAL", cur, _eq(fn, sympy.Integer(0)))
-            candidates = []
-            for fac, _m in sympy.factor_list(n)[1]:
-                if fac.has(x):
-                    candidates.extend(_roots(fac, x, real))
-            cur = step(
-                "ZERO_PRODUCT",
-                cur,
-                sympy.FiniteSet(*candidates) if candidates else sympy.S.EmptySet,
-                surface=f"{x} in {sympy.sstr(sympy.FiniteSet(*sorted(candidates, key=_key)))}",
-            )
-    if candidates is None:
-        _solvable_or_raise(f, x)
-        cas.guard(f, "solve")
-        if sympy.count_ops(f) > cas.MAX_CAS_OPS:
-            raise AbilityError("too_complex", "the equation is too large for the solver")
-        try:
-            found = sympy.solve(f, x, check=False, dict=False)
-        except (NotImplementedError, sympy.PolynomialError, ValueError) as exc:
-            raise AbilityError("unsupported", f"no finite candidate set: {exc}") from None
-        candidates = [c for c in found if not c.free_symbols]
-        if real:
-            candidates = [c for c in candidates if sympy.im(c.evalf(30)) == 0]
-        cur = step(
-            "CAS_SOLVE",
-            cur,
-            sympy.FiniteSet(*candidates) if candidates else sympy.S.EmptySet,
-            surface=f"{x} in {sympy.sstr(sympy.FiniteSet(*sorted(candidates, key=_key)))}",
-            note="sympy.solve(check=False); may include extraneous candidates",
-        )
-    # -- CHECK_CANDIDATES: strict substitution into the original -----------------------------
+        chain.step("MOVE_TERMS", relation(f, op, sympy.Integer(0)))
+    if chain.trail.real:
+        rw = log_exp_inverse(f, True)
+        if rw is not None:
+            f = evaluated(rw.expr)
+            chain.step(rw.rule, relation(f, op, sympy.Integer(0)))
+    return f
+
+
+def _finite(chain: Chain, lhs_s: sympy.Expr, rhs_s: sympy.Expr, lhs: sympy.Expr, rhs: sympy.Expr,
+            x: sympy.Symbol, d0: list[Cond]) -> tuple[sympy.Set, list[dict[str, Any]], list[sympy.Expr]]:
+    """Equations with finitely many candidates (or an identity): candidates checked one by one."""
+    trail, real = chain.trail, chain.trail.real
+    f = _moved(chain, lhs, rhs, "=")
+    candidates, identity = reduce_to_candidates(f, x, real, chain.record)
     domain_conds = [*d0, *trail.assumptions]
-    implication = next((s for s in chain if s.rule in IMPLICATION_RULES), None)
+    implication = next((s for s in chain.steps if s.rule in IMPLICATION_RULES), None)
+    if identity and implication is not None:
+        raise AbilityError("unsupported", f"after {implication.rule} every x is a candidate")
     solutions: list[sympy.Expr] = []
     rejected: list[dict[str, Any]] = []
     checks: list[dict[str, Any]] = []
-    for c in sorted(set(candidates), key=_key):
-        bad = _violated(domain_conds, x, c, real)
+    via = implication.step_id if implication else (chain.steps[-1].step_id if chain.steps else "")
+    rule = implication.rule if implication else "the transformation"
+    for c in sorted(set(candidates), key=order_key):
+        bad = violated(domain_conds, x, c, real)
         if bad is not None:
             origin = next((o.origin_step_id for o in trail.obligations if o.cond.key == bad.key), None)
-            rejected.append(
-                {"value": sympy.sstr(c), "reason": f"outside the domain: violates {bad.text}",
-                 "invariant": "I2", "step_id": origin or (chain[-1].step_id if chain else "")}
-            )
+            where = "the assumptions" if bad in trail.assumptions else "the domain"
+            rejected.append({"value": sympy.sstr(c), "reason": f"outside {where}: violates {bad.text}",
+                             "invariant": "I2", "step_id": origin or (chain.steps[-1].step_id if chain.steps else "")})
             checks.append({"candidate": sympy.sstr(c), "verdict": "outside domain", "condition": bad.text})
             continue
-        lv, rv, equal, exact = _values(lhs_s, rhs_s, x, c, real)
-        via = implication.step_id if implication else (chain[-1].step_id if chain else "")
-        rule = implication.rule if implication else "the transformation"
+        lv, rv, equal, exact = values_at(lhs_s, rhs_s, x, c, real)
         if equal:
             solutions.append(c)
             checks.append({"candidate": sympy.sstr(c), "verdict": "solution",
-                           "lhs": "exact" if exact else mpmath.nstr(lv, 15)})
-        elif exact:
+                           "lhs": "exact" if exact or lv is None else mpmath.nstr(lv, 15)})
+        elif exact or lv is None or rv is None:
+            why = "the original does not hold there (exact check)" if exact else "a side is undefined there"
             rejected.append({"value": sympy.sstr(c), "invariant": "I2", "step_id": via,
-                             "reason": f"extraneous (from {rule}): the original does not hold there (exact check)"})
-            checks.append({"candidate": sympy.sstr(c), "verdict": "extraneous", "check": "exact"})
-        elif lv is None or rv is None:
-            rejected.append({"value": sympy.sstr(c), "reason": "a side is undefined there", "invariant": "I2",
-                             "step_id": chain[-1].step_id if chain else ""})
-            checks.append({"candidate": sympy.sstr(c), "verdict": "undefined"})
+                             "reason": f"extraneous (from {rule}): {why}"})
+            checks.append({"candidate": sympy.sstr(c), "verdict": "extraneous" if exact else "undefined"})
         else:
             rejected.append(
                 {"value": sympy.sstr(c),
                  "reason": f"extraneous (from {rule}): the original gives {mpmath.nstr(lv, 10)} = {mpmath.nstr(rv, 10)}",
-                 "invariant": "I2", "step_id": via}
-            )
+                 "invariant": "I2", "step_id": via})
             checks.append({"candidate": sympy.sstr(c), "verdict": "extraneous", "lhs": mpmath.nstr(lv, 15),
                            "rhs": mpmath.nstr(rv, 15)})
-    final_set = sympy.FiniteSet(*solutions) if solutions else sympy.S.EmptySet
     if identity:
-        if implication is not None and not _holds_everywhere(lhs_s, rhs_s, d0, trail):
-            raise AbilityError(
-                "unsupported",
-                f"after {implication.rule} every x is a candidate, but the original holds only on part of its "
-                "domain: interval solution sets are outside the MVP",
-            )
-        final_set = _domain_set(d0, x, real)
-    last = trail.add_step(
-        "CHECK_CANDIDATES", cur, final_set, note=f"{len(solutions)} kept, {len(rejected)} rejected",
-        surface=f"{x} in {sympy.sstr(final_set)}", domain_obligations=False,
-    )
-    chain.append(last)
-    # -- witnesses for the equation steps --------------------------------------------------
-    for s in chain:
-        _witness_equation_step(trail, s, x, solutions, checks if s is last else None)
+        final, extra = chart(lhs_s, "=", rhs_s, x, domain_conds)[0], []
+    else:
+        final, extra = (sympy.FiniteSet(*solutions) if solutions else sympy.S.EmptySet), list(candidates)
+    last = chain.step("CHECK_CANDIDATES", final, note=f"{len(solutions)} kept, {len(rejected)} rejected",
+                      surface=f"{x} in {show_set(final)}", domain_obligations=False)
+    payload = {"check": "candidates substituted into the original (strict, 50 digits)", "results": checks}
+    w = trail.add_witness(last.step_id, "CAS", payload, f"{len(checks)} candidates checked", True)
+    last.witness_ids.append(w.wit_id)
+    return final, rejected, extra
+
+
+def _by_chart(chain: Chain, lhs_s: sympy.Expr, op: str, rhs_s: sympy.Expr, lhs: sympy.Expr, rhs: sympy.Expr,
+              x: sympy.Symbol, d0: list[Cond]) -> tuple[sympy.Set, list[sympy.Expr]]:
+    trail = chain.trail
+    _moved(chain, lhs, rhs, op)
+    final, crit = chart(lhs_s, op, rhs_s, x, [*d0, *trail.assumptions])
+    points = sorted({p for ps in crit.values() for p in ps}, key=order_key)
+    note = "; ".join(f"{k.replace('_', ' ')}: {sympy.sstr(sympy.FiniteSet(*v))}" for k, v in crit.items() if v)
+    s = chain.step("CRITICAL_POINTS", sympy.FiniteSet(*points) if points else sympy.S.EmptySet,
+                   note=note or "no critical point: the relation has one truth value on the whole line",
+                   surface=f"critical points {show_set(sympy.FiniteSet(*points))}", domain_obligations=False)
+    conds = [*d0, *trail.assumptions]
+    rows = [{"point": sympy.sstr(p), "holds": truth_at(lhs_s, op, rhs_s, x, p, conds)} for p in points]
+    w = trail.add_witness(s.step_id, "CAS", {"check": "the relation at each critical point (exact when close)",
+                                             "rows": rows, **{k: [sympy.sstr(p) for p in v] for k, v in crit.items()}},
+                          f"{len(rows)} critical points judged", True)
+    s.witness_ids.append(w.wit_id)
+    chain.step("SIGN_CHART", final, note="one test point per cell between critical points",
+               surface=f"{x} in {show_set(final)}", domain_obligations=False)
+    return final, points
+
+
+def set_witness(trail: Trail, step: StepRec, lhs: sympy.Expr, op: str, rhs: sympy.Expr, x: sympy.Symbol,
+                final: sympy.Set, extra: list[sympy.Expr], env: dict[str, Any] | None = None) -> bool:
+    """SET_CHECK: membership in the answer equals the truth of the original at the probes."""
+    assume = [c for c in trail.assumptions if set(c.symbols()) <= {x.name, *(env or {})}]
+    pts = []
+    for p in extra:
+        try:
+            v = p.xreplace({sympy.Symbol(k): sympy.Float(str(val), 50) for k, val in (env or {}).items()})
+            pts.append(as_mp(v))
+        except (TypeError, ValueError):
+            continue
+    chk = check_set(lhs, op, rhs, x, final, assume, trail.rng(f"set_check/{step.step_id}"),
+                    max(20, trail.tests_per_step), env=env, extra=[p for p in pts if not isinstance(p, mpmath.mpc)])
+    payload = {"check": "points inside and outside the set judged by strict evaluation of the original",
+               "set": show_set(final), "relation": f"{sympy.sstr(lhs)} {op} {sympy.sstr(rhs)}",
+               "parameters": {k: mpmath.nstr(v, 20) for k, v in (env or {}).items()}, **chk.payload()}
+    w = trail.add_witness(step.step_id, "RandomTest", payload,
+                          f"set check: {chk.tested} points, {chk.inside} inside, {chk.outside} outside", chk.ok)
+    step.witness_ids.append(w.wit_id)
+    return chk.ok
+
+
+def _finish(trail: Trail, req: Request, chain: Chain, e0: str, d0: list[Cond], x: sympy.Symbol,
+            lhs_s: sympy.Expr, op: str, rhs_s: sympy.Expr, final: sympy.Set, rejected: list[dict[str, Any]],
+            extra: list[sympy.Expr]) -> dict[str, Any]:
+    real = trail.real
+    last = chain.steps[-1]
+    for s in chain.steps:
+        _witness_step(trail, s, x, final)
+    if real and not set_witness(trail, last, lhs_s, op, rhs_s, x, final, extra):
+        w = trail.witnesses[-1]
+        raise AbilityError("unsupported", f"the set check refuted the computed set {show_set(final)} "
+                                          f"(witness {w.wit_id}); no answer is given rather than a wrong one")
     conditions = reduce_conds([*d0, *(o.cond for o in trail.required())], real, keep=trail.assumptions)
     trail.final_conditions = conditions
+    trail.final_sets = [final]
     for o in trail.required():
-        o.status, o.note = "discharged", f"every kept solution satisfies it; violating candidates rejected ({o.note})"
-    if identity:
-        mode = "conditional" if conditions else "identical"
-    else:
-        mode = "no_solution" if not solutions else ("conditional" if conditions else "identical")
-    closing = f"Solutions: {sympy.sstr(final_set)}"
+        o.status, o.note = "discharged", f"the solution set satisfies it; violating points excluded ({o.note})"
+    mode = "no_solution" if final is sympy.S.EmptySet else ("conditional" if conditions else "identical")
+    finite = isinstance(final, sympy.FiniteSet) or final is sympy.S.EmptySet
+    solutions = sorted(final.args, key=order_key) if isinstance(final, sympy.FiniteSet) else []
+    closing = f"Solution set: {show_set(final)}"
     if rejected:
         closing += f"; rejected {', '.join(r['value'] for r in rejected)}"
     expl = report.explanation(trail, closing, [last.step_id])
     out = base_outputs(trail, "solve")
     out.update(
         {
-            "result": sympy.sstr(final_set),
+            "result": show_set(final),
+            "solution_set": show_set(final),
             "variable": x.name,
-            "solutions": [sympy.sstr(s) for s in solutions],
+            "relation": op,
+            "solutions": [sympy.sstr(s) for s in solutions] if finite else None,
             "rejected": rejected,
             "equivalence_mode": mode,
             "conditions": [c.text for c in conditions],
             "explanation": expl,
-            "invariants": report.audit(trail, [e0], final_set, conditions, mode, expl, None),
-            "latex": {"solutions": [sympy.latex(s) for s in solutions],
+            "invariants": report.audit(trail, [e0], final, conditions, mode, expl, None),
+            "latex": {"solution_set": sympy.latex(final), "solutions": [sympy.latex(s) for s in solutions],
                       "conditions": [sympy.latex(c.as_relational()) for c in conditions]},
             "graph": report.graph_summary(report.graph(trail)),
         }
     )
-    return out
-
-
-def _holds_everywhere(lhs: sympy.Expr, rhs: sympy.Expr, conds: list[Cond], trail: Trail) -> bool:
-    """Seeded numeric test that lhs = rhs wherever the equation is defined."""
-    cmp = numeric.compare(lhs, rhs, [*conds, *trail.assumptions], trail.rng("identity"), 30, trail.real)
-    return cmp.ok and cmp.equal >= 10
-
-
-def _domain_set(conds: list[Cond], x: sympy.Symbol, real: bool) -> sympy.Set:
-    """The set where univariate conditions hold (an identity's solution set)."""
-    out: sympy.Set = sympy.S.Reals if real else sympy.S.Complexes
-    for c in conds:
-        if c.lhs == x and c.rhs.is_number:
-            rel = c.rel
-            if rel == "!=":
-                out = out - sympy.FiniteSet(c.rhs)
-            elif real:
-                lo, hi = (c.rhs, sympy.oo) if rel in (">", ">=") else (-sympy.oo, c.rhs)
-                out = out & sympy.Interval(lo, hi, left_open=rel in (">", "<") or lo == -sympy.oo,
-                                           right_open=rel in (">", "<") or hi == sympy.oo)
     return out
 
 
@@ -392,25 +294,22 @@ def _residual(e: sympy.Basic, x: sympy.Symbol, v: sympy.Expr, real: bool) -> Any
     return abs(a - b)
 
 
-def _witness_equation_step(
-    trail: Trail, s: StepRec, x: sympy.Symbol, solutions: list[sympy.Expr], checks: list[dict[str, Any]] | None
-) -> None:
-    """Tool witness of an equation step: every verified solution still satisfies its output."""
+def _witness_step(trail: Trail, s: StepRec, x: sympy.Symbol, final: sympy.Set) -> None:
+    """Every step: the rule; an equation step also: each verified solution still satisfies it."""
     trail.witness(s)
-    if checks is not None:
-        payload = {"check": "candidates substituted into the original (strict, 50 digits)", "results": checks}
-        w = trail.add_witness(s.step_id, "CAS", payload, f"{len(checks)} candidates checked", True)
-        s.witness_ids.append(w.wit_id)
-        return
     out = trail.exprs[s.output_expr_id].expr
+    finite = isinstance(final, sympy.FiniteSet) or final is sympy.S.EmptySet
+    listed = isinstance(out, sympy.FiniteSet) or out is sympy.S.EmptySet
+    if not finite or not (isinstance(out, sympy.Equality) or listed) or s.rule == "CHECK_CANDIDATES":
+        return
     rows = []
     ok = True
-    for v in solutions:
-        if isinstance(out, sympy.Equality):
+    for v in sorted(final.args, key=order_key) if final.args else []:
+        if listed:  # a candidate list: the solution must be one of them
+            held = any(abs(complex((v - m).evalf(30))) < 1e-20 for m in out.args)
+        else:
             r = _residual(out, x, v, trail.real)
             held = r is not None and r < mpmath.mpf(10) ** -20
-        else:
-            held = any(abs(complex((v - m).evalf(30))) < 1e-20 for m in out.args) if hasattr(out, "args") else False
         rows.append({"solution": sympy.sstr(v), "still_satisfied": bool(held)})
         ok = ok and bool(held)
     payload = {"check": "verified solutions satisfy the step's output (no root lost)", "x": x.name,

@@ -22,6 +22,7 @@ from abilities.crl_math import cas, numeric
 from abilities.crl_math.domain import Cond, domain, implies, reduce_conds, satisfiable, sort_conds
 from abilities.crl_math.parser import realify
 from abilities.crl_math.rules import CATALOG
+from abilities.crl_math.sets import show_set
 
 
 class Hooks(Protocol):
@@ -69,6 +70,8 @@ def show(expr: sympy.Basic) -> str:
     """An expression or equation in sympy syntax (equations print as ``lhs = rhs``)."""
     if isinstance(expr, sympy.Equality):
         return f"{sympy.sstr(expr.lhs)} = {sympy.sstr(expr.rhs)}"
+    if isinstance(expr, sympy.Set):
+        return show_set(expr)
     return sympy.sstr(expr)
 
 
@@ -185,6 +188,7 @@ class Trail:
         self.witnesses: list[Witness] = []
         self._domains: dict[str, list[Cond]] = {}
         self.final_conditions: list[Cond] = []
+        self.final_sets: list[sympy.Set] = []  # solve: the answer set (one per parameter case)
 
     # -- F -------------------------------------------------------------------------------
     def add_expr(self, expr: sympy.Basic, surface: str | None = None) -> str:
@@ -192,7 +196,14 @@ class Trail:
         syms = expr.free_symbols
         field_ = "Real" if self.real else "Complex"
         arity = "" if len(syms) <= 1 else f"^{len(syms)}"
-        kind = "Equation" if isinstance(expr, sympy.Equality) else f"{field_}{arity} -> {field_}"
+        if isinstance(expr, sympy.Equality):
+            kind = "Equation"
+        elif isinstance(expr, sympy.Rel):
+            kind = "Inequality"
+        elif isinstance(expr, sympy.Set):
+            kind = "Set"
+        else:
+            kind = f"{field_}{arity} -> {field_}"
         self.exprs[expr_id] = ExprRec(
             expr_id, expr, surface if surface is not None else show(expr), "F", kind, list(self.assumption_texts)
         )
