@@ -2,9 +2,10 @@
 
 Why two: the typed reading checks what it understood exactly (numbers with units, periods,
 business days, windows, order of events), and the lexicon detector still covers wording the forms
-do not reach. Typed findings stand; a lexicon finding stands too, unless it is against a constraint
-whose measured part (quantity, trigger, window, order) the typed reading checked and found kept:
-there the two disagree, and the finding is ``suspected``, reported apart, not rejected.
+do not reach. Typed findings stand; a lexicon finding stands too, unless the typed reading measured
+that constraint against the claim (an amount of its dimension, a time or date for its window, both
+of its events) and found it kept: there the two disagree, and the finding is ``suspected``,
+reported apart, not rejected.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from functools import lru_cache
 
 from abilities.scu_guard.detect import Finding, find_contradictions
 from abilities.scu_guard.forms import Form, understand
-from abilities.scu_guard.judge import judge_claim
+from abilities.scu_guard.judge import assess
 
 
 @lru_cache(maxsize=4096)
@@ -36,23 +37,18 @@ def forms_for(constraints: Sequence[str], given: Sequence[Form] = ()) -> tuple[l
     return forms, unparsed
 
 
-def _measured(form: Form) -> bool:
-    return bool(form.quantity or form.trigger or form.window or form.order)
-
-
 def detect(claim: str, constraints: Sequence[str], forms: Sequence[Form],
            chunk_texts: Sequence[str] = ()) -> tuple[list[Finding], list[Finding]]:
     """(contradictions, suspected): typed findings plus lexicon findings they do not overrule."""
-    typed = judge_claim(claim, forms, chunk_texts)
+    typed, measured = assess(claim, forms, chunk_texts)
     lexical = find_contradictions(claim, list(constraints))
-    measured = {f.text for f in forms if _measured(f)}
     found: list[Finding] = []
     suspected: list[Finding] = []
     seen: set[str] = set()
     for f in typed:
         seen.add(f.constraint)
         found.append(f)
-    for f in lexical:  # the lexicon alone against a measured form the typed reading found kept: suspected
+    for f in lexical:  # the lexicon alone where the typed reading measured the claim and found it kept
         if f.constraint in seen:
             continue
         seen.add(f.constraint)

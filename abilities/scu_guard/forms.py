@@ -89,7 +89,17 @@ class Form(BaseModel):
 def keys(tokens: Any) -> list[str]:
     """Content keys of tokens, without generic words and without duplicates (in order)."""
     out: list[str] = []
+    skip: set[int] = set()
     for t in tokens:
+        if t.i in skip:
+            continue
+        doc = t.doc
+        if t.lower_ == "non" and t.i + 2 < len(doc) and doc[t.i + 1].text == "-":
+            k = "un" + key(doc[t.i + 2])  # "non-vaccinated" reads as "unvaccinated"
+            skip.add(t.i + 2)
+            if k not in out:
+                out.append(k)
+            continue
         if t.pos_ in CONTENT_POS and t.pos_ != "NUM" and not t.like_num:
             k = key(t)
             if k and k not in GENERIC and len(k) > 1 and k not in out:
@@ -174,7 +184,7 @@ def understand(text: str) -> Form | None:
         comp = next((t for t in doc if t.head.i == root.i and t.dep_ in ("xcomp", "acomp", "ccomp")), None)
         if comp is not None and comp.pos_ == "VERB":
             action_tok = comp
-    action = [key(action_tok)] if key(action_tok) not in GENERIC else []
+    action = [key(action_tok)] if key(action_tok) not in GENERIC - {"use", "make", "get"} else []
     prt = [t for t in doc if t.dep_ == "prt" and t.head.i == action_tok.i]
     action += [key(p) for p in prt]
     obj_tokens = [w for t in doc if t.head.i in (root.i, action_tok.i) and t.dep_ in
@@ -236,8 +246,9 @@ def understand(text: str) -> Form | None:
     bands += [(None, b) for b in _count_bands(doc, text, deny, taken)]
     for a, b in bands:
         pos = a.start if a else 0
+        before_verb = root.pos_ in ("VERB", "AUX") and a is not None and a.end <= root.idx
         in_subject = subj_span[0] <= pos < subj_span[1] or (
-            a is not None and a.direction != "eq" and as_fact)
+            a is not None and a.direction != "eq" and (as_fact or before_verb))
         in_cond = cond_span[0] <= pos < cond_span[1]
         if a is not None and (in_subject or (in_cond and not deny)):
             trig = band_from(a, text, False)
@@ -301,7 +312,8 @@ def understand(text: str) -> Form | None:
                                  and w.pos_ in ("ADJ", "VERB")]
         form.object = [k for k in form.object if k not in keys(agent.subtree)]
     # only-agent: "Only S may V O"
-    if only and subj:
+    active = [s for s in subj if s.dep_ == "nsubj"]
+    if only and active and (words & {"may", "can", "must", "shall"}):
         form.agents = [key(s) for s in subj]
         form.agent_qualifiers = [key(w) for s in subj for w in s.subtree if w.dep_ in ("amod", "compound")
                                  and w.pos_ in ("ADJ", "VERB")]

@@ -18,12 +18,13 @@ import datetime as dt
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from abilities.scu_guard import measure
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Band, Form, keys
-from abilities.scu_guard.nlp import key, parse
+from abilities.scu_guard.nlp import key, parse, word_key
 
 PERMISSIVE = frozenset({"may", "can", "allow", "permit", "welcome", "fine", "ok", "okay", "acceptable", "free",
                         "enough", "sufficient", "could", "open", "accept", "possible", "go"})
@@ -34,6 +35,18 @@ OPTIONAL_RE = re.compile(
 PROHIBITIVE_RE = re.compile(r"\b(?:not allowed|prohibited|forbidden|banned|may not|cannot|can't|must not|"
                             r"never allowed|not permitted|is not|are not)\b", re.I)
 BLOCKERS = frozenset({"stop", "prevent", "keep", "deter", "hinder"})
+# verbs and words that deny the thing they govern: a clause built on them undoes an action, not does it
+NEGATING = frozenset(word_key(w) for w in (
+    "reject refuse deny block prevent prohibit forbid ban disable remove strip redact exclude omit withhold "
+    "hide mask avoid survive escape exempt spare refrain decline filter scrub delete purge off closed shut "
+    "outside away".split()))
+ANTONYM_PAIRS = [("inside", "outside"), ("open", "close"), ("open", "closed"), ("open", "shut"), ("on", "off"),
+                 ("enable", "disable"), ("include", "exclude"), ("public", "private"), ("allow", "deny"),
+                 ("accept", "reject"), ("internal", "external"), ("encrypt", "decrypt"), ("lock", "unlock")]
+ANTONYMS: dict[str, set[str]] = {}
+for _a, _b in ANTONYM_PAIRS:
+    ANTONYMS.setdefault(word_key(_a), set()).add(word_key(_b))
+    ANTONYMS.setdefault(word_key(_b), set()).add(word_key(_a))
 CLAUSE_DEPS = frozenset({"ROOT", "conj", "advcl", "ccomp", "relcl", "parataxis", "acl", "pcomp"})
 ORDER_LATER = re.compile(r"\b(?:afterwards?|later|then|next day|the day after|subsequently|following)\b", re.I)
 
@@ -54,6 +67,8 @@ class Clause:
     agents: list[tuple[set[str], str]]  # (keys of the agent phrase, its text)
     head_i: int
     order_pos: int
+    negverb: bool = False
+    mods: dict[str, set[str]] = field(default_factory=dict)
     facts: set[str] = field(default_factory=set)
 
 
@@ -87,9 +102,19 @@ def read_clauses(claim: str) -> list[Clause]:
             continue
         low = " ".join(t.lower_ for t in toks)
         chain = [h] + ([h.head] if h.dep_ in ("xcomp", "conj") else [])
-        negs = [t for t in toks if t.dep_ == "neg" or t.lower_ in ("never", "neither", "nor")]
+        chain_ids = {c.i for c in chain} | {t.i for t in toks if t.dep_ in ("aux", "auxpass") and t.head.i == h.i}
+        negs = [t for t in toks if (t.dep_ == "neg" and (t.head.i in chain_ids or t.head.pos_ in ("VERB", "AUX")))
+                or t.lower_ in ("never", "neither", "nor")]
+        negs = [t for t in negs if not (t.is_sent_start and t.i + 1 < len(doc) and doc[t.i + 1].is_punct)]
         negated = bool(negs) and not (h.lemma_ in BLOCKERS and any(c.lower_ == "from" for c in h.children))
         denied: set[str] = set()
+        for t in toks:  # "non-root", "non-vaccinated": the prefixed word is denied
+            if t.lower_ == "non" and t.i + 2 < len(doc) and doc[t.i + 1].text == "-":
+                denied.add(key(doc[t.i + 2]))
+            elif t.lower_.startswith("non-") and len(t.lower_) > 5:
+                denied.add(word_key(t.lower_[4:]))
+            elif t.lower_.startswith("un") and len(t.lower_) > 5 and t.pos_ in ("ADJ", "VERB"):
+                denied.add(word_key(t.lower_[2:]))  # "unpinned", "unlicensed", "unvaccinated"
         for t in toks:
             if t.lower_ == "without":
                 denied |= set(keys(t.subtree))
@@ -101,6 +126,9 @@ def read_clauses(claim: str) -> list[Clause]:
             pass
         auxes = {key(t) for t in toks if t.dep_ in ("aux", "auxpass")} | {t.lemma_.lower() for t in toks}
         permissive = bool(auxes & PERMISSIVE) and not negated
+        negverb = bool({key(t) for t in toks if t.pos_ in ("VERB", "ADJ", "ADV", "ADP")} & NEGATING) or bool(
+            re.search(r"\b(?:stays?|remains?|kept|keeps?|is|are|was|were|turned|switched|left)\s+"
+                      r"(?:off|closed|shut|disabled|locked)\b", low))
         agents = []
         for t in toks:
             if t.dep_ == "agent":
@@ -121,7 +149,18 @@ def read_clauses(claim: str) -> list[Clause]:
             start=toks[0].idx, end=toks[-1].idx + len(toks[-1].text), text=claim[toks[0].idx: toks[-1].idx
                                                                               + len(toks[-1].text)],
             keys=ks, verbs={key(t) for t in toks if t.pos_ == "VERB"}, negated=negated, permissive=permissive,
-            optional=bool(OPTIONAL_RE.search(low)), denied=denied, agents=agents, head_i=h.i, order_pos=n))
+            optional=bool(OPTIONAL_RE.search(low)), denied=denied, agents=agents, head_i=h.i, order_pos=n,
+            negverb=negverb, mods=_noun_mods(toks)))
+    return out
+
+
+def _noun_mods(tokens: Iterable[Any]) -> dict[str, set[str]]:
+    """Each noun's own modifiers ("GPU instances" -> instanc: {gpu}): what kind of the thing is meant."""
+    out: dict[str, set[str]] = {}
+    for t in tokens:
+        if t.pos_ in ("NOUN", "PROPN"):
+            mods = {key(c) for c in t.children if c.dep_ in ("compound", "amod") and c.pos_ in ("NOUN", "PROPN", "ADJ")}
+            out.setdefault(key(t), set()).update(m for m in mods if m not in GENERIC)
     return out
 
 
@@ -131,22 +170,23 @@ def _neg_prefix_text(tok: Any) -> str:
 
 # ---- chunk facts -----------------------------------------------------------------------------------
 
+_NAME_RE = re.compile(
+    r"\b[A-Z][\w.-]*\d[\w-]*\b"                      # TX-9, S-4
+    r"|\b[A-Z][a-z]+ (?:[A-Z]|\d+)\b"                  # Room 2, Magazine B
+    r"|\b[A-Z][a-zA-Z]+(?:\s+[A-Z][a-zA-Z]+)+\b"       # Late Film, Doe v. Roe
+    r"|(?<=[a-z,;:] )[A-Z][a-z]{2,}\b"                  # Freedonia, mid-sentence
+    r"|\b[A-Z]{2,}[\w-]*\b"                            # acronyms
+)
+
+
 def _names(text: str) -> set[str]:
-    """Names a chunk and a claim can share: capitalised words and labels ("Room 2", "TX-9", "Magazine B")."""
-    out = set()
-    for m in re.finditer(r"\b([A-Z][\w-]*(?:\s+(?:[A-Z0-9][\w-]*))*)", text):
-        w = m.group(1)
-        if len(w) > 2 and w.lower() not in ("the", "a", "an", "our", "we", "one", "each", "any", "all", "this"):
-            out.add(w.lower())
-    for m in re.finditer(r"\b([a-z]+ [A-Z0-9][\w-]{0,4})\b", text):
-        out.add(m.group(1).lower())
-    return out
+    """Names a chunk and a claim can share: proper names and labels ("Room 2", "TX-9", "Magazine B")."""
+    return {m.group(0).lower() for m in _NAME_RE.finditer(text) if len(m.group(0)) > 2}
 
 
 def chunk_facts(claim: str, chunk_texts: Sequence[str]) -> list[tuple[str, str]]:
     """(name, chunk sentence) for each name in the claim that a cited chunk also names."""
-    names = {n for n in _names(claim) | {w.lower() for w in re.findall(r"\b[A-Z][\w-]*\d[\w-]*\b", claim)}
-             if len(n) > 3 or any(c.isdigit() for c in n)}
+    names = _names(claim)
     facts = []
     for text in chunk_texts:
         for sent in re.split(r"(?<=[.!?;])\s+", text):
@@ -154,6 +194,13 @@ def chunk_facts(claim: str, chunk_texts: Sequence[str]) -> list[tuple[str, str]]
             for n in sorted(found):
                 facts.append((n, sent))
     return facts
+
+
+def _says_what_it_is(name: str, sent: str) -> bool:
+    """A sentence that states what the named thing is ("Freedonia is embargoed", "the TX-9 is on the
+    dual-use list"), not one that merely mentions it."""
+    return bool(re.search(rf"{re.escape(name)}\b.{{0,60}}?\b(?:is|are|was|were|counts? as|belongs? to)\b",
+                          sent.lower()))
 
 
 # ---- the comparisons --------------------------------------------------------------------------------
@@ -190,9 +237,7 @@ def _outside(a: measure.Amount, band: Band) -> bool:
 
 
 def _dim_ok(a: measure.Amount, band: Band) -> bool:
-    if a.dim != band.dimension:
-        return False
-    return not band.period or a.period
+    return a.dim == band.dimension and a.period == band.period
 
 
 @dataclass
@@ -224,7 +269,8 @@ def read_claim(claim: str, chunk_texts: Sequence[str] = ()) -> Claim:
     for name, sent in chunk_facts(claim, chunk_texts):
         pos = claim.lower().find(name)
         cl = _clause_at(clauses, max(pos, 0))
-        cl.facts |= set(keys(parse(sent))) - {name}
+        if _says_what_it_is(name, sent):
+            cl.facts |= set(keys(parse(sent))) - {name}
         for a in measure.find_amounts(sent):
             chunk_amounts.append((measure.Amount(a.lo, a.hi, a.dim, a.direction, a.period, cl.start, cl.end,
                                                  a.text, a.business), cl))
@@ -308,6 +354,20 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int]
     return out
 
 
+def _names_the_limit(claim: Claim, a: measure.Amount, band: Band) -> bool:
+    """Does the sentence of ``a`` name the constraint's own limit as a limit ("the 35 kg box exceeds the
+    30 kg limit, so it must be split")? Then it reasons about the rule rather than breaking it."""
+    for b in measure.find_amounts(claim.text):
+        if b.dim != a.dim or b.start == a.start:
+            continue
+        if not any(v is not None and abs(b.lo - v) <= 1e-9 * max(1.0, abs(v)) for v in (band.low, band.high)):
+            continue
+        near = claim.text[max(0, b.start - 25) : b.end + 25].lower()
+        if re.search(r"\b(?:limit|maximum|max|cap|ceiling|minimum|allowance|threshold|exceeds|over the)\b", near):
+            return True
+    return False
+
+
 def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     out = []
     for a, clause in claim.amounts + claim.chunk_amounts:
@@ -322,7 +382,7 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 continue
             if a.dim.startswith("count:") or a.dim == "age":
                 continue
-            if _outside(a, band):
+            if _outside(a, band) and not _names_the_limit(claim, a, band):
                 if a.direction == "max" and not (clause.permissive or re.search(
                         r"\b(?:up to|capped|any|allowed|limit)\b", clause.text, re.I)):
                     continue
@@ -354,6 +414,22 @@ def _distinctive(form: Form, forms: Sequence[Form]) -> bool:
     return same == 1 and not triggers and not q.dimension.startswith("count:")
 
 
+def _counted_noun(doc: Any, t: Any) -> Any:
+    """What a number counts: the noun its phrase ends on ("8 CPU cores", "10 times"), else the noun
+    before "of" ("a crew of five"), else its grammatical head."""
+    j = t.i + 1
+    last = None
+    while j < len(doc) and doc[j].pos_ in ("NOUN", "PROPN", "ADJ") and j - t.i <= 4:
+        if doc[j].pos_ in ("NOUN", "PROPN"):
+            last = doc[j]
+        j += 1
+    if last is not None:
+        return last
+    if t.i >= 2 and doc[t.i - 1].lower_ == "of" and doc[t.i - 2].pos_ in ("NOUN", "PROPN"):
+        return doc[t.i - 2]
+    return t.head if t.dep_ == "nummod" else None
+
+
 def check_counts(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     """Counted things ("a crew of five", "a single judge", "half a dozen people", "four individual events")."""
     out = []
@@ -367,10 +443,10 @@ def check_counts(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             n = None
             if t.lower_ in ("single", "sole", "lone") and key(t.head) == noun:
                 n = 1.0
-            elif t.like_num or t.lower_ in measure.NUMBER_WORDS:
-                target = t.head if t.dep_ == "nummod" else None
-                if target is None and t.head.lower_ == "of" and t.head.head is not None:
-                    target = t.head.head  # "a crew of five"
+            elif (t.like_num or t.lower_ in measure.NUMBER_WORDS) and t.lower_ not in ("a", "an"):
+                if measure._TOTAL_RE.search(claim.text[max(0, t.idx - 20) : t.idx]):
+                    continue  # "5 of the 10 days": the whole, not the part claimed
+                target = _counted_noun(doc, t)
                 if target is None or key(target) != noun:
                     continue
                 n = measure._number(t.text)
@@ -417,6 +493,33 @@ def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     return out
 
 
+@lru_cache(maxsize=4096)
+def _form_mods(text: str) -> dict[str, frozenset[str]]:
+    return {k: frozenset(v) for k, v in _noun_mods(parse(text)).items() if v}
+
+
+def _other_kind(form: Form, clause: Clause) -> bool:
+    """Does the clause name the constraint's thing with another modifier ("CPU instances" for "GPU
+    instances"), or with its modifier denied ("non-root")?"""
+    for head, mods in _form_mods(form.text).items():
+        theirs = clause.mods.get(head)
+        if theirs is None:
+            continue
+        if theirs and not (theirs & mods) and not (mods & clause.keys):
+            return True
+        if mods & clause.denied:
+            return True
+    return False
+
+
+def _flipped(form: Form, clause: Clause) -> bool:
+    """The clause says the opposite state of the constraint's word ("closed" for "open", "inside" for
+    "outside") without the word itself."""
+    words = set(form.object) | set(form.action) | set(form.subject)
+    present = clause.keys | clause.verbs
+    return any((ANTONYMS.get(w, set()) & present) and w not in present for w in words)
+
+
 def _matches(form: Form, clause: Clause) -> bool:
     """Does the clause speak of the constraint's event (its action or thing, and enough of its words)?"""
     words = clause.keys | clause.facts
@@ -426,6 +529,8 @@ def _matches(form: Form, clause: Clause) -> bool:
     hit_obj = obj & words
     hit_subj = subj & words
     hit_act = act & (clause.verbs | words)
+    if _other_kind(form, clause):
+        return False
     if hit_act:
         return bool(hit_obj) or (not obj and bool(hit_subj))
     if act and clause.verbs - {"be", "hav"}:  # the clause does something else with the same things
@@ -448,12 +553,16 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                                         f"the claim drops what {f.text!r} requires"))
                 continue
             if f.modality == "must_not":
-                if c.negated or c.optional or PROHIBITIVE_RE.search(c.text) or (set(f.object) & c.denied):
+                if c.negated or c.optional or PROHIBITIVE_RE.search(c.text) or c.negverb or _flipped(f, c) \
+                        or ((set(f.object) | set(f.subject)) & c.denied):
                     continue
                 out.append(_finding(f, claim, c.start, c.end, "forbid", f"the claim does what {f.text!r} forbids"))
             elif f.modality == "must":
+                if set(f.action) & NEGATING:
+                    continue  # "X rejects null keys": a denial stated as a duty; the lexicon reads it
                 req = set(f.object) or set(f.action)
-                if c.optional or (req & c.denied) or (c.negated and not c.denied):
+                skipped = bool(req & c.denied) and not c.negverb  # "without TLS ... are rejected" complies
+                if c.optional or skipped or (c.negated and not c.denied) or (c.negverb and not c.denied):
                     out.append(_finding(f, claim, c.start, c.end, "require",
                                         f"the claim drops what {f.text!r} requires"))
     return out
@@ -517,7 +626,7 @@ def check_order(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             continue
         if a.negated or b.negated:
             continue
-        b_first = _precedes(claim, b, a)
+        b_first = _precedes(claim, b, a, then_w - first_w, first_w - then_w)
         if b_first:
             out.append(_finding(f, claim, min(a.start, b.start), max(a.end, b.end), "order",
                                 f"the claim puts the events of {f.text!r} in the wrong order"))
@@ -536,10 +645,9 @@ def _first_pos(text: str, words: set[str], start: int = 0) -> int | None:
     return None
 
 
-def _precedes(claim: Claim, x: Clause, y: Clause) -> bool:
-    """Does the claim say x happens before y? Marker words first ("B before A", "A follows B",
-    "B first ... A afterwards"), then the dates or times each event is given."""
-    xw, yw = (x.keys | x.verbs) - (y.keys | y.verbs), (y.keys | y.verbs) - (x.keys | x.verbs)
+def _precedes(claim: Claim, x: Clause, y: Clause, xw: set[str], yw: set[str]) -> bool:
+    """Does the claim say x happens before y (events named by the words xw and yw)? Marker words first
+    ("B before A", "A follows B", "B first ... A afterwards"), then the dates or times each is given."""
     m = MARKERS.search(claim.text)
     if m:
         px, py = _first_pos(claim.text, xw), _first_pos(claim.text, yw)
@@ -604,21 +712,19 @@ def check_windows(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         if w is None:
             continue
         for c in claim.clauses:
-            if _overlap(f, c) == 0 or c.negated:
+            if _overlap(f, c) == 0 or c.negated or c.negverb:
                 continue
             if w.kind == "clock":
                 clocks = [t for t in claim.clocks if c.start <= t.start < c.end] or (
                     [t for t in _chunk_clocks(claim, c)])
                 for t in clocks:
                     m = t.minutes % (24 * 60) if t.minutes != 24 * 60 else 24 * 60
-                    if t.role in ("until",):
+                    if t.role == "until":
                         bad = _in_clock(w.start, w.end, m, end_point=True)
-                    elif t.role == "after":
-                        bad = False
+                    elif t.role == "before":  # "before 9:00": some time before it, back to midnight
+                        bad = any(_in_clock(w.start, w.end, x, end_point=False) for x in range(0, m))
                     else:
                         bad = _in_clock(w.start, w.end, m, end_point=False)
-                    if t.role == "before":
-                        bad = bad or False
                     if bad and not PROHIBITIVE_RE.search(c.text):
                         out.append(_finding(f, claim, c.start, c.end, "temporal",
                                             f"the claim's time falls in the window {f.text!r} forbids"))
@@ -658,28 +764,60 @@ def _in_clock(start: int, end: int, m: int, end_point: bool) -> bool:
     return m >= start or m < end
 
 
+_LABEL_RE = re.compile(r"(?<![\w-])(?P<label>[A-Z][a-z]+ (?:[A-Z]|\d+)|[a-z]+ (?:[A-Z]|\d+)|[a-z]{2}-[a-z]+-\d)(?![\w-])")
+_PLACE_CUE = re.compile(r"(?:\b(?:in|into|to|at|inside|on)\s+(?:the\s+)?|^\s*(?:the\s+)?)$", re.I)
+
+
+def _labels(text: str) -> list[tuple[str, int]]:
+    """Labelled places ("Room 2", "Magazine B", "ward C", "eu-west-1") with their positions; when
+    several, those a place word introduces ("in Room 2") or that open the sentence."""
+    found = [(m.group("label").lower(), m.start("label")) for m in _LABEL_RE.finditer(text)]
+    if len(found) > 1:
+        cued = [(lab, pos) for lab, pos in found if _PLACE_CUE.search(text[:pos])]
+        return cued
+    return found
+
+
+def _place_of(member: set[str], text: str) -> str | None:
+    """The labelled place a sentence puts a member in (the label in the same sentence as its words)."""
+    for sent in re.split(r"(?<=[.!?;])\s+|,\s+(?:and|while|since|but|because)\s+", text):
+        if member & set(keys(parse(sent))):
+            labels = _labels(sent)
+            if len(labels) == 1:
+                return labels[0][0]
+    return None
+
+
 def check_exclusion(forms: Sequence[Form], claim: Claim) -> list[Finding]:
-    """A and B kept apart: the claim puts them together (same place, "together", "share", "also")."""
+    """A and B kept apart: the claim puts them together ("together", "the same", "share"), or in one
+    labelled place, by its own words or with what a cited chunk says is there."""
     out = []
     for f in forms:
         if len(f.exclusion) < 2:
             continue
         a_w, b_w = set(f.exclusion[0]), set(f.exclusion[1])
         a_own, b_own = a_w - b_w or a_w, b_w - a_w or b_w
-        text = claim.text.lower()
         for c in claim.clauses:
             words = c.keys | c.facts
-            neg_prefixed = {k for k in words if re.search(rf"\b(?:non-?|un){re.escape(k)}", text)}
-            has_a = bool(a_own & words) and not (a_own & neg_prefixed)
-            has_b = bool(b_own & words) and not (b_own & neg_prefixed)
-            if not (has_a and has_b) or c.negated:
+            has_a = bool(a_own & words) and not (a_own & c.denied)
+            has_b = bool(b_own & words) and not (b_own & c.denied)
+            if c.negated or _flipped(f, c):
                 continue
-            together = re.search(r"\b(?:together|same|share[sd]?|sharing|also|with|alongside|into|in)\b", c.text, re.I)
+            together = re.search(r"\b(?:together|same|share[sd]?|sharing|alongside|also)\b", c.text, re.I)
             apart = re.search(r"\b(?:away from|apart|separate\w*|isolat\w*|different|another)\b", c.text, re.I)
-            if together and not apart:
+            if has_a and has_b and together and not apart:
                 out.append(_finding(f, claim, c.start, c.end, "exclusion",
                                     f"the claim puts together what {f.text!r} keeps apart"))
                 break
+        else:
+            texts = [claim.text] + list(claim.chunk_texts)
+            place_a = next((p for t in texts if (p := _place_of(a_own, t))), None)
+            place_b = next((p for t in texts if (p := _place_of(b_own, t))), None)
+            in_claim = _place_of(a_own, claim.text) or _place_of(b_own, claim.text)
+            if place_a and place_a == place_b and in_claim and not re.search(
+                    r"\b(?:not|never|no longer|away from|separate)\b", claim.text, re.I):
+                out.append(_finding(f, claim, 0, len(claim.text), "exclusion",
+                                    f"the claim puts both of {f.text!r} in {place_a}"))
     return out
 
 
@@ -704,12 +842,43 @@ CHECKS = (check_bounds, check_counts, check_triggers, check_modal, check_agents,
           check_exclusion, check_members)
 
 
-def judge_claim(claim: str, forms: Iterable[Form], chunk_texts: Sequence[str] = ()) -> list[Finding]:
-    """Every contradiction between the claim and the forms (one per constraint, first found)."""
+def evaluated(forms: Sequence[Form], claim: Claim) -> set[str]:
+    """Constraints whose measured part met a value in the claim: an amount of its dimension, a time or
+    date for its window, both of its events. A silence of the typed reading there is a judgement."""
+    out = set()
+    dims = {(a.dim, a.period) for a, _ in claim.amounts + claim.chunk_amounts}
+    for f in forms:
+        q, t, w, o = f.quantity, f.trigger, f.window, f.order
+        if q is not None and ((q.dimension, q.period) in dims or _derived_gaps(f, claim)):
+            out.add(f.text)
+        elif t is not None and any(d == t.dimension for d, _ in dims):
+            out.add(f.text)
+        elif w is not None and (claim.clocks if w.kind == "clock" else claim.dates):
+            out.add(f.text)
+        elif o is not None:
+            first_w, then_w = set(o.first), set(o.then)
+            a = _event_pos(claim, first_w, then_w)
+            b = _event_pos(claim, then_w, first_w)
+            if a is not None and b is not None and a is not b:
+                out.add(f.text)
+    return out
+
+
+def assess(claim: str, forms: Iterable[Form], chunk_texts: Sequence[str] = ()) -> tuple[list[Finding], set[str]]:
+    """(contradictions, constraints the typed reading could measure against this claim)."""
     forms = list(forms)
     if not claim.strip() or not forms:
-        return []
+        return [], set()
     read = read_claim(claim, chunk_texts)
+    return _run_checks(forms, read), evaluated(forms, read)
+
+
+def judge_claim(claim: str, forms: Iterable[Form], chunk_texts: Sequence[str] = ()) -> list[Finding]:
+    """Every contradiction between the claim and the forms (one per constraint, first found)."""
+    return assess(claim, forms, chunk_texts)[0]
+
+
+def _run_checks(forms: list[Form], read: Claim) -> list[Finding]:
     seen: set[str] = set()
     out = []
     for check in CHECKS:

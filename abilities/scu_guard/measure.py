@@ -158,6 +158,9 @@ _TIMES_RE = re.compile(
     rf"(?P<unit>{_alt(_UNIT_KEYS)})\b",
     re.I,
 )
+_RANGE_RE = re.compile(
+    rf"(?<![\w.:])(?P<a>{_NUM})\s*(?:and|to|-|–)\s*(?P<b>{_NUM})\s*(?P<unit>{_alt(_UNIT_KEYS)})(?![\w])", re.I)
+_TOTAL_RE = re.compile(r"\b\d+\s+(?:of|out of)\s+(?:the\s+|all\s+)?$", re.I)
 _AGE_RE = re.compile(rf"\b(?:(?P<n>\d{{1,3}}|{_WORDNUM})[- ]years?[- ]olds?|aged\s+(?P<n2>\d{{1,3}}))\b", re.I)
 _DAY_N_RE = re.compile(r"\bday\s+(?P<n>\d{1,3})\b", re.I)
 _ADVERB_RE = re.compile(rf"\b(?P<adv>{_alt(list(PERIOD_ADVERBS))})\b", re.I)
@@ -220,6 +223,8 @@ def find_amounts(text: str) -> list[Amount]:
         if any(s < te and ts < e for ts, te in taken):
             return
         taken.append((s, e))
+        if _TOTAL_RE.search(text[max(0, s - 20) : s]):
+            return  # "5 of the 10 days": the 10 is the whole, not what is claimed
         d = _direction(text, s, e)
         if frequency and d != "eq":  # "at least every 7 days": at least as often = an interval of at most
             d = "max" if d == "min" else "min"
@@ -234,6 +239,14 @@ def find_amounts(text: str) -> list[Amount]:
         dim, v = to_base(n, UNIT_WORDS[u])
         add(v, v, dim, period, s, e, frequency=frequency)
 
+    for m in _RANGE_RE.finditer(text):  # "between 40 and 55 %": the first number takes the second's unit
+        a, b = _number(m.group("a")), _number(m.group("b"))
+        u = m.group("unit").lower()
+        if a is None or b is None or u in BUSINESS_DAY or u not in UNIT_WORDS:
+            continue
+        (dim, va), (_, vb) = to_base(a, UNIT_WORDS[u]), to_base(b, UNIT_WORDS[u])
+        add(va, va, dim, False, m.start("a"), m.end("a"))
+        add(vb, vb, dim, False, m.start("b"), m.end())
     for m in _AGE_RE.finditer(text):
         n = _number(m.group("n") or m.group("n2"))
         if n is not None:
