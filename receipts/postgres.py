@@ -105,7 +105,7 @@ class _Streaming:
 
 
 def verify_database(url: str, keys_dir: Path | None = None, from_seq: int = 1,
-                    to_seq: int | None = None) -> VerifyReport:
+                    to_seq: int | None = None, **options: Any) -> VerifyReport:
     """Verify a PostgreSQL receipt log offline: every record's body, hash and link, then the Merkle
     root against every signed tree head. ``keys_dir`` pins the public key (``signing_key.pub.pem``);
     without it each head is checked against the key it names."""
@@ -117,7 +117,7 @@ def verify_database(url: str, keys_dir: Path | None = None, from_seq: int = 1,
         conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
         if conn.execute("SELECT to_regclass('records') IS NOT NULL").fetchone()[0] is not True:  # type: ignore[index]
             return VerifyReport(False, 0, reason="no receipt log in this database (run metis db upgrade)")
-        return verify_connection(_Streaming(conn), keys_dir, from_seq, to_seq)  # type: ignore[arg-type]
+        return verify_connection(_Streaming(conn), keys_dir, from_seq, to_seq, **options)  # type: ignore[arg-type]
     finally:
         conn.close()
 
@@ -578,8 +578,9 @@ class PostgresReceiptLog:
 
     # -- verification ------------------------------------------------------------------------
 
-    def verify(self, from_seq: int = 1, to_seq: int | None = None) -> VerifyReport:
-        return verify_database(self.url, self.keys_dir, from_seq, to_seq)
+    def verify(self, from_seq: int = 1, to_seq: int | None = None, **options: Any) -> VerifyReport:
+        """The offline verifier on this log's database (``options`` go to ``verify_connection``)."""
+        return verify_database(self.url, self.keys_dir, from_seq, to_seq, **options)
 
 
 def _settle(in_loop: list[tuple[asyncio.Future, Any]]) -> None:
