@@ -402,11 +402,16 @@ class Scheduler:
 
     # -- fair dispatch ------------------------------------------------------------------------
 
-    def _enqueue(self, a: Action) -> None:
+    def _enqueue(self, a: Action, front: bool = False) -> None:
+        """Ready for a slot; a resumed run goes ahead of its tenant's fresh starts (``front``)."""
         if a.in_ready or a.status in TERMINAL:
             return
         a.in_ready = True
-        self._ready.setdefault(a.tenant, deque()).append(a.action_id)
+        q = self._ready.setdefault(a.tenant, deque())
+        if front:
+            q.appendleft(a.action_id)
+        else:
+            q.append(a.action_id)
         if a.tenant not in self._turn:
             self._turn.append(a.tenant)
         self._dispatch()
@@ -779,7 +784,7 @@ class Scheduler:
             return
         a.resume_pending = False
         a.parked = None
-        self._enqueue(a)
+        self._enqueue(a, front=True)
 
     def _retry(self, a: Action, reason: str, message: str) -> None:
         """A run died (worker or server): resume it by replay after backoff, or end it ``failed``."""

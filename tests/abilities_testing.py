@@ -209,4 +209,36 @@ class EchoDeps(Ability):
                 "revision": ctx.revision}
 
 
-ABILITIES = [Noop, Emit, Sleep, Hang, Steps, Fail, Ask, Spawn, Unlock, Publish, EchoDeps]
+class Nondet(Ability):
+    name, version, description = "t_nondet", "1", "emits a value that is not derived from its seed, then asks"
+    Inputs, Outputs = NoopIn, AnyOut
+
+    def run(self, ctx: ActionContext, inputs: Any) -> dict[str, Any]:
+        import os
+
+        ctx.checkpoint("plan_delta", {"nonce": os.urandom(8).hex()})  # differs on every run: not replayable
+        value = ctx.ask("question", {"question": "go on?"})
+        return {"answer": value}
+
+
+class AskTwiceIn(_In):
+    steps: int = Field(3, ge=0, le=1000)
+
+
+class AskTwice(Ability):
+    name, version, description = "t_ask2", "1", "seeded checkpoints around two questions"
+    Inputs, Outputs = AskTwiceIn, AnyOut
+
+    def run(self, ctx: ActionContext, inputs: Any) -> dict[str, Any]:
+        rng = ctx.rng("ask2")
+        values = []
+        for phase in ("first", "second"):
+            for i in range(inputs.steps):
+                v = rng.randint(0, 10**9)
+                values.append(v)
+                ctx.checkpoint("plan_delta", {"phase": phase, "i": i, "v": v})
+            values.append(ctx.ask("question", {"question": f"{phase}?"}))
+        return {"values": values}
+
+
+ABILITIES = [Noop, Emit, Sleep, Hang, Steps, Fail, Ask, Spawn, Unlock, Publish, EchoDeps, Nondet, AskTwice]

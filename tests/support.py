@@ -343,3 +343,33 @@ async def replay_and_receipts(server: MetisServer, action_id: str) -> tuple[dict
         replay = await approved_reviewer(server, rv, "reflect.replay", {"action_id": action_id})
         receipts = await approved_reviewer(server, rv, "reflect.receipts", {"action_id": action_id})
     return replay, receipts
+
+
+async def open_request(tb: ToolBus, action_id: str, topic: str | None = None, timeout: float = 30.0) -> dict[str, Any]:
+    """The payload of the action's newest ``action_waiting_user`` event (read from the topic's
+    history, so it works after a restart too); waits until the action is ``waiting_user``."""
+    view = await tb.wait_status(action_id, {"waiting_user"}, timeout)
+    sub = (await tb.call("events.subscribe", {"topic": topic or view["topic"]}))["subscription_id"]
+    found: dict[str, Any] | None = None
+    deadline = time.monotonic() + timeout
+    try:
+        while True:
+            note = await asyncio.wait_for(tb.notifications.get(), max(0.1, deadline - time.monotonic()))
+            p = note.get("params", {})
+            if note.get("method") != "event" or p.get("subscription_id") != sub or p["data"]["action_id"] != action_id:
+                continue
+            if p["event"] == "action_waiting_user":
+                found = p["data"]["payload"]
+            if found is not None and tb.notifications.empty():
+                await asyncio.sleep(0.2)  # a newer question may still be on its way
+                if tb.notifications.empty():
+                    return found
+    finally:
+        await tb.call("events.unsubscribe", {"subscription_id": sub})
+
+
+async def answer_open_request(tb: ToolBus, action_id: str, value: Any) -> dict[str, Any]:
+    """Answer the action's open question with ``actions.input``; returns the question's payload."""
+    payload = await open_request(tb, action_id)
+    await tb.call("actions.input", {"action_id": action_id, "request_id": payload["request_id"], "value": value})
+    return payload
