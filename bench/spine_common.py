@@ -10,6 +10,7 @@ import json
 import os
 import platform
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -42,9 +43,19 @@ def ratio(a: float, b: float) -> float:
     return round(a / b, 4) if b else 0.0
 
 
-def write_result(name: str, result: dict[str, Any]) -> Path:
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    path = RESULTS / f"{name}.json"
+def results_dir(smoke: bool = False) -> Path:
+    """Where result files go: ``bench/results``, except in smoke mode (CI), where they go to
+    ``$METIS_BENCH_RESULTS`` or a fresh temporary directory, never over the committed figures."""
+    if not smoke:
+        return RESULTS
+    env = os.environ.get("METIS_BENCH_RESULTS")
+    return Path(env) if env else Path(tempfile.mkdtemp(prefix="metis_bench_"))
+
+
+def write_result(name: str, result: dict[str, Any], smoke: bool = False) -> Path:
+    out = results_dir(smoke)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{name}.json"
     path.write_text(json.dumps({**result, "machine": machine()}, indent=2, sort_keys=True) + "\n")
     return path
 

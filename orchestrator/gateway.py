@@ -7,7 +7,8 @@ Delivery subscribes to the live hub first, then range-reads the log from the req
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import aclosing
 
 from sse_starlette.sse import EventSourceResponse
 from starlette.requests import Request
@@ -17,11 +18,30 @@ from orchestrator.events import sse_frame
 from orchestrator.hub import Dropped, resume_then_live
 from orchestrator.toolbus import bearer
 from receipts.log import Record
+from schemas.toolbus import MAX_SEQ
+
+SEND_BYTES = 32 * 1024  # at most this much per send, so a slow reader holds little besides the socket's buffer
 
 
 def _legacy_frame(rec: Record) -> bytes:
     """The same frame with the pre-Actions event name (``action_started`` -> ``wu_started``)."""
     return sse_frame(rec).replace(b"\nevent: action_", b"\nevent: wu_", 1)
+
+
+def _chunks(frame: Callable[[Record], bytes], batch: list[Record]) -> Iterator[bytes]:
+    """The batch's frames joined into sends of about ``SEND_BYTES``: few sends per batch (500
+    subscribers cost 500 sends per burst, not 500 per event), none of them large."""
+    parts: list[bytes] = []
+    size = 0
+    for rec in batch:
+        f = frame(rec)
+        parts.append(f)
+        size += len(f)
+        if size >= SEND_BYTES:
+            yield b"".join(parts)
+            parts, size = [], 0
+    if parts:
+        yield b"".join(parts)
 
 
 def _tenant_for(request: Request, topic: str) -> str | None:
@@ -46,10 +66,10 @@ async def stream_endpoint(request: Request) -> Response:
     if raw not in (None, ""):
         try:
             after = int(raw)
-            if after < 0:
+            if not 0 <= after <= MAX_SEQ:
                 raise ValueError
         except ValueError:
-            return JSONResponse({"error": f"Last-Event-ID must be a non-negative integer, got {raw!r}"},
+            return JSONResponse({"error": f"Last-Event-ID must be an integer in 0..{MAX_SEQ}, got {raw[:40]!r}"},
                                 status_code=400)
     service, settings = request.app.state.service, request.app.state.settings
     rlog, hub = service.log, service.hub
@@ -64,13 +84,15 @@ async def stream_endpoint(request: Request) -> Response:
     service.metrics.sse_subscribers.inc()
 
     async def events() -> AsyncIterator[bytes]:
-        # One joined chunk per batch: 500 subscribers cost 500 sends per burst, not 500 per event.
         try:
-            async for batch in resume_then_live(rlog, sub, tenant, topic, after):
-                yield b"".join(frame(rec) for rec in batch)
+            async with aclosing(resume_then_live(rlog, sub, tenant, topic, after)) as batches:
+                async for batch in batches:
+                    for chunk in _chunks(frame, batch):
+                        yield chunk
         except Dropped:
             return
         finally:
+            batch = chunk = None  # noqa: F841 - a traceback that keeps this frame must not keep records
             hub.unsubscribe(sub)
             service.metrics.sse_subscribers.dec()
 
