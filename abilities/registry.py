@@ -24,6 +24,7 @@ BUILTIN: dict[str, str] = {
     "scu_guard": "abilities.scu_guard.ability:ScuGuardAbility",
     "ariadne_audit": "abilities.ariadne_audit.ability:AriadneAuditAbility",
     "mathlas": "abilities.mathlas.ability:MathlasAbility",
+    "sandbox": "abilities.sandbox.ability:SandboxAbility",
 }
 
 

@@ -2,7 +2,7 @@
 
 It runs after confinement is complete, in a fresh interpreter that shares nothing with the
 trusted runner. It loads the candidate's source, then answers calls of one function: each request
-line on fd 0 is ``{"args": [...]}``, each reply line on fd 3 is ``{"value": v}`` or
+line on fd 0 is ``{"args": [...], "kwargs": {...}}``, each reply line on fd 3 is ``{"value": v}`` or
 ``{"error": "Type: message"}``. The candidate can write anything to fd 3 too; the trusted side
 treats every reply as data (a value to check or score), never as a verdict. Printing goes to fd 1,
 which is only kept, capped, for diagnostics.
@@ -50,7 +50,8 @@ def main():
     reply({"loaded": True})
     for line in requests:
         try:
-            reply({"value": fn(*json.loads(line)["args"])})
+            call = json.loads(line)
+            reply({"value": fn(*call["args"], **call.get("kwargs", {}))})
         except BaseException as exc:
             reply(failure(exc))
 

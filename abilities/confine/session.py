@@ -118,6 +118,8 @@ class Session:
         self._reply_buf = bytearray()
         self._status_buf = bytearray()
         self._deadline = 0.0
+        self._session_deadline = 0.0
+        self._limit_s = self.limits.wall_s
         self._fds: dict[str, int] = {}
         self._pending: list[dict[str, Any]] = []
 
@@ -140,7 +142,7 @@ class Session:
 
     def start(self) -> None:
         """Build the jail and load the candidate (raises ``ConfinementUnavailable`` if impossible)."""
-        self._deadline = time.monotonic() + self.limits.wall_s
+        self._deadline = self._session_deadline = time.monotonic() + self.limits.wall_s
         req_r, req_w = os.pipe()
         rep_r, rep_w = os.pipe()
         out_r, out_w = os.pipe()
@@ -215,9 +217,19 @@ class Session:
     # -- calls ----------------------------------------------------------------------------
     def call(self, *args: Any) -> Any:
         """Call the candidate's function with JSON ``args``; its JSON return value."""
+        return self.invoke(list(args))
+
+    def invoke(self, args: list[Any], kwargs: dict[str, Any] | None = None, timeout_s: float | None = None) -> Any:
+        """``call`` with keyword arguments and an optional wall-clock limit for this call alone
+        (within the session's); past it the candidate is killed (``CandidateEnded("timeout")``)."""
         self.calls += 1
-        self._send({"args": list(args)})
-        ans = self._reply()
+        if timeout_s is not None and time.monotonic() + timeout_s < self._session_deadline:
+            self._deadline, self._limit_s = time.monotonic() + timeout_s, timeout_s
+        try:
+            self._send({"args": args, "kwargs": kwargs or {}})
+            ans = self._reply()
+        finally:
+            self._deadline, self._limit_s = self._session_deadline, self.limits.wall_s
         if "error" in ans:
             raise CandidateError(str(ans["error"])[:400])
         if "value" not in ans:
@@ -322,7 +334,7 @@ class Session:
 
     def _timeout(self) -> None:
         self._kill()
-        raise CandidateEnded("timeout", f"wall-clock limit of {self.limits.wall_s} s exceeded; the sandbox "
+        raise CandidateEnded("timeout", f"wall-clock limit of {self._limit_s:g} s exceeded; the sandbox "
                              "was killed", self.tail())
 
     def _ended(self) -> None:

@@ -1,0 +1,1 @@
+"""The ``sandbox`` ability: run a deterministic code check in the confined runner."""
