@@ -36,6 +36,14 @@ Record = Callable[[str, sympy.Basic, str, str | None], None]
 ZERO_EPS = mpmath.mpf(10) ** -30
 
 
+RELATIONS = {"=": sympy.Eq, "<": sympy.Lt, "<=": sympy.Le, ">": sympy.Gt, ">=": sympy.Ge}
+
+
+def relation(lhs: sympy.Expr, op: str, rhs: sympy.Expr) -> sympy.Basic:
+    """``lhs OP rhs`` as an unevaluated sympy relational (OP one of =, <, <=, >, >=)."""
+    return RELATIONS[op](lhs, rhs, evaluate=False)
+
+
 def unsupported(what: str) -> AbilityError:
     return AbilityError("unsupported", what)
 
@@ -363,7 +371,7 @@ def sweep(points: list[sympy.Expr], lo: sympy.Expr, hi: sympy.Expr,
     pieces: list[sympy.Set] = []
     for a, b in zip(ends, ends[1:], strict=False):
         if in_cell(a, b):
-            pieces.append(sympy.Interval.open(a, b))
+            pieces.append(sympy.S.Reals if (a, b) == (-sympy.oo, sympy.oo) else sympy.Interval.open(a, b))
     for p in inner:
         if at_point(p):
             pieces.append(sympy.FiniteSet(p))

@@ -28,6 +28,7 @@ from abilities.crl_math.chart import (
     chart,
     order_key,
     reduce_to_candidates,
+    relation,
     truth_at,
     values_at,
     violated,
@@ -38,15 +39,10 @@ from abilities.crl_math.parser import ParseError, evaluated, parse_solve_relatio
 from abilities.crl_math.request import Request, StoppedWithPartial, base_outputs, partial_outputs
 from abilities.crl_math.rules import log_exp_inverse
 from abilities.crl_math.sets import check_set, show_set
-from abilities.crl_math.trail import StepRec, Trail, show
+from abilities.crl_math.trail import NullHooks, StepRec, Trail, show
 
 IMPLICATION_RULES = ("SQUARE_BOTH_SIDES", "SQUARE_ABS", "EXPONENTIATE_LOGS", "CAS_SOLVE")
-RELATIONS = {"=": sympy.Eq, "<": sympy.Lt, "<=": sympy.Le, ">": sympy.Gt, ">=": sympy.Ge}
 TRIG = (sympy.sin, sympy.cos, sympy.tan)
-
-
-def relation(lhs: sympy.Expr, op: str, rhs: sympy.Expr) -> sympy.Basic:
-    return RELATIONS[op](lhs, rhs, evaluate=False)
 
 
 class Chain:
@@ -96,7 +92,8 @@ def run_solve(req: Request, trail: Trail) -> dict[str, Any]:
     if params:
         if not real:
             raise AbilityError("unsupported", "parameters are handled over the reals only")
-        return run_cases(req, trail, lhs_s, op, rhs_s, x, params)
+        return run_cases(req, trail, lhs_s, op, rhs_s, x, params,
+                         lambda lhs, rel, rhs: solve_set(lhs, rel, rhs, x, trail.assumptions, trail.seed))
     e0 = trail.add_expr(relation(lhs_s, op, rhs_s), text)
     try:
         d0 = trail.domain_of(e0)
@@ -106,25 +103,42 @@ def run_solve(req: Request, trail: Trail) -> dict[str, Any]:
     if foreign:
         raise AbilityError("invalid_assumption", f"the assumption {foreign[0].text} names a symbol that is not in "
                                                  "the equation")
+    chain, final, rejected, extra = _solve_chain(trail, req, e0, d0, x, lhs_s, op, rhs_s)
+    return _finish(trail, req, chain, e0, d0, x, lhs_s, op, rhs_s, final, rejected, extra)
+
+
+def _solve_chain(trail: Trail, req: Request, e0: str, d0: list[Cond], x: sympy.Symbol, lhs_s: sympy.Expr, op: str,
+                 rhs_s: sympy.Expr) -> tuple[Chain, sympy.Set, list[dict[str, Any]], list[sympy.Expr]]:
+    """Pick the planner (periodic, finite candidates, sign chart) and run it on the trail."""
+    real = trail.real
     lhs, rhs = evaluated(lhs_s), evaluated(rhs_s)
     if real:
         lhs, rhs = realify(lhs), realify(rhs)
     chain = Chain(trail, req, e0)
     if real and (lhs - rhs).has(*TRIG):
         final, extra = periodic.solve_periodic(chain, lhs_s, op, rhs_s, x, d0, trail.assumptions)
-        return _finish(trail, req, chain, e0, d0, x, lhs_s, op, rhs_s, final, [], extra)
+        return chain, final, [], extra
     mark = trail.snapshot()
     if op == "=":
         try:
             final, rejected, extra = _finite(chain, lhs_s, rhs_s, lhs, rhs, x, d0)
-            return _finish(trail, req, chain, e0, d0, x, lhs_s, op, rhs_s, final, rejected, extra)
+            return chain, final, rejected, extra
         except AbilityError as exc:
             if exc.reason != "unsupported" or not real:
                 raise
             trail.retract(mark, f"no finite candidate set ({exc.message}); solving by the sign chart")
             chain = Chain(trail, req, e0)
     final, points = _by_chart(chain, lhs_s, op, rhs_s, lhs, rhs, x, d0)
-    return _finish(trail, req, chain, e0, d0, x, lhs_s, op, rhs_s, final, [], points)
+    return chain, final, [], points
+
+
+def solve_set(lhs_s: sympy.Expr, op: str, rhs_s: sympy.Expr, x: sympy.Symbol, assumptions: list[Cond],
+              seed: bytes) -> sympy.Set:
+    """The solution set alone, on a scratch trail (parameter cases solve one value at a time)."""
+    trail = Trail(NullHooks(), seed, True, [c for c in assumptions if set(c.symbols()) <= {x.name}], [], 10)
+    e0 = trail.add_expr(relation(lhs_s, op, rhs_s))
+    d0 = trail.domain_of(e0)
+    return _solve_chain(trail, Request(goal="solve"), e0, d0, x, lhs_s, op, rhs_s)[1]
 
 
 def _moved(chain: Chain, lhs: sympy.Expr, rhs: sympy.Expr, op: str) -> sympy.Expr:
