@@ -516,6 +516,18 @@ class PostgresReceiptLog:
                 return
             after = page[-1].seq
 
+    def ping(self) -> bool:
+        """Can the database be reached now? (``SELECT 1`` on a pooled connection.)"""
+        try:
+            self._rows("SELECT 1", ())
+            return True
+        except StorageUnavailable:
+            return False
+
+    async def probe(self) -> bool:
+        """``ping`` off the event loop: the readiness probe of a PostgreSQL-backed replica."""
+        return await asyncio.to_thread(self.ping)
+
     # -- Merkle tree heads and proofs --------------------------------------------------------
 
     @property

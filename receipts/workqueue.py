@@ -126,6 +126,28 @@ class WorkQueue:
         except CONNECTION_ERRORS as exc:
             raise unavailable(exc, "queue") from None
 
+    def take(self, action_id: str, tenant: str, kind: str, owner: str,
+             payload: dict[str, Any] | None = None, max_attempts: int = 3) -> Lease | None:
+        """Claim one named action for ``owner``: creates its job if there is none, or takes it over when
+        it is available, parked, or running under an expired lease. None while another owner's lease
+        is live. This is how a replica that accepted (or, at start-up, found) an action makes sure no
+        other replica runs it at the same time."""
+        rows = self._run(
+            "INSERT INTO metis_jobs AS j (action_id, tenant, kind, payload, max_attempts, state, owner, epoch, attempt, "
+            "lease_until) VALUES (%s, %s, %s, %s, %s, 'running', %s, 1, 1, now() + make_interval(secs => %s)) "
+            "ON CONFLICT (action_id) DO UPDATE SET state = 'running', owner = EXCLUDED.owner, epoch = j.epoch + 1, "
+            "attempt = j.attempt + 1, lease_until = EXCLUDED.lease_until, updated_at = now() "
+            "WHERE j.state IN ('available', 'parked') OR (j.state = 'running' AND j.lease_until < now()) "
+            f"RETURNING {', '.join('j.' + c for c in _RETURNING.split(', '))}",
+            (action_id, tenant, kind, json.dumps(payload or {}), max_attempts, owner, self.lease_s))
+        return Lease(**rows[0]) if rows else None
+
+    def renew_all(self, owner: str) -> int:
+        """One heartbeat for every job ``owner`` runs (a replica renews all its leases in one statement);
+        returns how many leases it holds."""
+        return len(self._run("UPDATE metis_jobs SET lease_until = now() + make_interval(secs => %s), updated_at = now() "
+                             "WHERE owner = %s AND state = 'running' RETURNING action_id", (self.lease_s, owner)))
+
     def heartbeat(self, lease: Lease) -> bool:
         """Extend the lease; False if it was lost (expired and rescued, or claimed again)."""
         return bool(self._run("UPDATE metis_jobs SET lease_until = now() + make_interval(secs => %s), updated_at = now() "

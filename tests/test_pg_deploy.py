@@ -74,7 +74,7 @@ def test_replicas_are_probed_non_root_and_read_the_shared_keys_from_a_secret():
     replica = next(d for d in manifests() if d["kind"] == "Deployment" and d["metadata"]["name"] == "metis-replica")
     pod = replica["spec"]["template"]["spec"]
     (container,) = pod["containers"]
-    assert container["readinessProbe"]["httpGet"]["path"] == "/healthz"
+    assert container["readinessProbe"]["httpGet"]["path"] == "/readyz"  # out of rotation while storage refuses writes
     assert container["livenessProbe"]["httpGet"]["path"] == "/healthz"
     assert pod["securityContext"]["runAsNonRoot"] is True and pod["securityContext"]["runAsUser"] != 0
     keys = next(v for v in pod["volumes"] if v["name"] == "keys")

@@ -275,7 +275,9 @@ def test_outage_gives_a_retryable_error_then_recovers(pg_url, pg_database, tmp_p
         assert log.available is False
         with pytest.raises(StorageUnavailable):
             log.read_range(1, 10)
+        assert asyncio.run(log.probe()) is False
         proxy.restore()
+        assert asyncio.run(log.probe()) is True
         (rec,) = log.append_sync([Entry("receipt", "after", "acme", {})])
         assert rec.seq == 2 and log.available is True
         assert [r.name for r in log.read_range(1, 10)] == ["before", "after"]

@@ -147,3 +147,21 @@ def test_a_parked_job_holds_no_worker_and_wakes_a_waiting_claimer(queue):
     assert got and got[0].action_id == "act_p" and got[0].epoch == 2
     assert time.monotonic() - t0 < 2.0  # woken by NOTIFY, not by its 5 s poll
     assert not queue.wake("act_p")  # only a parked job wakes
+
+
+def test_take_gives_an_action_to_one_replica_until_its_lease_lapses(queue):
+    first = queue.take("act_t", "acme", "t_emit", owner="replica-1")
+    assert first is not None and first.epoch == 1
+    assert queue.take("act_t", "acme", "t_emit", owner="replica-2") is None  # a live lease: hands off
+    queue.enqueue("act_u", "acme", "t_emit")
+    (other,) = queue.claim("replica-1")
+    time.sleep(0.7)
+    assert queue.renew_all("replica-1") == 2  # one statement renews both leases
+    time.sleep(0.7)  # past the first expiry, within the renewed one
+    assert queue.take("act_t", "acme", "t_emit", owner="replica-2") is None
+    time.sleep(1.1)  # replica-1 stopped renewing
+    second = queue.take("act_t", "acme", "t_emit", owner="replica-2")
+    assert second is not None and second.epoch == 2 and second.owner == "replica-2"
+    assert not queue.heartbeat(first) and queue.heartbeat(second)
+    assert queue.complete(second)
+    assert queue.take("act_t", "acme", "t_emit", owner="replica-3") is None  # done stays done
