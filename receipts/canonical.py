@@ -14,6 +14,8 @@ path against ``rfc8785`` byte for byte.
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 import rfc8785
@@ -100,3 +102,25 @@ def canonical_json(obj: Any) -> bytes:
             except orjson.JSONEncodeError:
                 pass  # out-of-range integer, surrogate, non-string key, unknown type: the reference decides
     return reference_json(obj)
+
+
+_SAFE_INT = 2**53 - 1
+_LONG_DIGITS = re.compile(rb"\d{16}")  # 2^53 has 16 digits: shorter integer literals are always exact
+
+
+def _number(text: str) -> int | float:
+    value = int(text)
+    return value if -_SAFE_INT <= value <= _SAFE_INT else float(text)
+
+
+def parse_canonical(body: bytes | str) -> Any:
+    """Parse canonical JSON so that ``canonical_json`` of the result gives back the same bytes.
+
+    RFC 8785 writes every number as an IEEE-754 double's shortest form: the float 1e20 is stored
+    as the digits ``100000000000000000000``. Plain ``json.loads`` reads those as an exact int that
+    canonical JSON then refuses (beyond 2^53); here integer literals beyond 2^53 are the doubles
+    they were written from. Digits no canonical writer produces still fail a byte comparison."""
+    raw = body.encode() if isinstance(body, str) else body
+    if _LONG_DIGITS.search(raw) is None:
+        return json.loads(body)
+    return json.loads(body, parse_int=_number)

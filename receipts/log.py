@@ -30,7 +30,7 @@ from typing import Any
 
 import structlog
 
-from receipts.canonical import canonical_json
+from receipts.canonical import canonical_json, parse_canonical
 from receipts.merkle import MerkleTree, leaf_hash
 from receipts.signing import TreeHeadSigner
 
@@ -113,7 +113,7 @@ class Record:
     def fields(self) -> dict[str, Any]:
         """The parsed body: v, seq, ts, type, name, tenant, topic, action_id, ref, payload, prev."""
         if self._fields is None:
-            self._fields = json.loads(self.body)
+            self._fields = parse_canonical(self.body)
         return self._fields
 
     @property

@@ -7,10 +7,10 @@ the Merkle root of the records is compared with every signed tree head (table an
 ``tree_head.json``): a signature that does not verify, a root that differs, or a tree head that
 covers more records than the log holds (truncation) are reported.
 
-Bodies are re-parsed with ``parse_body``, not plain ``json.loads``: RFC 8785 writes every number as
+Bodies are re-parsed with ``parse_canonical``, not plain ``json.loads``: RFC 8785 writes every number as
 the shortest form of an IEEE-754 double, so a float such as ``1e20`` is stored as the digits
 ``100000000000000000000``. Read back as a Python int that value lies outside the range canonical
-JSON accepts for integers; ``parse_body`` reads it as the double it denotes, so re-canonicalising
+JSON accepts for integers; ``parse_canonical`` reads it as the double it denotes, so re-canonicalising
 gives back exactly the stored bytes (and a body that no canonical writer could have produced still
 fails the byte comparison).
 """
@@ -24,23 +24,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from receipts.canonical import canonical_json
+from receipts.canonical import canonical_json, parse_canonical
 from receipts.log import DB_FILE, GENESIS_HASH, TREE_HEAD_FILE, connect, stream_key
 from receipts.merkle import MerkleTree, leaf_hash
 from receipts.signing import PUBLIC_KEY_FILE, verify_tree_head
-
-_SAFE_INT = 2**53 - 1
-
-
-def _number(text: str) -> int | float:
-    value = int(text)
-    return value if -_SAFE_INT <= value <= _SAFE_INT else float(text)
-
-
-def parse_body(body: bytes | str) -> Any:
-    """Parse a canonical (RFC 8785) body so that ``canonical_json`` of the result can reproduce it:
-    integer literals beyond 2^53 are the doubles RFC 8785 wrote them from."""
-    return json.loads(body, parse_int=_number)
 
 
 @dataclass
@@ -64,7 +51,7 @@ def _check_record(row: tuple[Any, ...], expected_seq: int, prev: str) -> str | N
     if seq != expected_seq:
         return f"sequence gap: expected record {expected_seq}, found {seq}"
     try:
-        fields = parse_body(body)
+        fields = parse_canonical(body)
     except (ValueError, RecursionError):
         return "body is not JSON"
     try:

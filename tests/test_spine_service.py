@@ -337,7 +337,7 @@ async def test_reflect_requires_approval_and_is_recorded(metis_server):
         assert any(a["approval_id"] == approval_id and a["status"] == "pending" for a in pending)
         with pytest.raises(RpcFailure):  # still refused before the grant
             await rev.call("reflect.trace", {"action_id": aid})
-        await apr.call("approvals.grant", {"approval_id": approval_id, "note": "incident 42"})
+        await apr.call("approvals.grant", {"approval_id": approval_id, "note": "incident 42", "scope": "action"})
         with pytest.raises(RpcFailure) as err:
             await apr.call("approvals.grant", {"approval_id": approval_id})
         assert err.value.code == -32009
@@ -374,8 +374,8 @@ async def test_proof_verify_and_replay(metis_server):
         verify_inclusion(bytes.fromhex(proof["leaf_hash"]), proof["leaf_index"], proof["tree_size"],
                          [bytes.fromhex(p) for p in proof["proof"]], bytes.fromhex(sth["root_hash"]))
         assert proof["record_hash"] == events[-1]["data"]["receipt_hash"]
-        report = await rev.call("reflect.verify", {})
-        assert report["ok"] is True and report["checked"] >= seq
+        report = await approved_reviewer(metis_server, rev, "reflect.verify", {})
+        assert report["ok"] is True and report["checked"] >= len(events)
         replay = await approved_reviewer(metis_server, rev, "reflect.replay", {"action_id": view["action_id"]})
         assert replay["identical"] is True and replay["outputs_hash"] == replay["replay_hash"]
         asked, _ = await run_action(metis_server, "t_ask", {}, answer=lambda p: "forty-two")
