@@ -7,6 +7,13 @@ import re
 import sqlite3
 from typing import Any
 
+# A durable write failed (disk full, I/O error, unreachable database): nothing was recorded. Raised
+# by the storage drivers (receipts/ may not import orchestrator/) and by the scheduler; the ToolBus
+# answers it with -32053 and ``retryable``.
+from receipts.store import StorageUnavailable
+
+__all__ = ["RpcError", "StorageUnavailable", "storage_error"]
+
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 METHOD_NOT_FOUND = -32601
@@ -41,12 +48,6 @@ class RpcError(Exception):
         if self.data is not None:
             err["data"] = self.data
         return err
-
-
-class StorageUnavailable(Exception):
-    """A durable write failed (disk full, I/O error, read-only storage): nothing was recorded.
-
-    Raised by the log or the scheduler; the ToolBus answers it with -32053 and ``retryable``."""
 
 
 def storage_error(exc: BaseException) -> RpcError | None:
