@@ -107,17 +107,10 @@ def keys(tokens: Any) -> list[str]:
     return out
 
 
-def _negated_phrase(text: str, start: int) -> bool:
-    """Is the comparator right before the amount itself negated ("not exceed", "no more than")?"""
-    before = text[max(0, start - 30) : start].lower()
-    return bool(re.search(r"\b(?:not|no|never)\s+(?:to\s+)?(?:exceed|more|less|fewer|longer|shorter|above|below|"
-                          r"over|under|higher|lower|later|earlier|greater)\w*(?:\s+than)?\s*$", before))
-
-
 def band_from(amount: measure.Amount, text: str, deny: bool) -> Band:
     """The allowed band an amount sets; a denied rule flips it ("must not fall below 3 m" = at least 3 m)."""
     direction = amount.direction
-    if deny and not _negated_phrase(text, amount.start):
+    if deny and not measure.direction_info(text, amount.start, amount.end)[1]:
         direction = {"max": "min", "min": "max", "eq": "min"}[direction]
     after = text[amount.end : amount.end + 120]
     ref: list[str] = []

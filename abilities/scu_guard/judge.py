@@ -34,6 +34,12 @@ OPTIONAL_RE = re.compile(
     r"not need|not have to|up to the|voluntary|at (?:their|his|her|your) discretion)\b", re.I)
 PROHIBITIVE_RE = re.compile(r"\b(?:not allowed|prohibited|forbidden|banned|may not|cannot|can't|must not|"
                             r"never allowed|not permitted|is not|are not)\b", re.I)
+NEGATING_CONSEQUENCE = frozenset(word_key(w) for w in "void invalidate cancel annul disqualify reject".split())
+MEMBER_NOUNS = frozenset(word_key(w) for w in "member person people staff worker individual".split())
+UNBOUNDED_RE = re.compile(
+    r"\b(?:unlimited|no limit|without (?:a |any )?(?:limit|cap)|as many as (?:they|you|we|needed|necessary|wanted|"
+    r"desired|required)|any number of|indefinitely|forever|no cap|uncapped|no maximum|however (?:many|long))\b", re.I)
+LIGHT_VERBS = frozenset(word_key(w) for w in "be have go come get take put move make do run let".split())
 BLOCKERS = frozenset({"stop", "prevent", "keep", "deter", "hinder"})
 # verbs and words that deny the thing they govern: a clause built on them undoes an action, not does it
 NEGATING = frozenset(word_key(w) for w in (
@@ -76,8 +82,8 @@ def _clause_heads(doc: Any) -> list[Any]:
     heads = []
     for t in doc:
         if t.pos_ in ("VERB", "AUX") and (t.dep_ in CLAUSE_DEPS) and not (t.dep_ == "pcomp" and t.head.lower_ == "from"):
-            if t.pos_ == "AUX" and t.dep_ != "ROOT":
-                continue
+            if t.pos_ == "AUX" and t.dep_ != "ROOT" and not any(c.dep_ in ("nsubj", "nsubjpass") for c in t.children):
+                continue  # an auxiliary heads a clause only when it has its own subject ("but fireworks may not")
             heads.append(t)
         elif t.dep_ == "ROOT":
             heads.append(t)
@@ -126,7 +132,8 @@ def read_clauses(claim: str) -> list[Clause]:
             pass
         auxes = {key(t) for t in toks if t.dep_ in ("aux", "auxpass")} | {t.lemma_.lower() for t in toks}
         permissive = bool(auxes & PERMISSIVE) and not negated
-        negverb = bool({key(t) for t in toks if t.pos_ in ("VERB", "ADJ", "ADV", "ADP")} & NEGATING) or bool(
+        negverb = bool({key(t) for t in toks if t.pos_ in ("VERB", "ADJ", "ADV", "ADP")
+                        and t.dep_ not in ("amod", "compound")} & NEGATING) or bool(
             re.search(r"\b(?:stays?|remains?|kept|keeps?|is|are|was|were|turned|switched|left)\s+"
                       r"(?:off|closed|shut|disabled|locked)\b", low))
         agents = []
@@ -170,6 +177,15 @@ def _neg_prefix_text(tok: Any) -> str:
 
 # ---- chunk facts -----------------------------------------------------------------------------------
 
+_SENT_RE = re.compile(r"(?<=[.!?;])(?<!\b[A-Za-z]\.)(?<!\bvs\.)(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)"
+                      r"(?<!\bSt\.)(?<!\bNo\.)\s+(?=[A-Z0-9\"'(])")
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of a chunk, without cutting at "v.", "Dr.", "A. Kim" or "e.g."."""
+    return [s for s in _SENT_RE.split(text) if s.strip()]
+
+
 _NAME_RE = re.compile(
     r"\b[A-Z][\w.-]*\d[\w-]*\b"                      # TX-9, S-4
     r"|\b[A-Z][a-z]+ (?:[A-Z]|\d+)\b"                  # Room 2, Magazine B
@@ -189,7 +205,7 @@ def chunk_facts(claim: str, chunk_texts: Sequence[str]) -> list[tuple[str, str]]
     names = _names(claim)
     facts = []
     for text in chunk_texts:
-        for sent in re.split(r"(?<=[.!?;])\s+", text):
+        for sent in split_sentences(text):
             found = names & _names(sent)
             for n in sorted(found):
                 facts.append((n, sent))
@@ -274,6 +290,14 @@ def read_claim(claim: str, chunk_texts: Sequence[str] = ()) -> Claim:
         for a in measure.find_amounts(sent):
             chunk_amounts.append((measure.Amount(a.lo, a.hi, a.dim, a.direction, a.period, cl.start, cl.end,
                                                  a.text, a.business), cl))
+    for a, cl in list(amounts):
+        if re.search(r"\b(?:another|an additional|a further|additional|further|more|extra)\s*$",
+                     claim[max(0, a.start - 16) : a.start], re.I):
+            for b, _ in chunk_amounts:
+                if b.dim == a.dim and not b.period:
+                    amounts.append((measure.Amount(a.lo + b.lo, a.hi + b.hi, a.dim, a.direction, a.period, a.start,
+                                                   a.end, f"{a.text} + {b.text}", a.business), cl))
+                    break
     years = [d for d in measure.find_dates(" ".join(chunk_texts)) if d.year_known]
     year = dt.date.fromordinal(years[0].first).year if years else 2000
     return Claim(claim, clauses, amounts, chunk_amounts, measure.find_clock_times(claim),
@@ -307,8 +331,21 @@ def _reference_ordinal(form: Form, claim: Claim) -> int | None:
     if not ref:
         return None
     for text in claim.chunk_texts:
-        for sent in re.split(r"(?<=[.!?;])\s+", text):
+        for sent in split_sentences(text):
             if ref & set(keys(parse(sent))):
+                ds = measure.find_dates(sent)
+                if ds:
+                    return ds[0].first
+    return None
+
+
+def _topic_date(form: Form, claim: Claim) -> int | None:
+    """The date a cited chunk gives for the constraint's own event ("Source S-4 was leak-tested on 10
+    January 2026"): a chunk sentence sharing two of its words."""
+    words = set(form.subject) | set(form.action) | set(form.object)
+    for text in claim.chunk_texts:
+        for sent in split_sentences(text):
+            if _stem_hits(words, set(keys(parse(sent)))) >= 2:
                 ds = measure.find_dates(sent)
                 if ds:
                     return ds[0].first
@@ -320,7 +357,17 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int]
     between a claim date and the chunk-dated event the rule counts from."""
     band = form.quantity
     out: list[tuple[float, bool, int, int]] = []
-    if band is None or band.dimension != "[time]" or band.period:
+    if band is None or band.dimension != "[time]":
+        return out
+    if band.period:  # "last leak-tested on 10 January" (chunk) .. "next test in October" (claim)
+        last = _topic_date(form, claim)
+        if last is not None and claim.dates:
+            d = claim.dates[0]
+            first = d.first
+            if not d.year_known:
+                first = dt.date.fromordinal(first).replace(year=dt.date.fromordinal(last).year).toordinal()
+            if first > last:
+                out.append(((first - last) * 86400.0, False, d.start, d.end))
         return out
     if len(claim.clocks) >= 2:
         a, b = claim.clocks[0], claim.clocks[1]
@@ -345,6 +392,10 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int]
     elif len(dates) >= 2:
         a, b = dates[0], dates[1]
         out.append((abs(b.first - a.first) * 86400.0, False, a.start, b.end))
+    if band.reference and band.reference_side == "before" and band.low is not None:
+        m = re.search(r"\b(?:until|till|right up to|up to)\s+(?:the\s+)?(.{0,40})", claim.text, re.I)
+        if m and _stem_hits(set(band.reference), set(keys(parse(m.group(1))))):
+            out.append((0.0, False, m.start(), m.end()))
     if len(claim.weekdays) >= 2 and band.business_days:
         (w1, _, s1, _), (w2, _, _, e2) = claim.weekdays[0], claim.weekdays[1]
         cal = (w2 - w1) % 7 or 7
@@ -384,7 +435,8 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 continue
             if _outside(a, band) and not _names_the_limit(claim, a, band):
                 if a.direction == "max" and not (clause.permissive or re.search(
-                        r"\b(?:up to|capped|any|allowed|limit)\b", clause.text, re.I)):
+                        r"\b(?:up to|capped|any|allowed|limit|within|due|deadline|no later than|maximum|"
+                        r"permitted|may|can|at most)\b", clause.text, re.I)):
                     continue
                 out.append(_finding(f, claim, a.start, a.end, "numeric_bound",
                                     f"{a.text!r} is outside what {f.text!r} allows"))
@@ -447,8 +499,9 @@ def check_counts(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 if measure._TOTAL_RE.search(claim.text[max(0, t.idx - 20) : t.idx]):
                     continue  # "5 of the 10 days": the whole, not the part claimed
                 target = _counted_noun(doc, t)
-                if target is None or key(target) != noun:
-                    continue
+                if target is None or (key(target) != noun and not (
+                        noun in MEMBER_NOUNS and key(target) in set(f.subject))):
+                    continue  # "a crew of five" counts the crew's members
                 n = measure._number(t.text)
             if n is None:
                 continue
@@ -463,6 +516,22 @@ def check_counts(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         m = re.search(r"\bhalf a dozen\b", claim.text, re.I)
         if m and band.low is not None and 6 < band.low:
             out.append(_finding(f, claim, m.start(), m.end(), "numeric_bound", "half a dozen is too few"))
+    return out
+
+
+def check_unbounded(forms: Sequence[Form], claim: Claim) -> list[Finding]:
+    """A limit ("at most 3 retries", "kept at most 30 days") answered with "unlimited" or "indefinitely"."""
+    out = []
+    for f in forms:
+        q = f.quantity
+        if q is None or q.high is None or q.low is not None:
+            continue
+        for c in claim.clauses:
+            m = UNBOUNDED_RE.search(c.text)
+            if m and not c.negated and _overlap(f, c) >= 1:
+                out.append(_finding(f, claim, c.start + m.start(), c.start + m.end(), "numeric_bound",
+                                    f"the claim removes the limit of {f.text!r}"))
+                break
     return out
 
 
@@ -485,7 +554,10 @@ def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             if f.modality == "must_not":
                 broken = not clause.negated and not PROHIBITIVE_RE.search(clause.text)
             else:
-                broken = denied or (clause.permissive and not said) or bool(
+                undone = bool(consequence & NEGATING_CONSEQUENCE) and bool(re.search(
+                    r"\b(?:stands?|counts?|valid|accepted|holds?|ratified|approved|kept|keep|recogni[sz]ed)\b",
+                    clause.text, re.I))
+                broken = denied or undone or (clause.permissive and not said) or bool(
                     re.search(r"\bdespite\b", clause.text, re.I))
             if broken:
                 out.append(_finding(f, claim, clause.start, clause.end, "conditional",
@@ -533,9 +605,23 @@ def _matches(form: Form, clause: Clause) -> bool:
         return False
     if hit_act:
         return bool(hit_obj) or (not obj and bool(hit_subj))
-    if act and clause.verbs - {"be", "hav"}:  # the clause does something else with the same things
+    if len(obj) >= 2 and hit_obj == obj and hit_subj and not (clause.verbs & (obj | subj)):
+        return True  # every word of its object and its subject: the same event told with another verb
+    if act and clause.verbs - LIGHT_VERBS:  # the clause does something else with the same things
         return False
+    if act:  # a light verb ("go", "put"): the things must be named in full
+        return (bool(obj) and hit_obj == obj) or (len(hit_obj) >= 2 and bool(hit_subj))
     return len(hit_obj) >= 2 or (bool(hit_obj) and bool(hit_subj)) or (not obj and len(hit_subj) >= 2)
+
+
+def _denies_required(form: Form, clause: Clause) -> bool:
+    """ "Callers go out live without any delay": the required thing is denied where the subject or the
+    action of the rule is named."""
+    req = set(form.object) - GENERIC - set(form.subject)
+    if not (req & clause.denied) or clause.negverb or clause.negated:
+        return False
+    words = clause.keys | clause.facts
+    return bool((set(form.subject) & words) or (set(form.action) & (clause.verbs | words)))
 
 
 def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
@@ -545,12 +631,15 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         if f.trigger or f.window or f.order or f.exclusion or f.agents:
             continue
         for c in claim.clauses:
+            if f.modality == "must" and not (set(f.action) & NEGATING) and _denies_required(f, c):
+                out.append(_finding(f, claim, c.start, c.end, "require", f"the claim drops what {f.text!r} requires"))
+                break
             if not _matches(f, c):
                 continue
             if f.quantity is not None:  # a bound: only "without the thing" / "optional" speak to it here
-                if f.modality == "must" and (set(f.object) & c.denied) and not c.negated:
+                if f.modality in ("must", "must_not") and c.optional and not c.negated:
                     out.append(_finding(f, claim, c.start, c.end, "require",
-                                        f"the claim drops what {f.text!r} requires"))
+                                        f"the claim makes {f.text!r} optional"))
                 continue
             if f.modality == "must_not":
                 if c.negated or c.optional or PROHIBITIVE_RE.search(c.text) or c.negverb or _flipped(f, c) \
@@ -597,11 +686,17 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     return out
 
 
+def _stem_hits(words: set[str], present: set[str]) -> int:
+    """Shared words, a word also meeting its derivation ("served"/"service", "vaccinated"/"vaccination")."""
+    return sum(1 for w in words if w in present or any(len(w) >= 4 and len(p) >= 4 and w[:4] == p[:4]
+                                                       for p in present))
+
+
 def _event_pos(claim: Claim, words: set[str], other: set[str]) -> Clause | None:
     own = words - other
     best = None
     for c in claim.clauses:
-        hit = len(own & (c.keys | c.verbs))
+        hit = _stem_hits(own, c.keys | c.verbs)
         if hit and (best is None or hit > best[0]):
             best = (hit, c)
     return best[1] if best else None
@@ -619,10 +714,12 @@ def check_order(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         if b is None:
             continue
         if a is None or a is b:
-            if a is b and a is not None and re.search(r"\b(?:without|before)\b", b.text, re.I) and \
-                    (first_w - then_w) & (b.denied | b.keys) and not b.negated:
-                if re.search(r"\bbefore\b", b.text, re.I) or (first_w - then_w) & b.denied:
-                    out.append(_finding(f, claim, b.start, b.end, "order", f"the claim skips the step {f.text!r} puts first"))
+            if a is b and a is not None and not b.negated and (first_w - then_w) & b.denied:
+                out.append(_finding(f, claim, b.start, b.end, "order", f"the claim skips the step {f.text!r} puts first"))
+            elif a is b and a is not None and not b.negated and MARKERS.search(b.text) and \
+                    _precedes(claim, b, a, then_w - first_w, first_w - then_w):
+                out.append(_finding(f, claim, b.start, b.end, "order",
+                                    f"the claim puts the events of {f.text!r} in the wrong order"))
             continue
         if a.negated or b.negated:
             continue
@@ -640,7 +737,7 @@ MARKERS = re.compile(r"\b(?P<m>before|after|prior to|follows?|followed|following
 def _first_pos(text: str, words: set[str], start: int = 0) -> int | None:
     doc = parse(text)
     for t in doc:
-        if t.idx >= start and key(t) in words:
+        if t.idx >= start and _stem_hits({key(t)}, words):
             return t.idx
     return None
 
@@ -780,12 +877,24 @@ def _labels(text: str) -> list[tuple[str, int]]:
 
 def _place_of(member: set[str], text: str) -> str | None:
     """The labelled place a sentence puts a member in (the label in the same sentence as its words)."""
-    for sent in re.split(r"(?<=[.!?;])\s+|,\s+(?:and|while|since|but|because)\s+", text):
+    for sent in (p for s in split_sentences(text) for p in re.split(r",\s+(?:and|while|since|but|because)\s+", s)):
         if member & set(keys(parse(sent))):
             labels = _labels(sent)
             if len(labels) == 1:
                 return labels[0][0]
     return None
+
+
+def _contained(claim: Claim, c: Clause, a_own: set[str], b_own: set[str]) -> bool:
+    """One member put in, into or with the other ("contaminated gloves go into the general waste bin")."""
+    doc = parse(claim.text)
+    for t in doc:
+        if t.lower_ in ("in", "into", "inside", "with", "alongside") and c.start <= t.idx < c.end:
+            inner = set(keys(t.subtree))
+            outer = c.keys - inner
+            if (b_own & inner and a_own & outer) or (a_own & inner and b_own & outer):
+                return True
+    return False
 
 
 def check_exclusion(forms: Sequence[Form], claim: Claim) -> list[Finding]:
@@ -805,7 +914,7 @@ def check_exclusion(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 continue
             together = re.search(r"\b(?:together|same|share[sd]?|sharing|alongside|also)\b", c.text, re.I)
             apart = re.search(r"\b(?:away from|apart|separate\w*|isolat\w*|different|another)\b", c.text, re.I)
-            if has_a and has_b and together and not apart:
+            if has_a and has_b and not apart and (together or _contained(claim, c, a_own, b_own)):
                 out.append(_finding(f, claim, c.start, c.end, "exclusion",
                                     f"the claim puts together what {f.text!r} keeps apart"))
                 break
@@ -815,7 +924,7 @@ def check_exclusion(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             place_b = next((p for t in texts if (p := _place_of(b_own, t))), None)
             in_claim = _place_of(a_own, claim.text) or _place_of(b_own, claim.text)
             if place_a and place_a == place_b and in_claim and not re.search(
-                    r"\b(?:not|never|no longer|away from|separate)\b", claim.text, re.I):
+                    r"\b(?:not|never|no longer|away from|separate\w*|different|another|other)\b", claim.text, re.I):
                 out.append(_finding(f, claim, 0, len(claim.text), "exclusion",
                                     f"the claim puts both of {f.text!r} in {place_a}"))
     return out
@@ -838,7 +947,7 @@ def check_members(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     return out
 
 
-CHECKS = (check_bounds, check_counts, check_triggers, check_modal, check_agents, check_order, check_windows,
+CHECKS = (check_bounds, check_counts, check_unbounded, check_triggers, check_modal, check_agents, check_order, check_windows,
           check_exclusion, check_members)
 
 
@@ -851,6 +960,9 @@ def evaluated(forms: Sequence[Form], claim: Claim) -> set[str]:
         q, t, w, o = f.quantity, f.trigger, f.window, f.order
         if q is not None and ((q.dimension, q.period) in dims or _derived_gaps(f, claim)):
             out.add(f.text)
+        elif q is not None and q.dimension.startswith("count:") and any(
+                q.dimension[6:] in c.keys for c in claim.clauses):
+            out.add(f.text)  # the counted thing is named and no count of it breaks the bound
         elif t is not None and any(d == t.dimension for d, _ in dims):
             out.add(f.text)
         elif w is not None and (claim.clocks if w.kind == "clock" else claim.dates):

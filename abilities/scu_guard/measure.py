@@ -162,6 +162,8 @@ _RANGE_RE = re.compile(
     rf"(?<![\w.:])(?P<a>{_NUM})\s*(?:and|to|-|–)\s*(?P<b>{_NUM})\s*(?P<unit>{_alt(_UNIT_KEYS)})(?![\w])", re.I)
 _TOTAL_RE = re.compile(r"\b\d+\s+(?:of|out of)\s+(?:the\s+|all\s+)?$", re.I)
 _AGE_RE = re.compile(rf"\b(?:(?P<n>\d{{1,3}}|{_WORDNUM})[- ]years?[- ]olds?|aged\s+(?P<n2>\d{{1,3}}))\b", re.I)
+_LATER = {"morning": (6, 24), "overnight": (6, 16), "day": (24, 24), "tomorrow": (12, 36), "week": (168, 168)}
+_LATER_RE = re.compile(r"\b(?:(?:the\s+)?(?:next|following)\s+(?:morning|day|week)|overnight|tomorrow)\b", re.I)
 _DAY_N_RE = re.compile(r"\bday\s+(?P<n>\d{1,3})\b", re.I)
 _ADVERB_RE = re.compile(rf"\b(?P<adv>{_alt(list(PERIOD_ADVERBS))})\b", re.I)
 _BETWEEN_RE = re.compile(r"\b(?:between|apart|intervals?\s+of|cycles?\s+of|in between)\b", re.I)
@@ -182,8 +184,9 @@ def _number(text: str) -> float | None:
     return None
 
 
-def _direction(text: str, start: int, end: int) -> str:
-    """'max', 'min' or 'eq' from the words right before (or after) the amount."""
+def direction_info(text: str, start: int, end: int) -> tuple[str, bool]:
+    """('max' | 'min' | 'eq', whether a negation was already read into it) from the words right before
+    (or after) the amount: "at most 3", "never run fewer than 13" (= at least 13), "must not exceed 5"."""
     before = text[max(0, start - 40) : start].lower()
     after = text[end : end + 14].lower()
     best, where = "eq", 10**9
@@ -192,18 +195,35 @@ def _direction(text: str, start: int, end: int) -> str:
             for m in re.finditer(rf"(?<![\w]){re.escape(w)}(?:\s+(?:a|an|the|of|about))?\s*$", before):
                 if m.start() < where:
                     best, where = d, m.start()
+    negated = best != "eq" and bool(re.search(r"\b(?:not|no|never|n't)\b", before[where:]))
+    if best != "eq" and not negated and re.search(r"\b(?:never|not|n't|no)\s+(?:\w+\s+){0,2}$", before[:where]):
+        best = "min" if best == "max" else "max"  # "never run fewer than 13": at least 13
+        negated = True
     if best == "eq":
         if re.match(r"\s*(?:or\s+(?:more|longer|above|over|higher|greater)|\+)", after):
-            return "min"
+            return "min", False
         if re.match(r"\s*or\s+(?:less|fewer|shorter|below|under|lower)", after):
-            return "max"
-    return best
+            return "max", False
+    return best, negated
+
+
+def _direction(text: str, start: int, end: int) -> str:
+    return direction_info(text, start, end)[0]
 
 
 def calendar_to_business(days: float) -> tuple[float, float]:
     """Business days that a span of calendar days can hold: (fewest, most)."""
     weeks_ceil = -(-days // 7)
     return max(days - 2 * weeks_ceil, 0.0), days
+
+
+def _rate_base(text: str, start: int, unit: str, found: list[Amount]) -> bool:
+    """ "13 minutes of ads in an hour": "an hour" after "in"/"per" next to another amount of its
+    dimension is the base of a rate, not a value."""
+    if unit not in UNIT_WORDS or not re.search(r"\b(?:in|per|each|every|a)\s*$", text[max(0, start - 6) : start].lower()):
+        return False
+    dim = _unit(UNIT_WORDS[unit])[0]
+    return any(a.dim == dim for a in found)
 
 
 def _business_span(n: float) -> tuple[float, float]:
@@ -286,6 +306,8 @@ def find_amounts(text: str) -> list[Amount]:
             if frac:
                 n += 0.5 if "half" in frac else 0.25
         u = m.group("unit").lower()
+        if (raw.lower() in ("a", "an", "one") and _rate_base(text, m.start(), u, out)):
+            continue
         if u in ("a", "an") or (u in ("m", "t", "h", "s", "g", "in.") and m.group("word")):
             continue
         if u == "in." and not m.group("num"):
@@ -300,11 +322,16 @@ def find_amounts(text: str) -> list[Amount]:
             add(n, n, cur, False, m.start(), m.end())
     for m in _BARE_UNIT_RE.finditer(text):  # "a week", "per hour", "a fortnight"
         u = m.group("unit").lower()
+        if _rate_base(text, m.start(), u, out):
+            continue
         if text[max(0, m.start() - 12) : m.start()].lower().rstrip().endswith(("once", "twice", "times")):
             continue
         if m.group(0).lower().startswith(("per", "each")):
             continue
         unit_amount(1.0, u, m.start(), m.end(), False)
+    for m in _LATER_RE.finditer(text):  # "until the next morning": at least several hours later
+        lo, hi = _LATER[m.group(0).lower().split()[-1]]
+        add(lo * 3600.0, hi * 3600.0, "[time]", False, m.start(), m.end())
     for m in _DAY_N_RE.finditer(text):  # "on day 20 after service"
         _, v = to_base(float(m.group("n")), "day")
         add(v, v, "[time]", False, m.start(), m.end())
