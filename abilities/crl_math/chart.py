@@ -74,6 +74,12 @@ def _log_form(f: sympy.Expr, x: sympy.Symbol) -> sympy.Expr | None:
             rest += t
     if not logs:
         return None
+    merged: dict[sympy.Expr, sympy.Expr] = {}
+    for c, a in logs:  # log(x)/log(2) - log(x)/log(3): one log(x) with coefficient 1/log(2) - 1/log(3)
+        merged[a] = merged.get(a, sympy.Integer(0)) + c
+    logs = [(c, a) for a, c in merged.items() if not is_exact_zero(c)]
+    if not logs:
+        return None
     k = logs[0][0]
     qs = []
     for c, _a in logs:

@@ -19,6 +19,7 @@ from functools import lru_cache
 import sympy
 import z3
 from sympy import Integer
+from sympy.solvers.solvers import unrad
 
 from abilities.crl_math.parser import evaluated, realify
 
@@ -195,7 +196,14 @@ def _canonical(expr: sympy.Expr, op: str, real: bool = True) -> list[Cond]:
         return [] if op == ">=" else canonical(expr.base, "!=", real)
     num, den = sympy.fraction(sympy.together(expr))
     if not (_is_poly(num) and _is_poly(den)):
-        return [_make(expr, op)] if not _always(expr, op, real) else []
+        if _always(expr, op, real):
+            return []
+        if op == "!=" and real:
+            zeros = _radical_zeros(expr)
+            if zeros is not None:
+                x = next(iter(expr.free_symbols))
+                return [Cond(x - z, "!=", x, "!=", z) for z in zeros]
+        return [_make(expr, op)]
     if op == "!=":
         if num == 0:
             raise Contradiction(f"{sympy.sstr(expr)} is identically zero")
@@ -225,6 +233,11 @@ def _canonical(expr: sympy.Expr, op: str, real: bool = True) -> list[Cond]:
             odd = sympy.Mul(_c, *[f**m for f, m in factors if m % 2 == 1])
             out = [c for f in even for c in canonical(f, "!=", real)]
             return out + canonical(sympy.expand(odd), ">", real)
+    if op in (">", ">="):
+        # an odd power has the sign of its base: x**3 > 0 is x > 0
+        _c, factors = sympy.factor_list(g)
+        if all(m % 2 == 1 for _f, m in factors) and any(m > 1 for _f, m in factors):
+            return canonical(sympy.expand(sympy.Mul(_c, *[f for f, _m in factors])), op, real)
     if _always(g, op, real):
         return []
     if _never(g, op):
@@ -301,6 +314,7 @@ def _unsat(formulas: list[z3.BoolRef]) -> bool:
 
 
 def _always(expr: sympy.Expr, op: str, real: bool) -> bool:
+    """True when ``expr OP 0`` holds wherever ``expr`` is defined (a z3 or sympy proof)."""
     if not real:
         return False
     env: dict[str, z3.ArithRef] = {}
@@ -308,9 +322,100 @@ def _always(expr: sympy.Expr, op: str, real: bool) -> bool:
     try:
         e = _to_z3(sympy.expand(expr), env, side)
     except _NotPoly:
-        return False
+        return _always_abstract(expr, op)
     neg = {"!=": e == 0, ">": e <= 0, ">=": e < 0}[op]
     return _unsat([*side, neg])
+
+
+def _always_abstract(expr: sympy.Expr, op: str) -> bool:
+    """Prove ``expr OP 0`` with every non-polynomial atom replaced by a variable ranging over a
+    superset of its values (sin, cos in [-1, 1] with sin^2 + cos^2 = 1, exp > 0, roots and |.|
+    >= 0, anything else free): unsatisfiable negation there means it always holds. Then sympy's
+    sign assumptions with the symbols declared real."""
+    atoms: dict[sympy.Expr, sympy.Symbol] = {}
+    side_conds: list[tuple[str, sympy.Symbol, sympy.Expr | None]] = []
+
+    def fresh(node: sympy.Expr, kind: str) -> sympy.Symbol:
+        if node not in atoms:
+            atoms[node] = sympy.Symbol(f"__atom{len(atoms)}")
+            side_conds.append((kind, atoms[node], node.args[0] if node.args else None))
+        return atoms[node]
+
+    def abstract(node: sympy.Expr) -> sympy.Expr:
+        if isinstance(node, sympy.sin | sympy.cos):
+            return fresh(node, type(node).__name__)
+        if isinstance(node, sympy.exp) or (node.is_Pow and node.base == sympy.E):
+            return fresh(node, "pos")
+        if isinstance(node, sympy.Abs) or (node.is_Pow and node.exp.is_Rational and not node.exp.is_Integer
+                                           and node.exp > 0):
+            return fresh(node, "nonneg")
+        if isinstance(node, sympy.Function) or (node.is_Pow and not node.exp.is_Integer):
+            return fresh(node, "free")
+        if node.args:
+            return node.func(*[abstract(a) for a in node.args])
+        return node
+
+    try:
+        poly = abstract(sympy.expand(expr))
+        env: dict[str, z3.ArithRef] = {}
+        side: list[z3.BoolRef] = []
+        e = _to_z3(sympy.expand(poly), env, side)
+        for kind, sym, arg in side_conds:
+            v = _to_z3(sym, env, side)
+            if kind in ("sin", "cos"):
+                side += [v >= -1, v <= 1]
+                other = atoms.get((sympy.cos if kind == "sin" else sympy.sin)(arg))
+                if other is not None:
+                    w = _to_z3(other, env, side)
+                    side.append(v * v + w * w == 1)
+            elif kind == "pos":
+                side.append(v > 0)
+            elif kind == "nonneg":
+                side.append(v >= 0)
+        neg = {"!=": e == 0, ">": e <= 0, ">=": e < 0}[op]
+        if _unsat([*side, neg]):
+            return True
+    except (_NotPoly, sympy.PolynomialError, TypeError, ValueError):
+        pass
+    reals = {s: sympy.Symbol(s.name, real=True) for s in expr.free_symbols}
+    r = expr.xreplace(reals)
+    if op == ">":
+        return r.is_positive is True
+    if op == ">=":
+        return r.is_nonnegative is True
+    return r.is_positive is True or r.is_negative is True
+
+
+def _radical_zeros(g: sympy.Expr) -> list[sympy.Expr] | None:
+    """Exact real zeros of a one-variable expression with square roots (e.g. sqrt(x) - 2), so
+    that ``g != 0`` prints as ``x != 4``; None when that cannot be done exactly."""
+    syms = list(g.free_symbols)
+    if len(syms) != 1 or g.has(sympy.log, sympy.exp, sympy.sin, sympy.cos, sympy.tan, sympy.Abs):
+        return None
+    x = syms[0]
+    try:
+        res = unrad(sympy.numer(sympy.together(g)), x)
+        if not res or res[1]:
+            return None
+        poly = sympy.Poly(res[0], x)
+        if poly.degree() > 8:
+            return None
+        roots = [r for r in sympy.real_roots(poly)]
+    except (sympy.PolynomialError, NotImplementedError, ValueError, TypeError):
+        return None
+    out = []
+    for r in sorted(set(roots), key=lambda v: float(v)):
+        v = g.xreplace({x: r})
+        try:
+            if v.has(sympy.I) or not v.is_real:
+                continue
+        except TypeError:
+            continue
+        if sympy.simplify(v) == 0:
+            out.append(sympy.nsimplify(r) if r.is_Rational else r)
+        elif abs(complex(v.evalf(50))) < 1e-30:
+            return None  # too close to call
+    return out
 
 
 def _never(expr: sympy.Expr, op: str) -> bool:

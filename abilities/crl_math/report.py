@@ -45,6 +45,14 @@ RULE_PHRASES = {
     "CHECK_CANDIDATES": "Check each candidate in the original equation",
     "NO_REWRITE": "No catalog rule makes the expression simpler, so it is kept",
     "DIVIDE_BY_FACTOR": "Divide both sides by a common factor",
+    "DENEST_RADICAL": "Denest the square root",
+    "RATIONALIZE_DENOMINATOR": "Multiply by the conjugate and cancel",
+    "CRITICAL_POINTS": "Find the critical points (zeros, domain boundaries, sign changes of |.| arguments)",
+    "SIGN_CHART": "Test one point per cell and each critical point",
+    "HALF_ANGLE_SUBSTITUTION": "Substitute t = tan(u/2) and solve on one period",
+    "GENERAL_SOLUTION": "Repeat the period's solutions",
+    "PARAMETER_CRITICAL_VALUES": "Find the parameter values where the answer can change",
+    "PARAMETER_CASES": "Solve on each piece of the parameter line and merge equal answers",
 }
 
 

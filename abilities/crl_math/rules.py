@@ -30,8 +30,13 @@ RULES = [
     Rule("NORMALIZE", "Evaluate arithmetic to sympy's canonical form (may cancel x/x or sqrt(x)^2)", True,
          "every domain condition the canonical form no longer shows"),
     Rule("LOG_EXP_INVERSE", "log(exp(u)) = u for real u", False),
+    Rule("DENEST_RADICAL", "sqrt(a + b*sqrt(c)) = sqrt(p) + sqrt(q) when p + q = a and 4pq = b^2 c (sqrtdenest)",
+         False),
+    Rule("RATIONALIZE_DENOMINATOR", "n/(a + sqrt(b)) = n*(a - sqrt(b))/(a^2 - b), then cancel, where the "
+                                    "denominator is non-zero", True, "the denominator != 0"),
     Rule("REWRITE_QUADRATIC_TO_SQUARE", "A perfect-square polynomial p is rewritten as c*u^2 (an identity)", False),
-    Rule("SQRT_OF_SQUARE_REAL", "Over the reals (u^2)^(1/2) = |u| and (u^(2k))^r = |u|^(2k*r), never u (I3b)", False),
+    Rule("SQRT_OF_SQUARE_REAL", "Over the reals (u^2)^(1/2) = |u| and (u^(2k))^r = |u|^(2k*r), never u (I3b); "
+         "(u^k)^r = u^(k*r) for odd k where u >= 0 (principal roots)", False),
     Rule("ABS_SQUARE", "|u|^(2k) = u^(2k) over the reals", False),
     Rule("ABS_KNOWN_SIGN", "|u| = u where u >= 0 and |u| = -u where u <= 0 holds on the whole domain", False),
     Rule("ABS_OVER_SELF_TO_SIGN", "|u|/u = 1 where u > 0 and -1 where u < 0; undefined at u = 0", True, "u != 0"),
@@ -60,6 +65,19 @@ RULES = [
     Rule("CAS_SOLVE", "Candidates from sympy.solve(check=False); each is verified separately", True,
          "check every candidate in the original equation"),
     Rule("CHECK_CANDIDATES", "Substitute each candidate into the original equation and its domain", False),
+    Rule("CRITICAL_POINTS", "The zeros of lhs - rhs, the domain and assumption boundaries and the zeros of |.| "
+                            "arguments cut the line into cells where the relation keeps one truth value", True,
+         "the zero set must be complete (finite candidates, each checked exactly)"),
+    Rule("SIGN_CHART", "One test point per cell and an exact check at each critical point give the solution set",
+         True, "set check: points inside and outside"),
+    Rule("HALF_ANGLE_SUBSTITUTION", "With t = tan(u/2), sin u = 2t/(1+t^2) and cos u = (1-t^2)/(1+t^2) on (-pi, pi);"
+                                    " u = pi is checked separately", True, "every point checked in the original"),
+    Rule("GENERAL_SOLUTION", "A set found on one period P repeats with period P (families r + T*n)", True,
+         "set check: points inside and outside"),
+    Rule("PARAMETER_CRITICAL_VALUES", "Where the answer may change shape as the parameter moves", True,
+         "every critical value solved on its own"),
+    Rule("PARAMETER_CASES", "Between critical values the answer keeps its form; cases cover every value once", True,
+         "each case set-checked at several parameter values"),
     Rule("ALPHA_RENAME", "Rename a variable consistently everywhere (allowed by I1); capture is not", False),
     Rule("NO_REWRITE", "No catalog rule makes the expression simpler under the metric; it is kept", False),
     Rule("CLIENT_STEP", "A step submitted by the client without a catalog rule name", True, "derived"),
@@ -129,7 +147,7 @@ def _branch(u: sympy.Expr, positive: bool) -> sympy.Basic:
     """The relation ``u > 0`` (or ``u < 0``) solved for the variable when u is linear in one."""
     target = u if positive else -u
     syms = list(target.free_symbols)
-    if len(syms) == 1:
+    if len(syms) == 1 and target.is_polynomial(syms[0]):
         x = syms[0]
         poly = sympy.Poly(target, x)
         if poly.degree() == 1:
@@ -179,16 +197,20 @@ def sqrt_of_square(e: sympy.Expr, real: bool) -> Rewrite | None:
     if not real:
         return None
 
-    def root_of(base: sympy.Basic, r: sympy.Rational) -> sympy.Basic | None:
+    def root_of(base: sympy.Basic, r: sympy.Rational, alone: bool = True) -> sympy.Basic | None:
         if base.is_Pow and base.exp.is_Integer and base.exp % 2 == 0:
             return sympy.Pow(sympy.Abs(base.base), base.exp * r)
+        if alone and base.is_Pow and base.exp.is_Integer and base.exp % 2 == 1 and base.exp > 1:
+            # (u^k)^r with k odd is defined where u >= 0 (principal roots): there it is u^(k*r)
+            return sympy.Pow(base.base, base.exp * r)
         if base.is_Mul:
             parts = []
+            symbolic = sum(1 for f in base.args if f.free_symbols)
             for f in base.args:
                 if f.is_Number and f.is_positive:
                     parts.append(sympy.Pow(f, r))
                 else:
-                    p = root_of(f, r)
+                    p = root_of(f, r, symbolic == 1)
                     if p is None:
                         return None
                     parts.append(p)
@@ -243,6 +265,17 @@ def abs_over_self(e: sympy.Expr, real: bool) -> Rewrite | None:
                 rest = sympy.Mul(*[f for k, f in enumerate(facs) if k not in (i, j)])
                 notes.append(sympy.sstr(u))
                 return sympy.Piecewise((s * rest, _branch(u, True)), (-s * rest, _branch(u, False)))
+        # |u| over the product of the factors of u (|x*y|/(x*y), |x|*|y|/(x*y))
+        absf = [i for i, a in enumerate(facs) if isinstance(a, sympy.Abs)]
+        recip = [j for j, d in enumerate(facs) if d.is_Pow and d.exp == -1 and d.base.free_symbols]
+        if absf and recip and (len(absf) > 1 or len(recip) > 1):
+            u = sympy.Mul(*[facs[i].args[0] for i in absf])
+            v = sympy.Mul(*[facs[j].base for j in recip])
+            s = 1 if sympy.expand(v - u) == 0 else (-1 if sympy.expand(v + u) == 0 else 0)
+            if s:
+                rest = sympy.Mul(*[f for k, f in enumerate(facs) if k not in absf and k not in recip])
+                notes.append(sympy.sstr(u))
+                return sympy.Piecewise((s * rest, _branch(u, True)), (-s * rest, _branch(u, False)))
         # u/|u|: the same sign, written the other way round
         for i, a in enumerate(facs):
             if not (a.is_Pow and a.exp == -1 and isinstance(a.base, sympy.Abs)):
@@ -266,6 +299,36 @@ def abs_over_self(e: sympy.Expr, real: bool) -> Rewrite | None:
     if new == e:
         return None
     return Rewrite("ABS_OVER_SELF_TO_SIGN", new, note=f"|u|/u is the sign of u = {', '.join(notes)}, undefined at 0")
+
+
+def denest(e: sympy.Expr, real: bool) -> Rewrite | None:
+    """DENEST_RADICAL: sqrt(a + b*sqrt(c)) as a sum of simpler roots (sympy's sqrtdenest, constants)."""
+
+    def fn(n: sympy.Basic, _acc: list[Cond]) -> sympy.Basic | None:
+        if n.is_Pow and n.exp == sympy.Rational(1, 2) and not n.free_symbols and n.base.has(sympy.Pow):
+            d = sympy.sqrtdenest(n)
+            return d if d != n and simplicity(d) < simplicity(n) else None
+        return None
+
+    new, _ = bottom_up(e, fn)
+    return Rewrite("DENEST_RADICAL", new) if new != e else None
+
+
+def rationalize(e: sympy.Expr, real: bool) -> Rewrite | None:
+    """RATIONALIZE_DENOMINATOR: multiply by the conjugate of a denominator with square roots, then
+    cancel ((x - 4)/(sqrt(x) - 2) = sqrt(x) + 2 where sqrt(x) != 2; the trail derives x != 4)."""
+    if not real or e.has(sympy.Piecewise):
+        return None
+    _n, d = sympy.fraction(sympy.together(e))
+    if not any(p.is_Pow and p.exp.is_Rational and not p.exp.is_Integer and p.base.free_symbols
+               for p in sympy.preorder_traversal(d)):
+        return None
+    cas.guard(e, "rationalize")
+    new = sympy.radsimp(e)
+    new = sympy.cancel(new) if not new.has(sympy.Pow) else new
+    if new == e or simplicity(new) >= simplicity(e):
+        return None
+    return Rewrite("RATIONALIZE_DENOMINATOR", new, note="multiply by the conjugate and cancel")
 
 
 def abs_known_sign(e: sympy.Expr, real: bool, premises: list[Cond]) -> Rewrite | None:
@@ -446,10 +509,12 @@ PHASES: list[Callable[[sympy.Expr, bool], Rewrite | list[Rewrite] | None]] = [
     quadratic_to_square,
     sqrt_of_square,
     abs_square,
+    denest,
     log_power,
     log_product,
     combine_fractions,
     factor_and_cancel,
+    rationalize,
     abs_over_self,
     distribute,
     trig,

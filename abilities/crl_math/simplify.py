@@ -20,6 +20,7 @@ from abilities.crl_math.rules import PHASES, Rewrite, abs_known_sign, abs_over_s
 from abilities.crl_math.trail import Trail
 
 MAX_PASSES = 3
+RESHAPING = ("COMBINE_FRACTIONS", "DISTRIBUTE", "COMBINE_LIKE_TERMS", "FACTOR_POLYNOMIAL")  # no domain change
 SYMPY_ERRORS = (BasePolynomialError, NotImplementedError, ValueError, TypeError, ZeroDivisionError, RecursionError)
 
 
@@ -87,11 +88,20 @@ def plan(trail: Trail, surface: sympy.Basic, surface_text: str, partial: Any = N
                 partial(cur_id)
         if not changed:
             break
+    if trail.steps and all(s.rule in RESHAPING for s in trail.steps) and _metric(trail, e0) < min(
+            _metric(trail, s.output_expr_id) for s in trail.steps):
+        # every rewrite made it worse (1/(exp(x) + exp(-x)) combined): keep the input as it is
+        trail.retract((0, 0, 0, 1), "no rewrite is simpler than the input")
+        cur_id, cur = e0, _ev(trail.exprs[e0].expr, trail.real)
     if not trail.steps:
         step = trail.add_step("NO_REWRITE", cur_id, cur, note="already simplest")
         trail.witness(step)
         cur_id = step.output_expr_id
     return e0, _choose(trail, e0, cur_id)
+
+
+def _metric(trail: Trail, expr_id: str) -> tuple[int, int, int, str]:
+    return simplicity(evaluated(trail.exprs[expr_id].expr))
 
 
 def _ev(e: sympy.Basic, real: bool) -> sympy.Basic:

@@ -195,8 +195,9 @@ def _finite(chain: Chain, lhs_s: sympy.Expr, rhs_s: sympy.Expr, lhs: sympy.Expr,
                  "invariant": "I2", "step_id": via})
             checks.append({"candidate": sympy.sstr(c), "verdict": "extraneous", "lhs": mpmath.nstr(lv, 15),
                            "rhs": mpmath.nstr(rv, 15)})
-    if identity:
-        final, extra = chart(lhs_s, "=", rhs_s, x, domain_conds)[0], []
+    if identity:  # f vanishes wherever it is defined: the answer is the domain (within the assumptions)
+        zero = sympy.Integer(0)
+        final, extra = chart(zero, "=", zero, x, domain_conds)[0], []
     else:
         final, extra = (sympy.FiniteSet(*solutions) if solutions else sympy.S.EmptySet), list(candidates)
     last = chain.step("CHECK_CANDIDATES", final, note=f"{len(solutions)} kept, {len(rejected)} rejected",
