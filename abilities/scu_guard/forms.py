@@ -239,9 +239,12 @@ def understand(text: str) -> Form | None:
     bands += [(None, b) for b in _count_bands(doc, text, deny, taken)]
     for a, b in bands:
         pos = a.start if a else 0
-        before_verb = root.pos_ in ("VERB", "AUX") and a is not None and a.end <= root.idx
-        in_subject = subj_span[0] <= pos < subj_span[1] or (
-            a is not None and a.direction != "eq" and (as_fact or before_verb))
+        verbs = [t.idx for t in doc if t.pos_ in ("VERB", "AUX")]
+        verb_at = root.idx if root.pos_ in ("VERB", "AUX") else (verbs[0] if verbs else None)
+        # a comparative before the verb is a condition ("Scaffolding higher than 6 m requires ..."); so is
+        # one in a sentence the parser found no verb in ("Wind above 2.0 m/s voids a record")
+        before_verb = a is not None and (a.end <= verb_at if verb_at is not None else as_fact)
+        in_subject = subj_span[0] <= pos < subj_span[1] or (a is not None and a.direction != "eq" and before_verb)
         in_cond = cond_span[0] <= pos < cond_span[1]
         if a is not None and (in_subject or (in_cond and not deny)):
             trig = band_from(a, text, False)

@@ -34,6 +34,8 @@ OPTIONAL_RE = re.compile(
     r"not need|not have to|up to the|voluntary|at (?:their|his|her|your) discretion)\b", re.I)
 PROHIBITIVE_RE = re.compile(r"\b(?:not allowed|prohibited|forbidden|banned|may not|cannot|can't|must not|"
                             r"never allowed|not permitted|is not|are not)\b", re.I)
+REQUIRE_VERBS = frozenset(word_key(w) for w in "require need demand".split())
+SECOND_WORDS = frozenset(word_key(w) for w in "second two both another additional dual".split())
 NEGATING_CONSEQUENCE = frozenset(word_key(w) for w in "void invalidate cancel annul disqualify reject".split())
 MEMBER_NOUNS = frozenset(word_key(w) for w in "member person people staff worker individual".split())
 UNBOUNDED_RE = re.compile(
@@ -45,7 +47,7 @@ BLOCKERS = frozenset({"stop", "prevent", "keep", "deter", "hinder"})
 NEGATING = frozenset(word_key(w) for w in (
     "reject refuse deny block prevent prohibit forbid ban disable remove strip redact exclude omit withhold "
     "hide mask avoid survive escape exempt spare refrain decline filter scrub delete purge off closed shut "
-    "outside away".split()))
+    "outside away skip waive bypass forgo".split()))
 ANTONYM_PAIRS = [("inside", "outside"), ("open", "close"), ("open", "closed"), ("open", "shut"), ("on", "off"),
                  ("enable", "disable"), ("include", "exclude"), ("public", "private"), ("allow", "deny"),
                  ("accept", "reject"), ("internal", "external"), ("encrypt", "decrypt"), ("lock", "unlock")]
@@ -526,10 +528,12 @@ def check_unbounded(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         q = f.quantity
         if q is None or q.high is None or q.low is not None:
             continue
-        for c in claim.clauses:
-            m = UNBOUNDED_RE.search(c.text)
-            if m and not c.negated and _overlap(f, c) >= 1:
-                out.append(_finding(f, claim, c.start + m.start(), c.start + m.end(), "numeric_bound",
+        for m in UNBOUNDED_RE.finditer(claim.text):
+            sent = next((c for c in claim.clauses if c.start <= m.start() < c.end), None)
+            words = set().union(*(c.keys for c in claim.clauses))
+            if sent is not None and (_topic(f) & words) and not re.search(
+                    r"\b(?:not|never)\b[^.]{0,20}$", claim.text[max(0, m.start() - 24) : m.start()]):
+                out.append(_finding(f, claim, m.start(), m.end(), "numeric_bound",
                                     f"the claim removes the limit of {f.text!r}"))
                 break
     return out
@@ -557,8 +561,11 @@ def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 undone = bool(consequence & NEGATING_CONSEQUENCE) and bool(re.search(
                     r"\b(?:stands?|counts?|valid|accepted|holds?|ratified|approved|kept|keep|recogni[sz]ed)\b",
                     clause.text, re.I))
-                broken = denied or undone or (clause.permissive and not said) or bool(
-                    re.search(r"\bdespite\b", clause.text, re.I))
+                alone = bool(set(f.object) & SECOND_WORDS) and bool(re.search(
+                    r"\b(?:a single|one|alone|on (?:his|her|their|its) own|sole|only one)\b", clause.text, re.I))
+                other = _other_kind(f, clause)  # "business class" where the rule triggers "economy class"
+                broken = denied or undone or alone or other or (clause.negverb and bool(said)) or (
+                    clause.permissive and not said) or bool(re.search(r"\bdespite\b", clause.text, re.I))
             if broken:
                 out.append(_finding(f, claim, clause.start, clause.end, "conditional",
                                     f"{a.text!r} triggers {f.text!r}, and the claim breaks it"))
@@ -628,7 +635,7 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     """Prohibitions affirmed or permitted; obligations negated, skipped ("without") or made optional."""
     out = []
     for f in forms:
-        if f.trigger or f.window or f.order or f.exclusion or f.agents:
+        if f.trigger or f.window or f.exclusion or f.agents or (f.order and f.modality != "must"):
             continue
         for c in claim.clauses:
             if f.modality == "must" and not (set(f.action) & NEGATING) and _denies_required(f, c):
@@ -636,8 +643,10 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 break
             if not _matches(f, c):
                 continue
-            if f.quantity is not None:  # a bound: only "without the thing" / "optional" speak to it here
-                if f.modality in ("must", "must_not") and c.optional and not c.negated:
+            if f.quantity is not None:  # a bound: only "optional" or "does not require" speak to it here
+                requires = bool(set(f.action) & REQUIRE_VERBS)
+                if (f.modality in ("must", "must_not") and c.optional and not c.negated) or (
+                        requires and c.negated and set(f.action) & (c.verbs | c.keys)):
                     out.append(_finding(f, claim, c.start, c.end, "require",
                                         f"the claim makes {f.text!r} optional"))
                 continue
