@@ -1092,6 +1092,10 @@ class Scheduler:
                 a.parked = "input"
                 self._arm_expiry(a, rid, (history.asks.get(rid) or {}).get("expires_at"))
                 counts["parked"] += 1
+            elif a.status == Status.WAITING_USER:  # answered (or expired) just before the stop: go on
+                self._set_status(a, Status.RUNNING)
+                self._resume(a)
+                counts["resumed"] += 1
             elif call is not None and call.method == "spawn" and call.child_id in self.actions:
                 a.parked = "child"
                 self._wait_child(a, self.actions[call.child_id])

@@ -241,4 +241,28 @@ class AskTwice(Ability):
         return {"values": values}
 
 
-ABILITIES = [Noop, Emit, Sleep, Hang, Steps, Fail, Ask, Spawn, Unlock, Publish, EchoDeps, Nondet, AskTwice]
+class CrashOnceIn(_In):
+    marker: str  # a file path: absent => create it and crash the worker mid-run
+
+
+class CrashOnce(Ability):
+    name, version, description = "t_crash_once", "1", "seeded checkpoints; the first run's worker dies halfway"
+    Inputs, Outputs = CrashOnceIn, AnyOut
+
+    def run(self, ctx: ActionContext, inputs: Any) -> dict[str, Any]:
+        import os
+
+        rng = ctx.rng("crash")
+        values = []
+        for i in range(6):
+            values.append(rng.randint(0, 10**9))
+            ctx.checkpoint("plan_delta", {"i": i, "v": values[-1]})
+            if i == 2 and not os.path.exists(inputs.marker):
+                with open(inputs.marker, "w") as fh:
+                    fh.write("crashed once")
+                time.sleep(0.3)  # let the checkpoints so far become durable
+                os._exit(9)
+        return {"values": values}
+
+
+ABILITIES = [Noop, Emit, Sleep, Hang, Steps, Fail, Ask, Spawn, Unlock, Publish, EchoDeps, Nondet, AskTwice, CrashOnce]

@@ -11,7 +11,7 @@ import sys
 import httpx
 
 from receipts.canonical import canonical_json
-from tests.support import ROOT, ToolBus, answer_open_request, ended, open_request, sse_read
+from tests.support import ROOT, ToolBus, answer_open_request, ended, open_request, run_action, sse_read
 
 
 def _verify(data_dir) -> dict:
@@ -113,3 +113,14 @@ async def test_parent_waiting_on_a_sub_action_holds_no_worker(server_factory, tm
         view, events = await tb.run("t_spawn", {"ability": "t_emit", "inputs": {"n": 2}}, timeout=60)
     assert view["status"] == "completed" and view["outputs"]["child_status"] == "completed"
     assert len(view["outputs"]["child_outputs"]["values"]) == 2
+
+
+async def test_worker_death_mid_run_is_retried_by_replay(metis_server, tmp_path):
+    marker = tmp_path / "crashed-once"
+    view, events = await run_action(metis_server, "t_crash_once", {"marker": str(marker)}, timeout=60)
+    assert marker.exists()  # the first run's worker did die
+    assert view["status"] == "completed" and len(view["outputs"]["values"]) == 6
+    checkpoints = [e["data"]["payload"]["i"] for e in events if e["event"] == "action_checkpoint"]
+    assert checkpoints == list(range(6))  # the replayed ones were not written again
+    retry = [e["data"]["payload"] for e in events if e["data"].get("kind") == "retry"]
+    assert len(retry) == 1 and retry[0]["reason"] == "worker_crashed" and retry[0]["attempt"] == 2
