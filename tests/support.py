@@ -52,6 +52,7 @@ def write_tokens(path: Path) -> Path:
     tokens = {token_for(r, t): {"tenant": t, "roles": [r]} for t in TENANTS for r in ROLES}
     tokens["tok-acme-approver2"] = {"tenant": "acme", "roles": ["approver"]}
     tokens["tok-ops-operator"] = {"tenant": "ops", "roles": ["operator"]}
+    tokens["tok-acme-fuzz"] = {"tenant": "acme", "roles": list(ROLES)}  # every tenant role: fuzzing reaches all params
     path.write_text(json.dumps(tokens))
     return path
 
