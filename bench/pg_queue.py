@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import psycopg  # noqa: E402
 
-from bench.pg_log import ADMIN_URL, fresh_schema  # noqa: E402
+from bench.pg_log import ADMIN_URL, fresh_schema, throwaway_database  # noqa: E402
 from bench.spine_common import REPO, ratio, show, write_result  # noqa: E402
 from receipts.workqueue import WorkQueue  # noqa: E402
 
@@ -117,18 +117,11 @@ def main() -> None:
     ap.add_argument("--trials", type=int, default=3)
     ap.add_argument("--admin-url", default=ADMIN_URL)
     args = ap.parse_args()
-    db = "metis_bench_" + secrets.token_hex(4)
-    with psycopg.connect(args.admin_url, autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {db}")
-    db_url = args.admin_url.rsplit("/", 1)[0] + "/" + db
-    try:
+    with throwaway_database(args.admin_url) as db_url:
         base = raw_updates(fresh_schema(db_url), args.jobs)
         runs = {n: claimers(fresh_schema(db_url), args.jobs, n) for n in (1, 2, 4)}
         url = fresh_schema(db_url)
         rescues = [round(rescue_time(url, args.lease, args.rescue_every), 3) for _ in range(args.trials)]
-    finally:
-        with psycopg.connect(args.admin_url, autocommit=True) as admin:
-            admin.execute(f"DROP DATABASE IF EXISTS {db} WITH (FORCE)")
     result = {
         "benchmark": "pg_queue",
         "claimers": {str(n): r for n, r in runs.items()},

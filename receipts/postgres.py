@@ -44,7 +44,7 @@ from receipts import migrations
 from receipts.log import GENESIS_HASH, Entry, Record, build_body, stream_key, utc_now
 from receipts.merkle import MerkleTree, leaf_hash
 from receipts.signing import TreeHeadSigner
-from receipts.store import Fence, FencedOut, Listener, StorageUnavailable
+from receipts.store import STOP, Fence, FencedOut, Listener, LogCore, StorageUnavailable
 from receipts.verify import VerifyReport, verify_connection
 
 log = structlog.get_logger("metis.receipts.pg")
@@ -53,8 +53,8 @@ LOG_LOCK = migrations.lock_key("metis:receipt-log")
 CHANNEL = "metis_log"
 COLUMNS = "seq, type, name, tenant, topic, action_id, ref, stream, body, hash"
 COPY = f"COPY records ({COLUMNS}) FROM STDIN"
+APPEND = "SELECT * FROM metis_append(%b, %b, %b, %b, %b, %b, %b, %b, %b, %b, %b, %b, %b)"  # binary: arrays of bytea
 CONNECTION_ERRORS = (psycopg.OperationalError, psycopg.InterfaceError)
-_STOP = object()
 
 
 def connect(url: str, autocommit: bool = True, app: str = "metis") -> psycopg.Connection:
@@ -122,7 +122,7 @@ def verify_database(url: str, keys_dir: Path | None = None, from_seq: int = 1,
         conn.close()
 
 
-class PostgresReceiptLog:
+class PostgresReceiptLog(LogCore):
     """The ``ReceiptStore`` on PostgreSQL. Call ``open()`` first and ``close()`` at the end."""
 
     def __init__(self, url: str, keys_dir: Path, max_batch: int = 4096, retry_window_s: float = 10.0,
@@ -184,18 +184,12 @@ class PostgresReceiptLog:
         self._writer.start()
         self._follower.start()
 
-    def bind_loop(self, loop: asyncio.AbstractEventLoop) -> None:
-        self._loop = loop
-
-    def add_listener(self, listener: Listener) -> None:
-        self._listeners.append(listener)
-
     def close(self) -> None:
         """Drain pending appends, sign a final tree head, stop the threads and the pool."""
         if self._writer is not None:
             final: Future[dict[str, Any]] = Future()
             self._queue.put(("sign", final))
-            self._queue.put(_STOP)
+            self._queue.put(STOP)
             self._writer.join()
             self._writer = None
         self._stopping.set()
@@ -241,27 +235,10 @@ class PostgresReceiptLog:
         conn: psycopg.Connection | None = None
         stop = False
         while not stop:
-            item = self._queue.get()
-            if item is _STOP:
+            first = self._queue.get()
+            if first is STOP:
                 break
-            batch: list[tuple[Any, ...]] = []
-            signs: list[Future] = []
-            count = 0
-            while True:
-                if item[0] == "append":
-                    batch.append(item)
-                    count += len(item[1])
-                else:
-                    signs.append(item[1])
-                if count >= self.max_batch:
-                    break
-                try:
-                    item = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if item is _STOP:
-                    stop = True
-                    break
+            batch, signs, stop = self._take_batch(first)
             if batch:
                 conn = self._commit_with_retry(conn, batch)
             for fut in signs:
@@ -301,7 +278,7 @@ class PostgresReceiptLog:
                 if time.monotonic() >= deadline:
                     failure = unavailable(exc, "append")
                     log.warning("pg_append_failed", error=str(failure), records=sum(len(b[1]) for b in batch))
-                    self._resolve([(item[2], failure) for item in batch])
+                    self._acknowledge([(item[2], failure) for item in batch])
                     return None
                 time.sleep(next(delays))
 
@@ -322,57 +299,91 @@ class PostgresReceiptLog:
         for item in batch:
             results.append((item[2], self._attempt_records.get(id(item[1]), [])))
         self._attempt_records.clear()
-        self._resolve(results)
+        self._acknowledge(results)
 
-    def _commit_batch(self, conn: psycopg.Connection, batch: list[tuple[Any, ...]],
-                      mark: Callable[[int, str], None]) -> None:
+    def _build(self, batch: list[tuple[Any, ...]], seq: int, prev: str, fences: dict[str, tuple[int, str]]
+               ) -> tuple[list[tuple[Any, list[Record] | Exception]], list[Record]]:
+        """The batch's records chained on (seq, prev): per appender its records or its error (a bad
+        payload or a stale fence fails that append only); and all records in order."""
         results: list[tuple[Any, list[Record] | Exception]] = []
         own: list[Record] = []
         attempt: dict[int, list[Record]] = {}
-        with conn.transaction():
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (LOG_LOCK,))
-            row = conn.execute("SELECT seq, hash FROM records ORDER BY seq DESC LIMIT 1").fetchone()
-            seq, prev = (row[0], row[1]) if row else (0, GENESIS_HASH)
-            if seq > self._last_seq:  # other replicas appended since we last looked: integrate first
-                self._catch_up(conn, seq)
-            fences = self._fences(conn, batch)
-            ts = utc_now()
-            for _, entries, fut, fence in batch:
-                if fence is not None and fences.get(fence.action_id) != (fence.epoch, "running"):
-                    results.append((fut, FencedOut(f"append refused for {fence.action_id}: epoch {fence.epoch} "
-                                                   "no longer holds its lease")))
-                    continue
-                recs: list[Record] = []
-                start = (seq, prev)
-                try:
-                    for e in entries:
-                        body = build_body(seq + 1, ts, e, prev)
-                        hsh = _sha256(body)
-                        skey = stream_key(e.tenant, e.topic) if e.stream and e.topic else None
-                        seq, prev = seq + 1, hsh
-                        recs.append(Record(seq, e.type, e.name, e.tenant, e.topic, e.action_id, e.ref, skey, body, hsh))
-                except Exception as exc:  # a bad payload fails its own append only
-                    seq, prev = start
-                    results.append((fut, ValueError(f"record not appendable: {exc}")))
-                    continue
-                own.extend(recs)
-                attempt[id(entries)] = recs
-                results.append((fut, recs))
-            if own:
-                with conn.cursor().copy(COPY) as copy:
-                    for r in own:
-                        copy.write_row((r.seq, r.type, r.name, r.tenant, r.topic, r.action_id, r.ref, r.stream,
-                                        r.body, r.hash))
-                conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, str(seq)))
-                self._attempt_records = attempt
-                mark(seq, prev)
+        ts = utc_now()
+        for _, entries, fut, fence in batch:
+            if fence is not None and fences.get(fence.action_id) != (fence.epoch, "running"):
+                results.append((fut, FencedOut(f"append refused for {fence.action_id}: epoch {fence.epoch} "
+                                               "no longer holds its lease")))
+                continue
+            recs: list[Record] = []
+            start = (seq, prev)
+            try:
+                for e in entries:
+                    body = build_body(seq + 1, ts, e, prev)
+                    hsh = _sha256(body)
+                    skey = stream_key(e.tenant, e.topic) if e.stream and e.topic else None
+                    seq, prev = seq + 1, hsh
+                    recs.append(Record(seq, e.type, e.name, e.tenant, e.topic, e.action_id, e.ref, skey, body, hsh))
+            except Exception as exc:
+                seq, prev = start
+                results.append((fut, ValueError(f"record not appendable: {exc}")))
+                continue
+            own.extend(recs)
+            attempt[id(entries)] = recs
+            results.append((fut, recs))
+        self._attempt_records = attempt
+        return results, own
+
+    def _committed(self, results: list[tuple[Any, list[Record] | Exception]], own: list[Record]) -> None:
         self._inflight = None
         self._attempt_records = {}
         if own:
             self._integrate(own)
             self.appended_total += len(own)
             self.commits_total += 1
-        self._resolve(results)
+        self._acknowledge(results)
+
+    def _commit_batch(self, conn: psycopg.Connection, batch: list[tuple[Any, ...]],
+                      mark: Callable[[int, str], None]) -> None:
+        """One round trip when the tail is where this replica last saw it (``metis_append``); after a
+        moved tail, catch up and try again; fenced batches, or a tail that keeps moving, take the
+        locked path."""
+        if all(item[3] is None for item in batch):
+            for _ in range(3):
+                with self._follow_lock:
+                    seq, prev = self._last_seq, self._last_hash
+                results, own = self._build(batch, seq, prev, {})
+                if not own:
+                    self._committed(results, own)
+                    return
+                mark(own[-1].seq, own[-1].hash)
+                cols = [list(c) for c in zip(*((r.seq, r.type, r.name, r.tenant, r.topic, r.action_id, r.ref, r.stream,
+                                                 r.body, r.hash) for r in own), strict=True)]
+                ok, tail_seq, _ = conn.execute(APPEND, (LOG_LOCK, seq, prev, *cols)).fetchone()  # type: ignore[misc]
+                if ok:
+                    self._committed(results, own)
+                    return
+                self._inflight = None
+                self._catch_up(conn, tail_seq)
+        self._commit_locked(conn, batch, mark)
+
+    def _commit_locked(self, conn: psycopg.Connection, batch: list[tuple[Any, ...]],
+                       mark: Callable[[int, str], None]) -> None:
+        """Lock, read the tail, check fences, COPY, NOTIFY, commit: the general path."""
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (LOG_LOCK,))
+            row = conn.execute("SELECT seq, hash FROM records ORDER BY seq DESC LIMIT 1").fetchone()
+            seq, prev = (row[0], row[1]) if row else (0, GENESIS_HASH)
+            if seq > self._last_seq:  # other replicas appended since we last looked: integrate first
+                self._catch_up(conn, seq)
+            results, own = self._build(batch, seq, prev, self._fences(conn, batch))
+            if own:
+                with conn.cursor().copy(COPY) as copy:
+                    for r in own:
+                        copy.write_row((r.seq, r.type, r.name, r.tenant, r.topic, r.action_id, r.ref, r.stream,
+                                        r.body, r.hash))
+                conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, str(own[-1].seq)))
+                mark(own[-1].seq, own[-1].hash)
+        self._committed(results, own)
 
     @staticmethod
     def _fences(conn: psycopg.Connection, batch: list[tuple[Any, ...]]) -> dict[str, tuple[int, str]]:
@@ -384,25 +395,6 @@ class PostgresReceiptLog:
         rows = conn.execute("SELECT action_id, epoch, state FROM metis_jobs WHERE action_id = ANY(%s) FOR SHARE",
                             (ids,)).fetchall()
         return {a: (e, st) for a, e, st in rows}
-
-    def _resolve(self, results: list[tuple[Any, list[Record] | Exception]]) -> None:
-        in_loop: list[tuple[asyncio.Future, list[Record] | Exception]] = []
-        for fut, res in results:
-            if fut is None:
-                if isinstance(res, Exception):
-                    log.error("log_append_failed", error=str(res))
-            elif isinstance(fut, Future):
-                fut.set_exception(res) if isinstance(res, Exception) else fut.set_result(res)
-            else:
-                in_loop.append((fut, res))
-        if not in_loop:
-            return
-        loop = self._loop or in_loop[0][0].get_loop()
-        if not loop.is_closed():
-            try:
-                loop.call_soon_threadsafe(_settle, in_loop)
-            except RuntimeError:
-                pass
 
     # -- following ---------------------------------------------------------------------------
 
@@ -530,10 +522,6 @@ class PostgresReceiptLog:
 
     # -- Merkle tree heads and proofs --------------------------------------------------------
 
-    @property
-    def tree_size(self) -> int:
-        return self._tree.size
-
     def _sign_with_retry(self, conn: psycopg.Connection | None, fut: Future) -> psycopg.Connection | None:
         try:
             conn = self._writer_conn(conn)
@@ -561,48 +549,11 @@ class PostgresReceiptLog:
                      (size, json.dumps(sth, sort_keys=True)))
         return sth
 
-    def sign_tree_head(self) -> dict[str, Any]:
-        fut: Future[dict[str, Any]] = Future()
-        self._queue.put(("sign", fut))
-        return fut.result()
-
-    async def sign_tree_head_async(self) -> dict[str, Any]:
-        fut: Future[dict[str, Any]] = Future()
-        self._queue.put(("sign", fut))
-        return await asyncio.wrap_future(fut)
-
-    def inclusion_proof(self, seq: int, sth: dict[str, Any]) -> dict[str, Any]:
-        size = sth["tree_size"]
-        if not 1 <= seq <= size:
-            raise KeyError(seq)
-        with self._tree_lock:
-            proof = self._tree.inclusion_proof(seq - 1, size)
-        rec = self.get(seq)
-        assert rec is not None
-        return {"seq": seq, "leaf_index": seq - 1, "tree_size": size, "leaf_hash": leaf_hash(rec.body).hex(),
-                "record_hash": rec.hash, "proof": [p.hex() for p in proof], "tree_head": sth}
-
-    def consistency_proof(self, old_size: int, new_size: int | None = None) -> list[str]:
-        if old_size == 0:
-            return []
-        with self._tree_lock:
-            return [p.hex() for p in self._tree.consistency_proof(old_size, new_size)]
-
     # -- verification ------------------------------------------------------------------------
 
     def verify(self, from_seq: int = 1, to_seq: int | None = None, **options: Any) -> VerifyReport:
         """The offline verifier on this log's database (``options`` go to ``verify_connection``)."""
         return verify_database(self.url, self.keys_dir, from_seq, to_seq, **options)
-
-
-def _settle(in_loop: list[tuple[asyncio.Future, Any]]) -> None:
-    for fut, res in in_loop:
-        if fut.done():
-            continue
-        if isinstance(res, Exception):
-            fut.set_exception(res)
-        else:
-            fut.set_result(res)
 
 
 def _sha256(data: bytes) -> str:

@@ -10,15 +10,22 @@ record's bytes, hash and proofs do not depend on the engine that stored it.
 from __future__ import annotations
 
 import asyncio
+import queue
+import threading
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+import structlog
+
 from receipts.log import Entry, Record
+from receipts.merkle import MerkleTree, leaf_hash
 from receipts.verify import VerifyReport
 
 Listener = Callable[[list[Record]], None]
+_log = structlog.get_logger("metis.receipts")
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
@@ -86,6 +93,113 @@ class ReceiptStore(Protocol):
     async def sign_tree_head_async(self) -> dict[str, Any]: ...
     def inclusion_proof(self, seq: int, sth: dict[str, Any]) -> dict[str, Any]: ...
     def consistency_proof(self, old_size: int, new_size: int | None = None) -> list[str]: ...
+
+
+STOP = object()  # put on a driver's queue: drain what is before it, then stop the writer
+
+
+class LogCore:
+    """What the drivers share above their engine: the writer queue (appends and tree-head signing
+    requests, taken in batches), acknowledging appenders on their loop, listeners, and the
+    in-memory Merkle tree with its proofs. A driver supplies ``get`` and its writer thread."""
+
+    _tree: MerkleTree
+    _tree_lock: threading.Lock
+    _queue: queue.SimpleQueue[Any]
+    _loop: asyncio.AbstractEventLoop | None
+    _listeners: list[Listener]
+    max_batch: int
+
+    def get(self, seq: int) -> Record | None:
+        raise NotImplementedError
+
+    def _take_batch(self, first: Any) -> tuple[list[tuple[Any, ...]], list[Future], bool]:
+        """``first`` and whatever else waits, up to ``max_batch`` records: (appends, sign requests, stop seen)."""
+        appends: list[tuple[Any, ...]] = []
+        signs: list[Future] = []
+        count, item = 0, first
+        while True:
+            if item[0] == "append":
+                appends.append(item)
+                count += len(item[1])
+            else:
+                signs.append(item[1])
+            if count >= self.max_batch:
+                return appends, signs, False
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                return appends, signs, False
+            if item is STOP:
+                return appends, signs, True
+
+    def _acknowledge(self, results: list[tuple[Any, Any]]) -> None:
+        """Settle appenders' futures (thread futures here, loop futures in one callback on their loop);
+        fire-and-forget appends (no future) that failed are logged."""
+        on_loop = []
+        for fut, res in results:
+            if fut is None:
+                if isinstance(res, Exception):
+                    _log.error("log_append_failed", error=str(res))
+            elif isinstance(fut, Future):
+                fut.set_exception(res) if isinstance(res, Exception) else fut.set_result(res)
+            else:
+                on_loop.append((fut, res))
+        loop = self._loop or (on_loop[0][0].get_loop() if on_loop else None)
+        if on_loop and loop is not None and not loop.is_closed():
+            try:
+                loop.call_soon_threadsafe(_settle, on_loop)
+            except RuntimeError:  # the loop closed meanwhile: nobody waits any more
+                pass
+
+    def bind_loop(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Listeners (and appenders' futures) are called on this loop."""
+        self._loop = loop
+
+    def add_listener(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    @property
+    def tree_size(self) -> int:
+        return self._tree.size
+
+    def sign_tree_head(self) -> dict[str, Any]:
+        """Sign the current tree head (after everything queued before this call) and return it."""
+        fut: Future[dict[str, Any]] = Future()
+        self._queue.put(("sign", fut))
+        return fut.result()
+
+    async def sign_tree_head_async(self) -> dict[str, Any]:
+        """``sign_tree_head`` without blocking the event loop."""
+        fut: Future[dict[str, Any]] = Future()
+        self._queue.put(("sign", fut))
+        return await asyncio.wrap_future(fut)
+
+    def inclusion_proof(self, seq: int, sth: dict[str, Any]) -> dict[str, Any]:
+        """Proof that record ``seq`` is leaf ``seq - 1`` of the tree under the signed head ``sth``."""
+        size = sth["tree_size"]
+        if not 1 <= seq <= size:
+            raise KeyError(seq)
+        with self._tree_lock:
+            proof = self._tree.inclusion_proof(seq - 1, size)
+        rec = self.get(seq)
+        if rec is None:
+            raise KeyError(seq)
+        return {"seq": seq, "leaf_index": seq - 1, "tree_size": size, "leaf_hash": leaf_hash(rec.body).hex(),
+                "record_hash": rec.hash, "proof": [p.hex() for p in proof], "tree_head": sth}
+
+    def consistency_proof(self, old_size: int, new_size: int | None = None) -> list[str]:
+        """RFC 9162 consistency proof between two sizes (empty for the empty old tree)."""
+        if old_size == 0:
+            return []
+        with self._tree_lock:
+            return [p.hex() for p in self._tree.consistency_proof(old_size, new_size)]
+
+
+def _settle(pairs: list[tuple[asyncio.Future, Any]]) -> None:
+    for fut, res in pairs:
+        if not fut.done():
+            fut.set_exception(res) if isinstance(res, Exception) else fut.set_result(res)
 
 
 def is_postgres_url(url: str | None) -> bool:
