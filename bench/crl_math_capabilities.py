@@ -9,9 +9,13 @@ imprecise (true but with an extra condition or a less simple form), wrong (a fal
 refused. The anchor is plain sympy over the reals (``solveset`` / ``simplify``), measured in the
 same run on the same problems.
 
-Run: ``.venv/bin/python bench/crl_math_capabilities.py [--first-run]``; writes
-bench/results/crl_math_capabilities.json (``--first-run`` records the figures under
-``first_run``; otherwise they go under ``current`` and the recorded first run is kept).
+Two sets: ``v1`` (tests/data/crl_math/capabilities.jsonl, written before any of this work) and
+``v2`` (capabilities_v2.jsonl, a held-out set written after the v1 work, before looking at how
+the code does on it).
+
+Run: ``.venv/bin/python bench/crl_math_capabilities.py [--set v1|v2] [--first-run]``; writes
+bench/results/crl_math_capabilities.json (``--first-run`` records that set's figures under
+``first_run``; otherwise under ``current``, keeping the recorded first run).
 """
 
 from __future__ import annotations
@@ -33,7 +37,8 @@ from abilities.crl_math.grading import OUTCOMES, Outcome, anchor_capability, gra
 from abilities.crl_math.request import Request  # noqa: E402
 from abilities.crl_math.trail import NullHooks  # noqa: E402
 
-DATA = ROOT / "tests" / "data" / "crl_math" / "capabilities.jsonl"
+SETS = {"v1": ROOT / "tests" / "data" / "crl_math" / "capabilities.jsonl",
+        "v2": ROOT / "tests" / "data" / "crl_math" / "capabilities_v2.jsonl"}
 OUT = ROOT / "bench" / "results" / "crl_math_capabilities.json"
 SEED = b"bench-crl-math-capabilities-0000"
 ANCHOR_TIMEOUT_S = 20
@@ -104,8 +109,9 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--first-run", action="store_true", help="record these figures as the first run")
+    ap.add_argument("--set", choices=sorted(SETS), default="v1")
     args = ap.parse_args()
-    problems = [json.loads(line) for line in DATA.open()]
+    problems = [json.loads(line) for line in SETS[args.set].open()]
     rows = []
     for p in problems:
         g, dt, note = ours(p)
@@ -115,7 +121,7 @@ def main() -> None:
                      "sympy": {"status": ga.status, "notes": ga.notes, "failure": note_a, "time_s": round(dta, 3)}})
     summary = summarize(rows)
     record = json.loads(OUT.read_text()) if OUT.exists() else {}
-    record["first_run" if args.first_run else "current"] = {"summary": summary, "rows": rows}
+    record.setdefault(args.set, {})["first_run" if args.first_run else "current"] = {"summary": summary, "rows": rows}
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
     print(f"{'category':16} {'n':>3}  crl_math c/i/w/r    sympy c/i/w/r")

@@ -187,7 +187,8 @@ def _truth(c: sympy.Basic, env: dict[str, Any], real: bool) -> bool:
 def cond_holds(c: Cond, env: dict[str, Any], real: bool = True) -> bool:
     """Truth of a side-condition at a point; a condition that is itself undefined there fails."""
     try:
-        return _truth(c.as_relational(), env, real)
+        with mpmath.workdps(DPS):  # the point may be an irrational bound given to 50 digits
+            return _truth(c.as_relational(), env, real)
     except (Undefined, ZeroDivisionError, ValueError):
         return False
 
