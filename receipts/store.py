@@ -10,6 +10,7 @@ record's bytes, hash and proofs do not depend on the engine that stored it.
 from __future__ import annotations
 
 import asyncio
+import os
 import queue
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -213,7 +214,8 @@ def open_store(database_url: str | None, data_dir: Path, keys_dir: Path | None =
     if is_postgres_url(database_url):
         from receipts.postgres import PostgresReceiptLog
 
-        return PostgresReceiptLog(database_url, keys_dir or data_dir)  # type: ignore[arg-type]
+        retry_s = float(os.environ.get("METIS_DATABASE_RETRY_S", "10"))  # appends wait this long for the database
+        return PostgresReceiptLog(database_url, keys_dir or data_dir, retry_window_s=retry_s)  # type: ignore[arg-type]
     if database_url:
         raise ValueError(f"unsupported database URL {database_url.split('://')[0]}://...: "
                          "use postgresql://, or no URL for the embedded SQLite log")

@@ -10,13 +10,14 @@ import asyncio
 import json
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 
 import httpx
 import psycopg
 import pytest
 
-from tests.support import ROOT, MetisServer, ToolBus, ended, sse_read
+from tests.support import ROOT, MetisServer, RpcFailure, ToolBus, ended, sse_read
 
 
 @pytest.fixture
@@ -112,3 +113,43 @@ def test_sse_clients_of_a_killed_replica_resume_on_another_without_gap_or_duplic
     assert [e["id"] for e in before + after] == [e["id"] for e in whole]  # no gap, no duplicate
     assert [e["event"] for e in whole].count("action_checkpoint") == 80 + 1
     verify(pg_url, tmp_path / "keys")
+
+
+def test_database_outage_answers_retryable_storage_errors_then_recovers(pg_url, tmp_path):
+    from tests.test_pg_durability import Proxy
+
+    proxy = Proxy(("127.0.0.1", 5432))
+    url = pg_url.replace("127.0.0.1:5432", f"127.0.0.1:{proxy.port}")
+    server = MetisServer(tmp_path / "replica", extra_args=["--database", url], env={"METIS_DATABASE_RETRY_S": "1"})
+    try:
+        server.start()
+
+        async def go() -> None:
+            async with ToolBus.connect(server) as tb:
+                view, _ = await tb.run("t_noop", {})
+                assert view["status"] == "completed"
+                proxy.cut()
+                with pytest.raises(RpcFailure) as err:
+                    await tb.start("t_noop", {})
+                assert err.value.code == -32053 and err.value.data["retryable"] is True  # never -32603
+                ready = httpx.get(server.http_url + "/readyz", timeout=5)
+                assert ready.status_code == 503 and "storage unavailable" in ready.json()["reason"]
+                proxy.restore()
+                for _ in range(100):  # the replica comes back by itself
+                    try:
+                        again = await tb.start("t_noop", {})
+                        break
+                    except RpcFailure as exc:
+                        assert exc.code == -32053
+                        await asyncio.sleep(0.2)
+                assert (await tb.wait_status(again["action_id"], {"completed"}))["status"] == "completed"
+
+        asyncio.run(go())
+        for _ in range(50):
+            if httpx.get(server.http_url + "/readyz", timeout=5).status_code == 200:
+                break
+            time.sleep(0.2)
+        assert httpx.get(server.http_url + "/readyz", timeout=5).status_code == 200
+    finally:
+        server.stop(kill=True)
+        proxy.close()
