@@ -8,6 +8,7 @@ import os
 import platform
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -125,3 +126,21 @@ def test_the_worked_example_in_the_security_doc_runs():
                          env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "1 [0, 1, 4, 9]"
+
+
+def test_the_jail_dies_with_the_process_that_started_it():
+    """A cancelled action's worker is SIGKILLed: its sleeping candidate must not outlive it."""
+    code = ("from abilities.confine import Limits, Session\n"
+            "s = Session('import time\\ndef f():\\n    time.sleep(1000)\\n', 'f', Limits(wall_s=600))\n"
+            "s.start()\nprint(s.pid, flush=True)\ns.call()\n")
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    pid = int(proc.stdout.readline())
+    time.sleep(0.3)
+    assert proc_status(pid)["State"].startswith("S")  # asleep in the jail
+    proc.kill()
+    proc.wait()
+    deadline = time.monotonic() + 10
+    while os.path.exists(f"/proc/{pid}") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not os.path.exists(f"/proc/{pid}")

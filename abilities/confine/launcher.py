@@ -185,6 +185,10 @@ def _keeper(cfg: dict[str, Any], sync_r: int, sync_w: int) -> NoReturn:
             raise Refused("the launcher could not write the uid/gid maps")
         os.setresgid(0, 0, 0)
         os.setresuid(0, 0, 0)
+        # an id change clears the parent-death signal: arm it again, then make sure the parent lives
+        _check(libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "parent-death signal")
+        if os.getppid() != cfg["launcher_pid"]:
+            raise Refused("the launcher is gone")
         _check(libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0), "dumpable")
         _build_root(binds, cfg["symlinks"], cfg["masks"])
         pid = os.fork()
@@ -196,10 +200,20 @@ def _keeper(cfg: dict[str, Any], sync_r: int, sync_w: int) -> NoReturn:
     os.close(REQ_FD)
     os.close(REPLY_FD)
     _status(STATUS_FD, {"pid": pid})
+    # a last bound that needs no one outside: past the session's wall clock (+1 s) the keeper kills it
+    alarm: list[bool] = []
+
+    def wall_clock(*_: object) -> None:
+        alarm.append(True)
+        os.kill(pid, signal.SIGKILL)
+
+    signal.signal(signal.SIGALRM, wall_clock)
+    signal.setitimer(signal.ITIMER_REAL, cfg["wall_s"] + 1.0)
     _, wstatus, usage = os.wait4(pid, 0)
+    signal.setitimer(signal.ITIMER_REAL, 0)
     _status(STATUS_FD, {"exit": {
         "code": os.waitstatus_to_exitcode(wstatus), "cpu_s": round(usage.ru_utime + usage.ru_stime, 3),
-        "maxrss_kb": usage.ru_maxrss}})
+        "maxrss_kb": usage.ru_maxrss, "killed_by_keeper": bool(alarm)}})
     os._exit(0)
 
 
@@ -210,6 +224,9 @@ def _write_maps(pid: int, outer_uid: int, outer_gid: int) -> None:
 
 
 def main() -> NoReturn:
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # the worker died: so does the whole jail
+    if os.getppid() == 1:
+        os._exit(REFUSED_EXIT)
     cfg = json.loads(sys.argv[1])
     high = {name: fcntl.fcntl(fd, fcntl.F_DUPFD, 100) for name, fd in cfg["fds"].items()}
     for fd in cfg["fds"].values():
@@ -221,6 +238,7 @@ def main() -> NoReturn:
     if os.geteuid() == 0:
         os.setgroups([])  # host groups must not follow the candidate
     outer_uid, outer_gid = cfg["outer_uid"], cfg["outer_gid"]
+    cfg["launcher_pid"] = os.getpid()
     from_launcher, to_keeper = os.pipe()  # (read end, write end)
     from_keeper, to_launcher = os.pipe()
     pid = os.fork()

@@ -122,6 +122,7 @@ class Session:
         self._limit_s = self.limits.wall_s
         self._fds: dict[str, int] = {}
         self._pending: list[dict[str, Any]] = []
+        self._pidfd: int | None = None
 
     @property
     def pid(self) -> int | None:
@@ -153,7 +154,7 @@ class Session:
         root = os.geteuid() == 0
         lim = asdict(self.limits)
         cfg = {"python": interpreter(), "fds": {"reply": rep_w, "status": st_w},
-               "limits": {k: lim[k] for k in ("cpu_s", "mem_mb", "fsize", "nofile")},
+               "limits": {k: lim[k] for k in ("cpu_s", "mem_mb", "fsize", "nofile")}, "wall_s": lim["wall_s"],
                "outer_uid": NOBODY if root else os.geteuid(), "outer_gid": NOBODY if root else os.getegid(),
                "harness": (HERE / "harness.py").read_text(encoding="utf-8"), **layout()}
         try:
@@ -177,6 +178,10 @@ class Session:
                                              + (f" ({tail.strip()})" if tail.strip() and not msg else ""))
             if "pid" in msg:
                 self._pid = msg["pid"]
+                try:
+                    self._pidfd = os.pidfd_open(msg["pid"])  # kills reach this process, never a reused pid
+                except OSError:
+                    self._pidfd = None
             if "confined" in msg:
                 self.isolation = msg["confined"]
         self._send({"source": self.source, "entry": self.entry, "seed": self.seed})
@@ -202,11 +207,15 @@ class Session:
         return self.exit
 
     def _kill(self) -> None:
-        if self._pid is not None and self.exit is None:
+        """SIGKILL the candidate (PID 1 of its namespace: only an ancestor can) and the launcher's
+        group; the kernel's parent-death signals would take the candidate down with the keeper too."""
+        if self._pidfd is not None:
             try:
-                os.kill(self._pid, signal.SIGKILL)  # PID 1 of its namespace: only an ancestor can
+                signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+            os.close(self._pidfd)
+            self._pidfd = None
         if self._proc is not None:
             try:
                 os.killpg(self._proc.pid, signal.SIGKILL)
@@ -352,7 +361,11 @@ class Session:
         if code >= 0:
             return f"exited with code {code} without a result"
         sig = -code
-        if sig == signal.SIGKILL and self.exit.get("cpu_s", 0) >= self.limits.cpu_s * 0.9:
+        if self.exit.get("killed_by_keeper"):
+            return f"wall-clock limit of {self.limits.wall_s:g} s exceeded; the sandbox was killed"
+        # Nothing here sends SIGKILL before reading the exit, so it is the kernel's RLIMIT_CPU
+        # (rusage under-reports CPU time on a busy host, hence the loose bound).
+        if sig == signal.SIGKILL and self.exit.get("cpu_s", 0) >= self.limits.cpu_s * 0.5:
             return "CPU time limit exceeded (RLIMIT_CPU)"
         names = {signal.SIGSEGV: "crashed (segmentation fault)", signal.SIGSYS: "killed by the seccomp filter",
                  signal.SIGXFSZ: "file size limit exceeded", signal.SIGKILL: "killed"}
