@@ -4,8 +4,10 @@ rlimits, a read-only root, a fresh interpreter, determinism, and refusal when it
 
 from __future__ import annotations
 
+import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import time
@@ -144,3 +146,25 @@ def test_the_jail_dies_with_the_process_that_started_it():
     while os.path.exists(f"/proc/{pid}") and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not os.path.exists(f"/proc/{pid}")
+
+
+def _world_readable(path: Path) -> bool:
+    return all(os.stat(p).st_mode & 0o005 == 0o005 for p in [path, *path.parents])
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("setpriv") or not Path("/usr/bin/python3").is_file()
+                    or not _world_readable(ROOT / "abilities" / "confine"),
+                    reason="needs root to start an unprivileged service, a system python3 and a readable tree")
+def test_an_unprivileged_service_confines_as_well():
+    """As in a container that runs the service as an ordinary user: the same jail, mapped to that uid."""
+    code = ("import json, os\nfrom abilities.confine import Session\n"
+            "src = 'import os, socket\\ndef f():\\n    try:\\n        socket.socket()\\n    except OSError as e:\\n"
+            "        return [os.getuid(), os.getpid(), sorted(os.listdir(\"/\")), e.errno]\\n'\n"
+            "with Session(src, 'f') as s:\n    print(json.dumps([os.getuid(), s.isolation['outer_uid'], s.call()]))\n")
+    out = subprocess.run(["setpriv", "--reuid=1000", "--regid=1000", "--clear-groups", "env", "-i",
+                          f"PYTHONPATH={ROOT}", "/usr/bin/python3", "-c", code],
+                         cwd="/", capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    service_uid, outer_uid, (uid, pid, listing, err) = json.loads(out.stdout)
+    assert service_uid == outer_uid == 1000 and uid == 0 and pid == 1 and err == 1
+    assert set(listing) <= {"bin", "lib", "lib32", "lib64", "libx32", "sbin", "usr"}
