@@ -26,6 +26,7 @@ from abilities.ariadne_audit.agents import BuiltinAgent  # noqa: E402
 from abilities.ariadne_audit.audit import AuditConfig, run_batch  # noqa: E402
 from abilities.ariadne_audit.generator import generate_items  # noqa: E402
 from abilities.ariadne_audit.scoring import embeddings_available, make_scorer  # noqa: E402
+from bench.spine_common import results_dir  # noqa: E402
 
 KINDS = ("logic_flip", "fact_reversal", "premise_negation", "causal_reversal", "random", "adaptive")
 AGENTS = ("faithful", "shortcut", "paraphrasing_shortcut")
@@ -96,7 +97,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-service", action="store_true", help="skip the end-to-end run through metis serve")
     parser.add_argument("--out", default=str(Path(__file__).resolve().parent / "results" / "ariadne.json"))
+    parser.add_argument("--smoke", action="store_true", help="small N, seconds (CI); results to $METIS_BENCH_RESULTS or a temp dir")
     args = parser.parse_args()
+    if args.smoke:
+        args.items, args.sep_items, args.no_service = 60, 40, True
+        args.out = str(results_dir(True) / "ariadne.json")
 
     items = generate_items(args.items, seed=args.seed)
     tp = {

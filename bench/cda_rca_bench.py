@@ -35,6 +35,7 @@ from abilities.cda.ability import CdaAbility  # noqa: E402
 from abilities.cda.ken import Ken  # noqa: E402
 from abilities.cda.local import LocalContext  # noqa: E402
 from abilities.cda.models import CDAInputs  # noqa: E402
+from bench.spine_common import results_dir  # noqa: E402
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -91,10 +92,13 @@ def ken_timing(graph: dict, seed: int, n_q: int = 50) -> tuple[list[float], list
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--smoke", action="store_true", help="small N, seconds (CI); results to $METIS_BENCH_RESULTS or a temp dir")
     args = ap.parse_args()
     plan = [(50, 40), (200, 30), (500, 20), (1000, 12), (2000, 8)]
     if args.quick:
         plan = [(50, 10), (500, 5), (2000, 2)]
+    if args.smoke:
+        args.quick, plan = True, [(50, 3), (200, 2)]
     per_size = []
     all_ttfs, all_seeded, all_total, cov_num, cov_den = [], [], [], 0, 0
     samples = reliability.Samples()
@@ -172,6 +176,8 @@ def main() -> None:
     }
     print(json.dumps({k: v for k, v in result.items() if k != "per_size"}, indent=1))
     out_path = Path(__file__).resolve().parent / "results" / ("cda_quick.json" if args.quick else "cda.json")
+    if args.smoke:
+        out_path = results_dir(True) / "cda.json"
     out_path.write_text(json.dumps(result, indent=1) + "\n")
 
 

@@ -30,6 +30,7 @@ from abilities.crl_math.core import run_problem  # noqa: E402
 from abilities.crl_math.grading import Grade, anchor, grade_outputs, grade_simplify, grade_solve  # noqa: E402
 from abilities.crl_math.request import Request  # noqa: E402
 from abilities.crl_math.trail import NullHooks  # noqa: E402
+from bench.spine_common import results_dir  # noqa: E402
 
 CORPUS = ROOT / "tests" / "data" / "crl_math" / "corpus.jsonl"
 OUT = ROOT / "bench" / "results" / "crl_math.json"
@@ -161,15 +162,19 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--no-service", action="store_true", help="skip the end-to-end service timing")
+    ap.add_argument("--smoke", action="store_true", help="small N, seconds (CI); results to $METIS_BENCH_RESULTS or a temp dir")
     args = ap.parse_args()
     problems = [json.loads(line) for line in CORPUS.open()]
+    out = OUT
+    if args.smoke:
+        problems, args.no_service, out = problems[:6], True, results_dir(True) / OUT.name
     run_core(problems[:3])  # warm sympy's caches so the first problem is not billed for imports
     rows = run_core(problems)
     summary = summarize(rows)
     if not args.no_service:
         summary["service"] = asyncio.run(run_service(problems))
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps({"summary": summary, "rows": rows}, indent=2, sort_keys=True))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"summary": summary, "rows": rows}, indent=2, sort_keys=True))
     s = summary
     print(f"problems: {s['problems_total']} (simplify/solve vs anchor: {s['simplify_solve_problems']})")
     print(f"correct with conditions: crl_math {s['correct_with_conditions']['crl_math']:.1%}  "
@@ -187,7 +192,7 @@ def main() -> None:
               f"trivial action {sv['trivial_action_s']}")
     if s["failures"]:
         print("failures:", s["failures"])
-    print(f"wrote {OUT.relative_to(ROOT)}")
+    print(f"wrote {out}")
 
 
 if __name__ == "__main__":

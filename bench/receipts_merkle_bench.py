@@ -26,6 +26,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench.spine_common import results_dir  # noqa: E402
 from receipts.merkle import MerkleTree, leaf_hash, verify_consistency, verify_inclusion  # noqa: E402
 
 RESULTS = REPO / "bench" / "results" / "receipts_merkle.json"
@@ -58,7 +59,10 @@ def main() -> None:
     parser.add_argument("--leaves", type=int, default=1_000_000)
     parser.add_argument("--samples", type=int, default=2_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--smoke", action="store_true", help="small N, seconds (CI); results to $METIS_BENCH_RESULTS or a temp dir")
     args = parser.parse_args()
+    if args.smoke:
+        args.leaves, args.samples = 4096, 50
     n = args.leaves
     rng = random.Random(args.seed)
     leaves = [leaf_hash(i.to_bytes(8, "big")) for i in range(n)]
@@ -175,9 +179,10 @@ def main() -> None:
         f"baseline list of bytes {mem['baseline_list_of_leaf_bytes'] / 2**20:.1f} MiB "
         f"({mem['baseline_bytes_per_leaf']} B/leaf)   ratio {mem['ratio_to_baseline']}"
     )
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(out, indent=2, sort_keys=True) + "\n")
-    print(f"  wrote {RESULTS.relative_to(REPO)}")
+    path = results_dir(True) / RESULTS.name if args.smoke else RESULTS
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(out, indent=2, sort_keys=True) + "\n")
+    print(f"  wrote {path}")
 
 
 if __name__ == "__main__":

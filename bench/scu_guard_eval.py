@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from abilities.scu_guard.detect import Finding, find_contradictions  # noqa: E402
 from abilities.scu_guard.evaluate import load_cases, score  # noqa: E402
+from bench.spine_common import results_dir  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "scu_guard"
 SETS = {"labelled": "cases.jsonl", "holdout": "holdout.jsonl", "holdout2": "holdout2.jsonl",
@@ -134,7 +135,9 @@ def main() -> None:
     ap.add_argument("--service", action="store_true", help="also measure actions/s through a real server")
     ap.add_argument("--actions", type=int, default=40)
     ap.add_argument("--concurrency", type=int, default=4)
+    ap.add_argument("--smoke", action="store_true", help="small N, seconds (CI); results to $METIS_BENCH_RESULTS or a temp dir")
     args = ap.parse_args()
+    args.service = args.service and not args.smoke
 
     result: dict[str, Any] = {"python": platform.python_version(), "machine": platform.machine(), "sets": {},
                               "first_run_untuned_ours": FIRST_RUN, "ours_before_v5_fixes": BEFORE_V5_FIXES}
@@ -175,9 +178,9 @@ def main() -> None:
         result["service"] = svc
         print(f"service: {svc['actions_per_s']} actions/s ({svc['actions']} actions, concurrency "
               f"{svc['concurrency']}, {svc['outputs_matching_labels']} outputs matching labels)")
-    out = ROOT / "bench" / "results" / "scu_guard.json"
+    out = results_dir(True) / "scu_guard.json" if args.smoke else ROOT / "bench" / "results" / "scu_guard.json"
     out.write_text(json.dumps(result, indent=2, sort_keys=True) + "\n")
-    print(f"wrote {out.relative_to(ROOT)}")
+    print(f"wrote {out}")
 
 
 if __name__ == "__main__":

@@ -187,7 +187,10 @@ def main() -> None:
     ap.add_argument("--inflight", type=int, default=4, help="actions in flight per client")
     ap.add_argument("--sequential", type=int, default=300, help="actions of the one-client phase")
     ap.add_argument("--server-arg", action="append", default=[], help="extra `metis serve` argument")
+    ap.add_argument("--smoke", action="store_true", help="small N, seconds (CI); results to a temp dir")
     args = ap.parse_args()
+    if args.smoke:
+        args.seconds, args.clients, args.inflight, args.sequential = 0.5, 2, 2, 10
     tmp = Path(tempfile.mkdtemp(prefix="spine_actions_", dir=REPO / "bench"))
     server = MetisServer(tmp / "data", extra_args=args.server_arg + ["--log-level", "warning"])
     server.start()
@@ -208,7 +211,7 @@ def main() -> None:
         "met": {"p50_ms_unloaded": seq["p50_ms"] <= TARGET_P50_MS, "p50_ms_loaded": loaded["p50_ms"] <= TARGET_P50_MS,
                 "actions_per_s": max(loaded["actions_per_s"], again["actions_per_s"]) >= TARGET_RATE},
     }
-    path = write_result("spine_actions", result)
+    path = write_result("spine_actions", result, args.smoke)
     show("no-op actions through the ToolBus", [
         ("1 client: start->completed p50 ms", f"{seq['p50_ms']}", f"{r['baseline_asyncio_task_us']} us", ""),
         ("1 client: p95 ms", f"{seq['p95_ms']}", "", ""),

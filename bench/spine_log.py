@@ -137,7 +137,10 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--appenders", type=int, default=100)
     ap.add_argument("--dir", type=Path, default=None, help="scratch dir (default: a temp dir under bench/)")
+    ap.add_argument("--smoke", action="store_true", help="small N, seconds (CI); results to a temp dir")
     args = ap.parse_args()
+    if args.smoke:
+        args.seconds, args.rounds, args.appenders = 0.6, 1, 20
     base = Path(tempfile.mkdtemp(prefix="spine_log_", dir=args.dir or REPO / "bench"))
     rounds: list[tuple[dict, dict, dict]] = []
     try:
@@ -161,7 +164,7 @@ def main() -> None:
                 "append_p50_ms": metis["append_p50_ms"] <= TARGET_P50_MS,
                 "durability": metis["all_acknowledged_on_disk"] and metis["verify_ok"]},
     }
-    path = write_result("spine_log", result)
+    path = write_result("spine_log", result, args.smoke)
     show("receipt log: durable appends", [
         ("records/s (100 appenders)", f"{metis['records_per_s']:,.0f}", f"{one['records_per_s']:,.0f}",
          f"{result['ratio_vs_1_per_commit']:.2f}x"),

@@ -190,7 +190,10 @@ def main() -> None:
     ap.add_argument("--paced-rate-one", type=float, default=200.0, help="events/s of the paced 1-subscriber phase")
     ap.add_argument("--paced-rate-many", type=float, default=10.0, help="events/s of the paced many phase")
     ap.add_argument("--paced-seconds", type=float, default=4.0)
+    ap.add_argument("--smoke", action="store_true", help="small N, seconds (CI); results to a temp dir")
     args = ap.parse_args()
+    if args.smoke:
+        args.many, args.n_one, args.n_many, args.parsed, args.paced_seconds = 5, 50, 20, 2, 0.3
     tmp = Path(tempfile.mkdtemp(prefix="spine_sse_", dir=REPO / "bench"))
     server = MetisServer(tmp / "data", extra_args=["--log-level", "warning"], env={"METIS_EXTRA_ABILITIES": ABILITIES})
     bport = free_port()
@@ -234,7 +237,7 @@ def main() -> None:
                       "latency_p99_ms_paced": p99 <= TARGET_P99_MS,
                       "latency_p99_ms_burst": max(out["metis_one"]["latency_p99_ms"],
                                                   out["metis_many"]["latency_p99_ms"]) <= TARGET_P99_MS}}
-    path = write_result("spine_sse", result)
+    path = write_result("spine_sse", result, args.smoke)
     m1, b1, mm, bm = out["metis_one"], out["baseline_one"], out["metis_many"], out["baseline_many"]
     show("SSE fan-out, one topic", [
         ("1 sub: events/s", f"{m1['events_per_s']:,.0f}", f"{b1['events_per_s']:,.0f}", f"{r_one:.2f}x"),

@@ -116,7 +116,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=3.0, help="per phase per round")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--smoke", action="store_true", help="small N, seconds (CI); results to a temp dir")
     args = ap.parse_args()
+    if args.smoke:
+        args.seconds, args.rounds = 0.3, 1
     tmp = Path(tempfile.mkdtemp(prefix="spine_toolbus_", dir=REPO / "bench"))
     server = MetisServer(tmp / "data", extra_args=["--log-level", "warning"],
                          env={"METIS_RATE_PER_S": "10000000", "METIS_RATE_BURST": "10000000"})
@@ -150,7 +153,7 @@ def main() -> None:
               "ratio_vs_starlette_echo": ratio(m, s), "ratio_starlette_echo_vs_websockets_echo": ratio(s, e),
               "target_ratio_vs_websockets_echo": TARGET_RATIO, "met": ratio(m, e) >= TARGET_RATIO,
               "note": "rate limit raised for the run (default 500/s per connection would cap the figure)"}
-    path = write_result("spine_toolbus", result)
+    path = write_result("spine_toolbus", result, args.smoke)
     show("ToolBus session.whoami, one client", [
         ("whoami round trips/s", f"{m:,.0f}", f"{e:,.0f}", f"{ratio(m, e):.2f}x"),
         ("  vs starlette/uvicorn echo", "", f"{s:,.0f}", f"{ratio(m, s):.2f}x"),
