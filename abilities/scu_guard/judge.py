@@ -24,7 +24,7 @@ from typing import Any
 from abilities.scu_guard import measure
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Band, Form, keys
-from abilities.scu_guard.nlp import key, parse, word_key
+from abilities.scu_guard.nlp import key, light_keys, parse, word_key
 
 PERMISSIVE = frozenset({"may", "can", "allow", "permit", "welcome", "fine", "ok", "okay", "acceptable", "free",
                         "enough", "sufficient", "could", "open", "accept", "possible", "go"})
@@ -288,7 +288,7 @@ def read_claim(claim: str, chunk_texts: Sequence[str] = ()) -> Claim:
         pos = claim.lower().find(name)
         cl = _clause_at(clauses, max(pos, 0))
         if _says_what_it_is(name, sent):
-            cl.facts |= set(keys(parse(sent))) - {name}
+            cl.facts |= set(light_keys(sent)) - {name}
         for a in measure.find_amounts(sent):
             chunk_amounts.append((measure.Amount(a.lo, a.hi, a.dim, a.direction, a.period, cl.start, cl.end,
                                                  a.text, a.business), cl))
@@ -334,7 +334,7 @@ def _reference_ordinal(form: Form, claim: Claim) -> int | None:
         return None
     for text in claim.chunk_texts:
         for sent in split_sentences(text):
-            if ref & set(keys(parse(sent))):
+            if ref & light_keys(sent):
                 ds = measure.find_dates(sent)
                 if ds:
                     return ds[0].first
@@ -347,7 +347,7 @@ def _topic_date(form: Form, claim: Claim) -> int | None:
     words = set(form.subject) | set(form.action) | set(form.object)
     for text in claim.chunk_texts:
         for sent in split_sentences(text):
-            if _stem_hits(words, set(keys(parse(sent)))) >= 2:
+            if _stem_hits(words, set(light_keys(sent))) >= 2:
                 ds = measure.find_dates(sent)
                 if ds:
                     return ds[0].first
@@ -396,7 +396,7 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int]
         out.append((abs(b.first - a.first) * 86400.0, False, a.start, b.end))
     if band.reference and band.reference_side == "before" and band.low is not None:
         m = re.search(r"\b(?:until|till|right up to|up to)\s+(?:the\s+)?(.{0,40})", claim.text, re.I)
-        if m and _stem_hits(set(band.reference), set(keys(parse(m.group(1))))):
+        if m and _stem_hits(set(band.reference), set(light_keys(m.group(1)))):
             out.append((0.0, False, m.start(), m.end()))
     if len(claim.weekdays) >= 2 and band.business_days:
         (w1, _, s1, _), (w2, _, _, e2) = claim.weekdays[0], claim.weekdays[1]
@@ -887,7 +887,7 @@ def _labels(text: str) -> list[tuple[str, int]]:
 def _place_of(member: set[str], text: str) -> str | None:
     """The labelled place a sentence puts a member in (the label in the same sentence as its words)."""
     for sent in (p for s in split_sentences(text) for p in re.split(r",\s+(?:and|while|since|but|because)\s+", s)):
-        if member & set(keys(parse(sent))):
+        if member & light_keys(sent):
             labels = _labels(sent)
             if len(labels) == 1:
                 return labels[0][0]

@@ -8,11 +8,12 @@ downloaded at run time. Named-entity recognition is not used and not loaded.
 
 from __future__ import annotations
 
+import re
 import threading
 from functools import lru_cache
 from typing import Any
 
-from abilities.scu_guard.lexicon import norm_stem
+from abilities.scu_guard.lexicon import STOP, norm_stem
 
 _LOCK = threading.Lock()
 _NLP: Any = None
@@ -37,6 +38,27 @@ def nlp() -> Any:
 def parse(text: str) -> Any:
     """A parsed ``Doc`` (cached: constraints are parsed once, when they are locked)."""
     return nlp()(text)
+
+
+_WORD_RE = re.compile(r"[A-Za-z][A-Za-z']*")
+
+
+@lru_cache(maxsize=8192)
+def light_keys(text: str) -> frozenset[str]:
+    """Keys of the words of a text without running the model (chunk sentences, claim fragments): each
+    word with its likely inflection removed, so that the set meets the lemma-based keys of a parse."""
+    out: set[str] = set()
+    for w in _WORD_RE.findall(text):
+        w = w.lower().strip("'")
+        if len(w) < 2 or w in STOP:
+            continue
+        forms = {w}
+        for suffix, repl in (("ies", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"), ("d", ""),
+                             ("ing", ""), ("ing", "e"), ("ions", "ion")):
+            if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+                forms.add(w[: len(w) - len(suffix)] + repl)
+        out |= {norm_stem(f) for f in forms}
+    return frozenset(out)
 
 
 def key(token: Any) -> str:
