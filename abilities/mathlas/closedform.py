@@ -42,11 +42,16 @@ NAME: /[a-zA-Z_][a-zA-Z_0-9]*/
 %ignore /[ \t]+/
 """
 
-CONSTANTS = ("pi", "e", "euler", "catalan", "phi", "apery", "khinchin", "glaisher")
-FUNCTIONS = {  # name -> arity
+CONSTANTS = ("pi", "e", "euler", "catalan", "phi", "apery", "khinchin", "glaisher", "lemniscate")
+FUNCTIONS = {  # name -> arity; polyroot is variadic (see POLYROOT_ARITY)
     "sqrt": 1, "cbrt": 1, "log": 1, "exp": 1, "sin": 1, "cos": 1, "tan": 1, "atan": 1,
     "asin": 1, "acos": 1, "sinh": 1, "cosh": 1, "tanh": 1, "gamma": 1, "zeta": 1, "root": 2,
+    "polylog": 2, "digamma": 1, "besseli": 2, "polyroot": -1,
 }
+# polyroot(k, c_n, ..., c_0): the k-th real root (1 = smallest) of the integer polynomial
+# c_n x^n + ... + c_0, of degree 2 to MAX_POLY_DEGREE.
+MAX_POLY_DEGREE = 6
+POLYROOT_ARITY = range(4, MAX_POLY_DEGREE + 3)
 
 Node = tuple[Any, ...]
 
@@ -92,7 +97,9 @@ def _convert(t: Tree | Token, depth: int) -> Node:
         if fname not in FUNCTIONS:
             raise ClosedFormError(f"unknown function {fname!r}; allowed: {', '.join(sorted(FUNCTIONS))}")
         args = [_convert(k, depth + 1) for k in kids[1:]]
-        if len(args) != FUNCTIONS[fname]:
+        if fname == "polyroot":
+            _check_polyroot(args)
+        elif len(args) != FUNCTIONS[fname]:
             raise ClosedFormError(f"{fname} takes {FUNCTIONS[fname]} argument(s)")
         return ("call", fname, *args)
     if t.data == "neg":
@@ -107,11 +114,51 @@ def _convert(t: Tree | Token, depth: int) -> Node:
     raise ClosedFormError(f"unsupported construct {t.data}")
 
 
+def _check_polyroot(args: list[Node]) -> None:
+    """polyroot takes an index and integer coefficients, all literal, with a non-zero leading one."""
+    if len(args) not in POLYROOT_ARITY:
+        raise ClosedFormError(f"polyroot takes an index and 3 to {MAX_POLY_DEGREE + 1} integer coefficients")
+    ints = [a[1] if a[0] == "num" else -a[1][1] if a[0] == "neg" and a[1][0] == "num" else None for a in args]
+    if any(v is None or v.denominator != 1 for v in ints):
+        raise ClosedFormError("polyroot's index and coefficients must be integer literals")
+    if ints[0] < 1 or ints[1] == 0:
+        raise ClosedFormError("polyroot's index starts at 1 and its leading coefficient must not be 0")
+
+
+def polyroot_args(node: Node) -> tuple[int, list[int]]:
+    """(index, coefficients highest degree first) of a parsed polyroot call."""
+    ints = [int(a[1]) if a[0] == "num" else -int(a[1][1]) for a in node[2:]]
+    return ints[0], ints[1:]
+
+
+def _mp_polyroot(node: Node) -> Any:
+    k, coeffs = polyroot_args(node)
+    roots = mpmath.polyroots(coeffs, maxsteps=200, extraprec=4 * mpmath.mp.prec)
+    eps = mpmath.mpf(10) ** (-(mpmath.mp.dps // 2))
+    real = sorted(mpmath.re(r) for r in roots if abs(mpmath.im(r)) <= eps * max(1, abs(r)))
+    if k > len(real):
+        raise ValueError(f"the polynomial has {len(real)} real root(s), not {k}")
+    return real[k - 1]
+
+
+def _sp_polyroot(node: Node, sp: Any) -> Any:
+    k, coeffs = polyroot_args(node)
+    real = sp.Poly(coeffs, sp.Symbol("x")).real_roots()
+    if k > len(real):
+        raise ClosedFormError(f"the polynomial has {len(real)} real root(s), not {k}")
+    return real[k - 1]
+
+
+def _mp_lemniscate() -> Any:
+    """The lemniscate constant varpi = Gamma(1/4)^2 / (2 sqrt(2 pi))."""
+    return mpmath.gamma(mpmath.mpf(1) / 4) ** 2 / (2 * mpmath.sqrt(2 * mpmath.mp.pi))
+
+
 _MP_CONST = {
     "pi": lambda: mpmath.mp.pi, "e": lambda: mpmath.mp.e, "euler": lambda: mpmath.mp.euler,
     "catalan": lambda: mpmath.mp.catalan, "phi": lambda: mpmath.mp.phi,
     "apery": lambda: mpmath.zeta(3), "khinchin": lambda: mpmath.mp.khinchin,
-    "glaisher": lambda: mpmath.mp.glaisher,
+    "glaisher": lambda: mpmath.mp.glaisher, "lemniscate": _mp_lemniscate,
 }
 
 
@@ -133,11 +180,14 @@ def _mp(n: Node) -> Any:
     if op == "neg":
         return -_mp(n[1])
     if op == "call":
+        if n[1] == "polyroot":
+            return _mp_polyroot(n)
         args = [_mp(a) for a in n[2:]]
         f = {"sqrt": mpmath.sqrt, "cbrt": mpmath.cbrt, "log": mpmath.log, "exp": mpmath.exp,
              "sin": mpmath.sin, "cos": mpmath.cos, "tan": mpmath.tan, "atan": mpmath.atan,
              "asin": mpmath.asin, "acos": mpmath.acos, "sinh": mpmath.sinh, "cosh": mpmath.cosh,
-             "tanh": mpmath.tanh, "gamma": mpmath.gamma, "zeta": mpmath.zeta, "root": mpmath.root}[n[1]]
+             "tanh": mpmath.tanh, "gamma": mpmath.gamma, "zeta": mpmath.zeta, "root": mpmath.root,
+             "polylog": mpmath.polylog, "digamma": mpmath.digamma, "besseli": mpmath.besseli}[n[1]]
         if n[1] == "root":
             return mpmath.root(args[0], int(args[1]))
         return f(*args)
@@ -182,10 +232,13 @@ def _sp(n: Node, sp: Any) -> Any:
     if op == "const":
         return {"pi": sp.pi, "e": sp.E, "euler": sp.EulerGamma, "catalan": sp.Catalan,
                 "phi": sp.GoldenRatio, "apery": sp.zeta(3), "khinchin": _float_const(sp, "khinchin"),
-                "glaisher": _float_const(sp, "glaisher")}[n[1]]
+                "glaisher": _float_const(sp, "glaisher"),
+                "lemniscate": sp.gamma(sp.Rational(1, 4)) ** 2 / (2 * sp.sqrt(2 * sp.pi))}[n[1]]
     if op == "neg":
         return -_sp(n[1], sp)
     if op == "call":
+        if n[1] == "polyroot":
+            return _sp_polyroot(n, sp)
         args = [_sp(a, sp) for a in n[2:]]
         if n[1] == "root":
             return sp.root(args[0], args[1])

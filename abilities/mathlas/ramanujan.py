@@ -20,7 +20,7 @@ from typing import Any
 import mpmath
 
 from abilities.mathlas import closedform as cf
-from abilities.mathlas import numeric
+from abilities.mathlas import contfrac, numeric
 
 RICH_ATOMS = ["pi", "log(2)", "e", "sqrt(2)", "zeta(3)", "catalan", "euler", "sqrt(3)"]
 GCF_SHALLOW = 120
@@ -175,35 +175,8 @@ def simple_continued_fraction(x: numeric.DecimalValue, max_terms: int = 40) -> d
     """Terms certified by the supplied digits (common to both ends of the uncertainty interval) and a pattern."""
     dps = x.digits + 10
     with mpmath.workdps(dps):
-        eps = mpmath.mpf(10) ** x.last_place
-        lo, hi = x.mpf(dps) - eps, x.mpf(dps) + eps
-        terms: list[int] = []
-        for _ in range(max_terms):
-            a, b = int(mpmath.floor(lo)), int(mpmath.floor(hi))
-            if a != b:
-                break
-            terms.append(a)
-            if lo == a or hi == a:
-                break
-            lo, hi = 1 / (hi - a), 1 / (lo - a)
-    return {"terms": terms, "pattern": _cf_pattern(terms)}
-
-
-def _cf_pattern(t: list[int]) -> str | None:
-    body = t[1:]
-    for start in range(0, 3):
-        seg = body[start:]
-        for p in range(1, 7):
-            if len(seg) >= 3 * p and all(seg[i] == seg[i % p] for i in range(len(seg))):
-                return f"eventually periodic with period {seg[:p]} (a quadratic irrational, by Lagrange's theorem)"
-    for p in range(2, 5):
-        for off in range(p):
-            sub = body[off::p]
-            rest = [body[i] for i in range(len(body)) if i % p != off]
-            if len(sub) >= 4 and len(set(rest)) == 1 and len({b - a for a, b in zip(sub, sub[1:], strict=False)}) == 1 \
-                    and sub[1] != sub[0]:
-                return f"every {p}th term grows arithmetically ({sub[:4]}...), other terms constant {rest[0]} (e-like)"
-    return None
+        terms = contfrac.certified_terms(x.mpf(dps), mpmath.mpf(10) ** x.last_place, dps, max_terms)
+    return contfrac.summary(terms)
 
 
 def conjecture_relation(value: str, max_results: int = 5) -> dict[str, Any]:
