@@ -168,3 +168,18 @@ def test_an_unprivileged_service_confines_as_well():
     service_uid, outer_uid, (uid, pid, listing, err) = json.loads(out.stdout)
     assert service_uid == outer_uid == 1000 and uid == 0 and pid == 1 and err == 1
     assert set(listing) <= {"bin", "lib", "lib32", "lib64", "libx32", "sbin", "usr"}
+
+
+def test_the_host_check_command_reports_the_jail_or_the_refusal():
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    ok = subprocess.run([sys.executable, "-m", "abilities.confine"], cwd=ROOT, capture_output=True, text=True,
+                        timeout=60, env=env)
+    assert ok.returncode == 0 and json.loads(ok.stdout)["inside"]["pid"] == 1
+    no_userns = ("from abilities.confine.seccomp import install_deny_filter\n"
+                 "install_deny_filter(required=('unshare',), extra=())\n"
+                 "import runpy\nrunpy.run_module('abilities.confine', run_name='__main__')\n")
+    refused = subprocess.run([sys.executable, "-c", no_userns], cwd=ROOT, capture_output=True, text=True,
+                             timeout=60, env=env)
+    assert refused.returncode == 1
+    report = json.loads(refused.stdout)
+    assert report["ok"] is False and "unshare" in report["error"] and "nothing was run" in report["error"]
