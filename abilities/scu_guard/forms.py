@@ -81,9 +81,14 @@ class Form(BaseModel):
     allowed_members: list[str] = Field(default_factory=list, max_length=50)
 
     def checkable(self) -> bool:
-        return bool(self.quantity or self.trigger or self.window or self.order or self.exclusion
-                    or self.allowed_members or self.agents or (self.action and (self.object or self.subject))
-                    or (self.modality != "may" and (self.object or self.subject)))
+        """Is there something here the typed reading checks? A measured part, an agent, an exclusion, an
+        allow-list, or a duty or prohibition with its thing named (a bare permission is not checked)."""
+        if self.quantity or self.trigger or self.window or self.order or self.exclusion or self.allowed_members \
+                or self.agents:
+            return True
+        if self.modality == "must_not":
+            return bool(self.subject or self.object) and bool(self.action or self.object)
+        return self.modality == "must" and bool(self.action) and bool(self.object or self.subject)
 
 
 def keys(tokens: Any) -> list[str]:
@@ -322,6 +327,8 @@ def understand(text: str) -> Form | None:
     unit_keys = {k for a in measure.find_amounts(text) for k in keys(parse(a.text))} | {"least", "most"}
     form.object = [k for k in form.object if k not in unit_keys]
     form.subject = [k for k in form.subject if k not in unit_keys]
+    if as_fact and not (form.quantity or form.trigger or form.window or form.order):
+        return None  # "Quality comes first", "X rejects null keys": no duty word; left to the lexicon
     return form if form.checkable() else None
 
 
