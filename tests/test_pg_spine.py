@@ -5,15 +5,20 @@ data dir gets the same database schema back, as a real deployment would."""
 
 from __future__ import annotations
 
+import json
 import secrets
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import psycopg
 import pytest
 
+from receipts.canonical import canonical_json
+from tests import test_scheduler_durable as durable
 from tests import test_spine_service as spine
-from tests.support import MetisServer
+from tests.support import ROOT, MetisServer, ToolBus, ended, sse_read
 
 STORAGE_TESTS = [
     "test_sse_resume_at_several_points_no_gap_no_duplicate",
@@ -30,8 +35,15 @@ STORAGE_TESTS = [
     "test_thousand_sse_subscribers_receive_every_event",
     "test_concurrency_limit_queues_and_queued_actions_survive_a_crash",
 ]
+DURABLE_TESTS = [
+    "test_parked_actions_release_their_workers_and_resume_on_input",
+    "test_a_replay_that_diverges_fails_nondeterministic",
+    "test_worker_death_mid_run_is_retried_by_replay",
+]
 for _name in STORAGE_TESTS:
     globals()[_name] = getattr(spine, _name)
+for _name in DURABLE_TESTS:
+    globals()[_name] = getattr(durable, _name)
 
 # reflect.verify opens the SQLite file of the log (service.py); on PostgreSQL it must call the store's
 # own verifier (``receipts.store.verify_store``). Strict: this fails loudly once that is fixed.
@@ -40,6 +52,7 @@ test_proof_verify_and_replay = pytest.mark.xfail(
 
 
 def _schema_url(database: str) -> str:
+    """A fresh schema of the test database, as a URL whose search_path is that schema."""
     schema = "s_" + secrets.token_hex(5)
     with psycopg.connect(database, autocommit=True) as conn:
         conn.execute(f"CREATE SCHEMA {schema}")
@@ -62,13 +75,40 @@ def server_factory(tmp_path: Path, pg_database: str) -> Iterator[Callable[..., M
     schemas: dict[Path, str] = {}
 
     def make(data_dir: Path | None = None, **kwargs) -> MetisServer:
+        """Start a server; ``server.database`` is its URL."""
         data_dir = data_dir or tmp_path / f"data{len(servers)}"
         url = schemas.setdefault(data_dir, _schema_url(pg_database))
         kwargs["extra_args"] = [*kwargs.get("extra_args", []), "--database", url]
         server = MetisServer(data_dir, **kwargs)
+        server.database = url  # type: ignore[attr-defined]
         servers.append(server)
         return server.start()
 
     yield make
     for s in servers:
         s.stop(kill=True)
+
+
+async def test_kill9_mid_run_on_postgres_resumes_by_replay_with_identical_outputs(server_factory, tmp_path):
+    """The embedded test of the same name, with the log in PostgreSQL and the offline check of it."""
+    server = server_factory(tmp_path / "crash")
+    inputs, seed = {"n": 12, "delay_s": 0.25}, {"purpose": "undisturbed-vs-resumed"}
+    async with ToolBus.connect(server) as tb:
+        reference, ref_events = await tb.run("t_emit", inputs, seed=seed)
+        started = await tb.start("t_emit", inputs, seed=seed)
+    _, early = await sse_read(server, started["topic"], max_events=5)
+    assert sum(e["event"] == "action_checkpoint" for e in early) >= 3
+    server.stop(kill=True)
+    restarted = server_factory(server.data_dir)  # same data dir, same database
+    async with ToolBus.connect(restarted) as tb:
+        view = await tb.wait_status(started["action_id"], {"completed", "failed", "partial"}, timeout=60)
+    assert view["status"] == "completed", view
+    assert canonical_json(view["outputs"]) == canonical_json(reference["outputs"])
+    _, events = await sse_read(restarted, started["topic"], until=ended(started["action_id"]))
+    checkpoints = [e["data"]["payload"] for e in events if e["event"] == "action_checkpoint"]
+    assert checkpoints == [e["data"]["payload"] for e in ref_events if e["event"] == "action_checkpoint"]
+    restarted.stop()
+    out = subprocess.run([sys.executable, "-m", "orchestrator.cli", "receipts", "verify", "--database",
+                          restarted.database, "--keys-dir", str(server.data_dir)],
+                         capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert out.returncode == 0 and json.loads(out.stdout)["ok"] is True, out.stdout + out.stderr
