@@ -295,3 +295,33 @@ def test_an_unreachable_database_is_a_storage_error_not_a_driver_error(tmp_path)
         PostgresReceiptLog(url, tmp_path / "keys", start_wait_s=0).open()
     with pytest.raises(StorageUnavailable):
         verify_database(url)
+
+
+def test_a_follower_whose_connection_dies_catches_up_without_gap_or_duplicate(pg_url, tmp_path):
+    upgrade(pg_url)
+    writer = PostgresReceiptLog(pg_url, tmp_path / "keys")
+    reader = PostgresReceiptLog(pg_url, tmp_path / "keys", poll_s=0.2)
+    writer.open()
+    reader.open()
+    seen: list[int] = []
+    try:
+        async def go() -> None:
+            reader.bind_loop(asyncio.get_running_loop())
+            reader.add_listener(lambda recs: seen.extend(r.seq for r in recs))
+            for round_ in range(3):
+                await asyncio.to_thread(writer.append_sync, [Entry("receipt", "r", "acme", {"i": i}) for i in range(50)])
+                with psycopg.connect(pg_url, autocommit=True) as admin:  # cut the reader's follower mid-stream
+                    admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() "
+                                  "AND application_name = 'metis-log-follower' AND pid <> pg_backend_pid()")
+                await asyncio.to_thread(writer.append_sync, [Entry("receipt", "r", "acme", {"round": round_})])
+            for _ in range(200):
+                if len(seen) >= 153:
+                    break
+                await asyncio.sleep(0.05)
+
+        asyncio.run(go())
+    finally:
+        writer.close()
+        reader.close()
+    assert seen == list(range(1, 154))
+    assert reader.tree_size == 153
