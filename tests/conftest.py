@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import socket
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -67,3 +68,15 @@ def pg_url(pg_database: str) -> Iterator[str]:
     yield f"{pg_database}?options=-csearch_path%3D{schema}"
     with psycopg.connect(pg_database, autocommit=True) as conn:
         conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture
+def tcp_listener() -> Iterator[socket.socket]:
+    """A listening TCP socket on 127.0.0.1 whose ``accept`` times out after 0.5 s, so a test can show
+    that nothing connected (``pytest.raises(TimeoutError)``)."""
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen()
+    srv.settimeout(0.5)
+    yield srv
+    srv.close()

@@ -7,13 +7,9 @@ from __future__ import annotations
 import json
 import os
 import stat
-from pathlib import Path
 
 from tests.support import run_action
-
-WALK_OUT = (Path(__file__).parent / "data" / "confine" / "walk_out.py").read_text(encoding="utf-8")
-GADGET = ("G = [c for c in ().__class__.__base__.__subclasses__() if c.__name__ == '_wrap_close'][0]"
-          ".__init__.__globals__\n")
+from tests.test_mathlas_sandbox import GADGET, walk_out_program
 
 
 def funsearch(action: str, program: str) -> dict:
@@ -26,7 +22,7 @@ async def test_walk_out_through_the_server_reads_no_tokens_and_no_receipts(metis
     tokens = data.parent / f"{data.name}-tokens.json"
     targets = [str(tokens), str(data / "receipts.sqlite3"), str(data / "receipts.sqlite3-wal")]
     assert tokens.is_file() and (data / "receipts.sqlite3").is_file()
-    program = WALK_OUT.replace("TARGETS = []", f"TARGETS = {targets!r}")
+    program = walk_out_program(*targets)
     view, _ = await run_action(metis_server, "mathlas", funsearch("evaluate", program))
     assert view["status"] == "completed", view.get("error")
     res = view["outputs"]["result"]

@@ -12,7 +12,6 @@ from __future__ import annotations
 import ast
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -137,12 +136,8 @@ def test_fork_system_subprocess_and_threads_are_refused(tmp_path):
     assert not marker.exists()
 
 
-def test_sockets_of_every_family_are_refused_and_the_listener_sees_nothing():
-    srv = socket.socket()
-    srv.bind(("127.0.0.1", 0))
-    srv.listen()
-    srv.settimeout(0.5)
-    port = srv.getsockname()[1]
+def test_sockets_of_every_family_are_refused_and_the_listener_sees_nothing(tcp_listener):
+    port = tcp_listener.getsockname()[1]
     body = ("s = G['sys'].modules.get('_socket') or G['__builtins__']['__import__']('_socket')\n"
             "out = []\n"
             "for fam in (2, 10, 1, 16):  # inet, inet6, unix, netlink\n"
@@ -151,30 +146,20 @@ def test_sockets_of_every_family_are_refused_and_the_listener_sees_nothing():
             f"try:\n    c = s.socket(); c.connect(('127.0.0.1', {port})); out.append('CONNECTED')\n"
             "except OSError as exc:\n    out.append(exc.errno)\n"
             "raise RuntimeError(repr(out))")
-    try:
-        err = report(run_sandboxed(hostile(body), "cap_set"))
-        assert err.endswith("[1, 1, 1, 1, 1]"), err  # EPERM for every family, then for the connect attempt
-        with pytest.raises(TimeoutError):
-            srv.accept()
-    finally:
-        srv.close()
+    err = report(run_sandboxed(hostile(body), "cap_set"))
+    assert err.endswith("[1, 1, 1, 1, 1]"), err  # EPERM for every family, then for the connect attempt
+    with pytest.raises(TimeoutError):
+        tcp_listener.accept()
 
 
-def test_urllib_cannot_reach_a_local_server():
-    srv = socket.socket()
-    srv.bind(("127.0.0.1", 0))
-    srv.listen()
-    srv.settimeout(0.5)
-    port = srv.getsockname()[1]
+def test_urllib_cannot_reach_a_local_server(tcp_listener):
+    port = tcp_listener.getsockname()[1]
     body = ("u = G['__builtins__']['__import__']('urllib.request', fromlist=['urlopen'])\n"
             f"u.urlopen('http://127.0.0.1:{port}/', timeout=2)\nreturn 1")
-    try:
-        err = report(run_sandboxed(hostile(body), "cap_set"))
-        assert "Operation not permitted" in err, err
-        with pytest.raises(TimeoutError):
-            srv.accept()
-    finally:
-        srv.close()
+    err = report(run_sandboxed(hostile(body), "cap_set"))
+    assert "Operation not permitted" in err, err
+    with pytest.raises(TimeoutError):
+        tcp_listener.accept()
 
 
 def test_ctypes_reaches_no_privileged_syscall():

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import socket
 from pathlib import Path
 
 import pytest
@@ -62,12 +61,8 @@ async def test_results_hashes_checkpoints_and_receipts(metis_server):
     assert sha(CODE) in text
 
 
-async def test_hostile_code_is_contained_and_has_no_network(metis_server):
-    srv = socket.socket()
-    srv.bind(("127.0.0.1", 0))
-    srv.listen()
-    srv.settimeout(0.5)
-    port = srv.getsockname()[1]
+async def test_hostile_code_is_contained_and_has_no_network(metis_server, tcp_listener):
+    port = tcp_listener.getsockname()[1]
     data = metis_server.data_dir
     code = ("import os, socket, urllib.request\n"
             "def attack(kind):\n"
@@ -82,12 +77,9 @@ async def test_hostile_code_is_contained_and_has_no_network(metis_server):
         ("receipts", "FileNotFoundError"), ("fork", "PermissionError"))]
     tests.append({"name": "env", "args": ["env"], "expected": ["LC_CTYPE", "PYTHONDONTWRITEBYTECODE",
                                                                  "PYTHONHASHSEED", "PYTHONIOENCODING"]})
-    try:
-        view, _ = await run_action(metis_server, "sandbox", check(code, "attack", tests))
-        with pytest.raises(TimeoutError):
-            srv.accept()
-    finally:
-        srv.close()
+    view, _ = await run_action(metis_server, "sandbox", check(code, "attack", tests))
+    with pytest.raises(TimeoutError):
+        tcp_listener.accept()
     out = view["outputs"]
     assert out["verdict"] == "passed", [r for r in out["results"] if r["status"] != "passed"]
     assert "tok-acme" not in json.dumps(view)
