@@ -190,8 +190,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             database_url=getattr(args, "database", None), keys_dir=getattr(args, "keys_dir", None))
     except ValidationError as exc:
         fail(explain(exc, SERVE_FLAGS))
-    if settings.tokens_file and not settings.tokens_file.is_file():
-        fail(f"--tokens: no such file: {settings.tokens_file}")
+    preflight(settings)
     sock = bind_socket(settings.host, settings.port)  # before the slow imports: a busy port fails at once
     port = sock.getsockname()[1]
     import uvicorn
@@ -208,8 +207,37 @@ def cmd_serve(args: argparse.Namespace) -> int:
     print(f"metis: serving on http://{settings.host}:{port} (data in {settings.data_dir.resolve()})", flush=True)
     config = uvicorn.Config(create_app(settings), host=settings.host, port=port, log_level="warning",
                             ws_max_size=16 * 1024 * 1024, timeout_graceful_shutdown=5, lifespan="on")
-    uvicorn.Server(config).run(sockets=[sock])
+    server = uvicorn.Server(config)
+    server.run(sockets=[sock])
+    if not server.started:
+        print("metis: the server did not start (see above)", file=sys.stderr)
+        return EXIT_USAGE
     return EXIT_OK
+
+
+def preflight(settings: Any) -> None:
+    """What would otherwise fail inside the server's startup, with a traceback: a bad tokens file,
+    a data directory another server holds."""
+    from orchestrator.auth import TokenStore
+    from orchestrator.datadir import DataDirInUse, DataDirLock
+
+    if settings.tokens_file:
+        try:
+            TokenStore.load(settings.tokens_file)
+        except FileNotFoundError:
+            fail(f"--tokens: no such file: {settings.tokens_file}")
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            fail(f"--tokens: {settings.tokens_file} is not a valid tokens file ({exc}); expected "
+                 '{"<token>": {"tenant": "acme", "roles": ["partner"]}}')
+    if settings.data_dir.is_dir():
+        lock = DataDirLock(settings.data_dir)
+        try:
+            lock.acquire()
+        except DataDirInUse as exc:
+            fail(str(exc))
+        except OSError as exc:
+            fail(f"--data-dir {settings.data_dir}: {exc.strerror or exc}")
+        lock.release()
 
 
 # -- call, input ------------------------------------------------------------------------------

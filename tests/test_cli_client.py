@@ -92,6 +92,12 @@ def test_serve_settings_and_busy_port_fail_at_once(metis_server, tmp_path):
     r = metis("serve", "--port", str(metis_server.port), "--data-dir", str(tmp_path / "d2"), server=None)
     assert r.returncode == 2 and f"port {metis_server.port} on 127.0.0.1 is already in use" in r.stderr
     assert "serving on" not in r.stdout and time.monotonic() - t0 < 10
+    r = metis("serve", "--port", "0", "--data-dir", str(metis_server.data_dir), server=None)
+    assert r.returncode == 2 and "is in use by another metis serve" in r.stderr
+    bad = tmp_path / "tokens.json"
+    bad.write_text('{"t": 1}')
+    r = metis("serve", "--port", "0", "--data-dir", str(tmp_path / "d3"), "--tokens", str(bad), server=None)
+    assert r.returncode == 2 and "is not a valid tokens file" in r.stderr
 
 
 def test_mathlas_help(tmp_path):
