@@ -29,7 +29,7 @@ from abilities.base import AbilityError
 from abilities.crl_math import cas, numeric
 from abilities.crl_math.domain import Cond, domain
 from abilities.crl_math.parser import evaluated, realify
-from abilities.crl_math.rules import bottom_up
+from abilities.crl_math.rules import bottom_up, quadratic_to_square, sqrt_of_square
 from abilities.crl_math.sets import holds
 
 Record = Callable[[str, sympy.Basic, str, str | None], None]
@@ -87,6 +87,8 @@ def _log_form(f: sympy.Expr, x: sympy.Symbol) -> sympy.Expr | None:
         if not q.is_Rational or abs(complex((c - k * q).evalf(60))) > 1e-45:
             return None
         qs.append(q)
+    scale = sympy.ilcm(1, *[q.q for q in qs])  # integer exponents: x^2 * (x^2)^-1, not x * (x^2)^(-1/2)
+    k, qs = k / scale, [q * scale for q in qs]
     product = sympy.Mul(*[a**q for q, (_c, a) in zip(qs, logs, strict=True)])
     target = sympy.expand_log(-rest / k, force=True)
     return sympy.together(product - sympy.exp(target))
@@ -169,17 +171,18 @@ def reduce_to_candidates(
             record(rule, new, note, surface)
 
     zero = sympy.Integer(0)
+    implied = ""
     for _ in range(6):
         cas.guard(f, "transform the equation")
         squared = _square_abs(f, x) if real else None
         if squared is not None:
-            f = squared
+            f, implied = squared, "SQUARE_ABS"
             rec("SQUARE_ABS", _eq(f, zero), "isolate |u| and square: |u|^2 = u^2")
             continue
         if has_radical(f, x):
             res = unrad(f, x)
             if res and not res[1]:
-                f = sympy.expand(res[0])
+                f, implied = sympy.expand(res[0]), "SQUARE_BOTH_SIDES"
                 rec("SQUARE_BOTH_SIDES", _eq(f, zero), "radicals removed by squaring")
                 continue
             break
@@ -197,6 +200,8 @@ def reduce_to_candidates(
             rec("CLEAR_DENOMINATORS", _eq(n, zero))
         n = sympy.expand(n)
         if n == 0:
+            if implied:  # squaring made it hold everywhere: the original may hold on part of the line only
+                raise unsupported(f"after {implied} every x is a candidate")
             return [], True
         if not n.has(x):
             return [], False
@@ -388,6 +393,10 @@ def chart(lhs: sympy.Expr, op: str, rhs: sympy.Expr, x: sympy.Symbol, conds: lis
           ) -> tuple[sympy.Set, dict[str, list[sympy.Expr]]]:
     """Solve a univariate real relation by the sign chart; returns the set and its critical points."""
     f = realify(evaluated(lhs - rhs))
+    for rewrite in (quadratic_to_square, sqrt_of_square):  # sqrt(u^2) = |u|: then split at u = 0
+        rw = rewrite(f, True)
+        if rw is not None:
+            f = realify(evaluated(rw.expr))
     bounds: list[sympy.Expr] = []
     for c in conds:
         bounds += cond_zeros(c, x)

@@ -46,6 +46,8 @@ RULE_PHRASES = {
     "NO_REWRITE": "No catalog rule makes the expression simpler, so it is kept",
     "DIVIDE_BY_FACTOR": "Divide both sides by a common factor",
     "DENEST_RADICAL": "Denest the square root",
+    "ROOT_SUBSTITUTION": "Write x as the square of its root and cancel",
+    "TAN_AS_QUOTIENT": "Write tan as sin/cos and cancel",
     "RATIONALIZE_DENOMINATOR": "Multiply by the conjugate and cancel",
     "CRITICAL_POINTS": "Find the critical points (zeros, domain boundaries, sign changes of |.| arguments)",
     "SIGN_CHART": "Test one point per cell and each critical point",

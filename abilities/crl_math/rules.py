@@ -30,6 +30,9 @@ RULES = [
     Rule("NORMALIZE", "Evaluate arithmetic to sympy's canonical form (may cancel x/x or sqrt(x)^2)", True,
          "every domain condition the canonical form no longer shows"),
     Rule("LOG_EXP_INVERSE", "log(exp(u)) = u for real u", False),
+    Rule("ROOT_SUBSTITUTION", "With s = sqrt(x) >= 0, x = s^2: cancel as a rational function of s", True,
+         "cancelled factors != 0"),
+    Rule("TAN_AS_QUOTIENT", "tan(u) = sin(u)/cos(u) where cos(u) != 0", True, "cos(u) != 0"),
     Rule("DENEST_RADICAL", "sqrt(a + b*sqrt(c)) = sqrt(p) + sqrt(q) when p + q = a and 4pq = b^2 c (sqrtdenest)",
          False),
     Rule("RATIONALIZE_DENOMINATOR", "n/(a + sqrt(b)) = n*(a - sqrt(b))/(a^2 - b), then cancel, where the "
@@ -331,6 +334,37 @@ def rationalize(e: sympy.Expr, real: bool) -> Rewrite | None:
     return Rewrite("RATIONALIZE_DENOMINATOR", new, note="multiply by the conjugate and cancel")
 
 
+def substitute_root(e: sympy.Expr, real: bool) -> Rewrite | None:
+    """ROOT_SUBSTITUTION: with one root sqrt(x) of a variable, write x = s^2 (s >= 0), cancel in s
+    and put sqrt(x) back: (sqrt(x) - 1)/(x - 1) = 1/(sqrt(x) + 1) where sqrt(x) != 1."""
+    if not real or e.has(sympy.Piecewise):
+        return None
+    roots = {p for p in sympy.preorder_traversal(e) if p.is_Pow and p.exp == sympy.Rational(1, 2)
+             and p.base.is_Symbol}
+    others = {p for p in sympy.preorder_traversal(e) if p.is_Pow and p.exp.is_Rational and not p.exp.is_Integer
+              and p not in roots}
+    if len(roots) != 1 or others or e.has(sympy.Function):
+        return None
+    r = next(iter(roots))
+    x, s = r.base, sympy.Dummy("s", positive=True)
+    cas.guard(e, "substitute the root")
+    ins = e.xreplace({r: s}).xreplace({x: s**2})
+    new = sympy.factor(sympy.cancel(ins)).xreplace({s: r})
+    if new == e or simplicity(new) >= simplicity(e):
+        return None
+    return Rewrite("ROOT_SUBSTITUTION", new, note=f"x = s^2 with s = {sympy.sstr(r)} >= 0, then cancel in s")
+
+
+def tan_to_sin_cos(e: sympy.Expr, real: bool) -> Rewrite | None:
+    """TAN_AS_QUOTIENT: tan(u) = sin(u)/cos(u) where cos(u) != 0, then cancel (tan(x)*cos(x)^2)."""
+    if not e.has(sympy.tan) or e.has(sympy.Piecewise):
+        return None
+    new = sympy.cancel(e.replace(sympy.tan, lambda u: sympy.sin(u) / sympy.cos(u)))
+    if new == e or simplicity(new) >= simplicity(e):
+        return None
+    return Rewrite("TAN_AS_QUOTIENT", new)
+
+
 def abs_known_sign(e: sympy.Expr, real: bool, premises: list[Cond]) -> Rewrite | None:
     """ABS_KNOWN_SIGN: |u| = u where the premises force u >= 0, and -u where they force u <= 0."""
     if not real or not e.has(sympy.Abs):
@@ -515,8 +549,10 @@ PHASES: list[Callable[[sympy.Expr, bool], Rewrite | list[Rewrite] | None]] = [
     combine_fractions,
     factor_and_cancel,
     rationalize,
+    substitute_root,
     abs_over_self,
     distribute,
+    tan_to_sin_cos,
     trig,
 ]
 

@@ -162,8 +162,6 @@ def _finite(chain: Chain, lhs_s: sympy.Expr, rhs_s: sympy.Expr, lhs: sympy.Expr,
     candidates, identity = reduce_to_candidates(f, x, real, chain.record)
     domain_conds = [*d0, *trail.assumptions]
     implication = next((s for s in chain.steps if s.rule in IMPLICATION_RULES), None)
-    if identity and implication is not None:
-        raise AbilityError("unsupported", f"after {implication.rule} every x is a candidate")
     solutions: list[sympy.Expr] = []
     rejected: list[dict[str, Any]] = []
     checks: list[dict[str, Any]] = []
