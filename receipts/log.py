@@ -30,8 +30,8 @@ from typing import Any
 
 import structlog
 
-from receipts.canonical import canonical_json, parse_canonical
-from receipts.merkle import MerkleTree, leaf_hash
+from receipts.canonical import canonical_record, parse_canonical
+from receipts.merkle import FrontierTree, leaf_hash, subtree_hash
 from receipts.signing import TreeHeadSigner
 
 log = structlog.get_logger("metis.receipts")
@@ -58,7 +58,22 @@ CREATE TRIGGER IF NOT EXISTS records_no_update BEFORE UPDATE ON records
 CREATE TRIGGER IF NOT EXISTS records_no_delete BEFORE DELETE ON records
   BEGIN SELECT RAISE(ABORT, 'records are append-only'); END;
 CREATE TABLE IF NOT EXISTS tree_heads (tree_size INTEGER PRIMARY KEY, body TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS merkle_nodes (
+  level INTEGER NOT NULL,
+  idx INTEGER NOT NULL,
+  hash BLOB NOT NULL,
+  PRIMARY KEY (level, idx)
+) WITHOUT ROWID;
+CREATE TRIGGER IF NOT EXISTS merkle_nodes_no_update BEFORE UPDATE ON merkle_nodes
+  BEGIN SELECT RAISE(ABORT, 'merkle nodes are append-only'); END;
+CREATE TRIGGER IF NOT EXISTS merkle_nodes_no_delete BEFORE DELETE ON merkle_nodes
+  BEGIN SELECT RAISE(ABORT, 'merkle nodes are append-only'); END;
 """
+# Complete Merkle subtrees of 2^PERSIST_LEVEL leaves and more are stored (about one row per 8
+# records), written in the transaction of the records that complete them; smaller ones are
+# hashed from at most 2^(PERSIST_LEVEL-1) records when a proof needs them.
+PERSIST_LEVEL = 4
+INSERT_NODE = "INSERT INTO merkle_nodes (level, idx, hash) VALUES (?, ?, ?)"
 INSERT = (
     "INSERT INTO records (seq, type, name, tenant, topic, action_id, ref, stream, body, hash) "
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -135,7 +150,7 @@ class Record:
 
 def build_body(seq: int, ts: str, entry: Entry, prev: str) -> bytes:
     """Canonical bytes of one record; the single definition used by append and verify."""
-    return canonical_json(
+    return canonical_record(
         {
             "v": 1,
             "seq": seq,
@@ -146,9 +161,10 @@ def build_body(seq: int, ts: str, entry: Entry, prev: str) -> bytes:
             "topic": entry.topic,
             "action_id": entry.action_id,
             "ref": entry.ref,
-            "payload": entry.payload,
             "prev": prev,
-        }
+        },
+        "payload",
+        entry.payload,
     )
 
 
@@ -177,7 +193,7 @@ class ReceiptLog:
         self.max_batch = max_batch
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._listeners: list[Listener] = []
-        self._tree = MerkleTree()
+        self._tree = FrontierTree(0, {}, self._load_node, PERSIST_LEVEL)
         self._tree_lock = threading.Lock()
         self._last_seq = 0
         self._last_hash = GENESIS_HASH
@@ -192,29 +208,66 @@ class ReceiptLog:
     # -- lifecycle -----------------------------------------------------------------------------
 
     def open(self) -> None:
-        """Create or open the log, rebuild the Merkle tree, check the chain tail, start the writer."""
+        """Create or open the log, load the Merkle tree's right edge, check the chain tail, start
+        the writer. Constant time in the log's size: only the last record and O(log n) stored
+        nodes are read (a log written before nodes were stored gets them once, here). Older
+        records are checked by ``metis receipts verify``, offline."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
         conn = connect(self.path)
         conn.executescript(SCHEMA)
-        leaves: list[bytes] = []
+        last = conn.execute("SELECT MAX(seq) FROM records").fetchone()[0] or 0
         prev = GENESIS_HASH
-        expected = 1
-        for seq, body, hsh in conn.execute("SELECT seq, body, hash FROM records ORDER BY seq"):
-            if seq != expected:
-                raise RuntimeError(f"receipt log damaged: record {expected} missing (found {seq})")
-            leaves.append(leaf_hash(bytes(body)))
-            prev, expected = hsh, expected + 1
-        if leaves:
-            tail_body = json.loads(bytes(body))
-            if hashlib.sha256(bytes(body)).hexdigest() != prev or tail_body["seq"] != expected - 1:
-                raise RuntimeError(f"receipt log damaged at record {expected - 1}")
-        self._tree.extend(leaves)
-        self._last_seq, self._last_hash = expected - 1, prev
+        if last:
+            body, hsh = conn.execute("SELECT body, hash FROM records WHERE seq = ?", (last,)).fetchone()
+            body = bytes(body)
+            if hashlib.sha256(body).hexdigest() != hsh or parse_canonical(body)["seq"] != last:
+                raise RuntimeError(f"receipt log damaged at record {last}")
+            prev = hsh
+            if last >= 1 << PERSIST_LEVEL and conn.execute(
+                    "SELECT 1 FROM merkle_nodes WHERE level = ? AND idx = ?",
+                    (PERSIST_LEVEL, (last >> PERSIST_LEVEL) - 1)).fetchone() is None:
+                self._store_all_nodes(conn, last)
+        frontier = {k: self._load_node(k, (last >> k) - 1, conn)
+                    for k in range(last.bit_length()) if last >> k & 1}
+        self._tree = FrontierTree(last, frontier, self._load_node, PERSIST_LEVEL)
+        self._last_seq, self._last_hash = last, prev
         conn.close()
         self._reader = connect(self.path)
         self.signer = TreeHeadSigner.load_or_create(self.data_dir)
         self._writer = threading.Thread(target=self._write_loop, name="receipt-log-writer", daemon=True)
         self._writer.start()
+
+    def _store_all_nodes(self, conn: sqlite3.Connection, last: int) -> None:
+        """One-time upgrade of a log without stored nodes: hash every record, store the nodes."""
+        log.info("merkle_nodes_building", records=last)
+        tree = FrontierTree(0, {}, self._load_node, PERSIST_LEVEL)
+        expected = 1
+        conn.execute("BEGIN IMMEDIATE")
+        for seq, body in conn.execute("SELECT seq, body FROM records ORDER BY seq"):
+            if seq != expected:
+                conn.execute("ROLLBACK")
+                raise RuntimeError(f"receipt log damaged: record {expected} missing (found {seq})")
+            expected += 1
+            nodes = tree.extend([leaf_hash(bytes(body))])
+            if nodes:
+                conn.executemany("INSERT OR IGNORE INTO merkle_nodes (level, idx, hash) VALUES (?, ?, ?)", nodes)
+        conn.execute("COMMIT")
+
+    def _load_node(self, level: int, index: int, conn: sqlite3.Connection | None = None) -> bytes:
+        """A complete subtree hash: stored, or hashed from its (at most 2^(PERSIST_LEVEL-1)) records."""
+        conn = conn or self._reader
+        assert conn is not None, "log not open"
+        if level >= PERSIST_LEVEL:
+            row = conn.execute("SELECT hash FROM merkle_nodes WHERE level = ? AND idx = ?", (level, index)).fetchone()
+            if row is None:
+                raise RuntimeError(f"receipt log damaged: Merkle node ({level}, {index}) missing")
+            return bytes(row[0])
+        first = (index << level) + 1
+        bodies = [bytes(b) for (b,) in conn.execute(
+            "SELECT body FROM records WHERE seq BETWEEN ? AND ? ORDER BY seq", (first, first + (1 << level) - 1))]
+        if len(bodies) != 1 << level:
+            raise RuntimeError(f"receipt log damaged: records {first}..{first + (1 << level) - 1} incomplete")
+        return subtree_hash([leaf_hash(b) for b in bodies])
 
     def bind_loop(self, loop: asyncio.AbstractEventLoop) -> None:
         """Listeners are called on this loop after each commit."""
@@ -296,28 +349,36 @@ class ReceiptLog:
         seq, prev = self._last_seq, self._last_hash
         rows: list[tuple[Any, ...]] = []
         results: list[tuple[Any, list[Record] | Exception]] = []
+        committed: list[Record] = []
         ts = utc_now()
+        sha = hashlib.sha256
         for _, entries, fut in batch:
             recs: list[Record] = []
-            group_start = (seq, prev)
+            group_start = (seq, prev, len(rows))
             try:
                 for e in entries:
-                    body = build_body(seq + 1, ts, e, prev)
-                    hsh = hashlib.sha256(body).hexdigest()
+                    seq += 1
+                    body = build_body(seq, ts, e, prev)
+                    prev = sha(body).hexdigest()
                     skey = stream_key(e.tenant, e.topic) if e.stream and e.topic else None
-                    seq, prev = seq + 1, hsh
-                    recs.append(Record(seq, e.type, e.name, e.tenant, e.topic, e.action_id, e.ref, skey, body, hsh))
+                    row = (seq, e.type, e.name, e.tenant, e.topic, e.action_id, e.ref, skey, body, prev)
+                    rows.append(row)
+                    recs.append(Record(*row))
             except Exception as exc:  # a bad payload fails its own append only
-                seq, prev = group_start
+                seq, prev, n = group_start
+                del rows[n:]
                 results.append((fut, ValueError(f"record not appendable: {exc}")))
                 continue
-            rows.extend((r.seq, r.type, r.name, r.tenant, r.topic, r.action_id, r.ref, r.stream, r.body, r.hash)
-                        for r in recs)
+            committed.extend(recs)
             results.append((fut, recs))
+        tree = self._tree.copy()
+        nodes = tree.extend([leaf_hash(r[8]) for r in rows]) if rows else []
         try:
             if rows:
                 conn.execute("BEGIN IMMEDIATE")
                 conn.executemany(INSERT, rows)
+                if nodes:
+                    conn.executemany(INSERT_NODE, nodes)
                 conn.execute("COMMIT")
         except Exception as exc:
             if conn.in_transaction:
@@ -325,12 +386,8 @@ class ReceiptLog:
             failure = RuntimeError(f"receipt log commit failed: {exc}")
             self._resolve([(fut, failure) for fut, _ in results], [])
             return
-        committed: list[Record] = []
         with self._tree_lock:
-            for _, res in results:
-                if isinstance(res, list):
-                    self._tree.extend([leaf_hash(r.body) for r in res])
-                    committed.extend(res)
+            self._tree = tree
             self._last_seq, self._last_hash = seq, prev
         self.appended_total += len(committed)
         self.commits_total += 1

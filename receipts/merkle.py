@@ -20,12 +20,13 @@ nothing), equal sizes need an empty proof and equal roots.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from hashlib import sha256
 
 __all__ = [
     "EMPTY_ROOT",
     "HASH_SIZE",
+    "FrontierTree",
     "MerkleTree",
     "ProofError",
     "leaf_hash",
@@ -233,6 +234,84 @@ class MerkleTree:
             proof.append(self._range_hash(start, start + n))
         proof.reverse()
         return proof
+
+
+NodeLoader = Callable[[int, int], bytes]
+
+
+class FrontierTree(MerkleTree):
+    """Append-only Merkle tree that holds only its right edge in memory (O(log n) hashes).
+
+    Why: a log of millions of records must start in constant time and memory. The complete
+    subtree hashes that proofs need come from ``load(level, index)`` (the receipt log reads the
+    nodes it persisted, or hashes a few records for the lowest levels). ``append``/``extend``
+    return every node they complete at ``persist_level`` or above, for the caller to store in
+    the same transaction as the records. Roots and proofs are those of ``MerkleTree`` (same
+    code, different node source), so the RFC 9162 vectors hold for both.
+    """
+
+    __slots__ = ("_frontier", "_load", "persist_level")
+
+    def __init__(self, size: int, frontier: dict[int, bytes], load: NodeLoader, persist_level: int = 4) -> None:
+        """``frontier[k]`` is the hash of the complete subtree at level k on the right edge, for each
+        bit k set in ``size`` (the node ``(k, (size >> k) - 1)``)."""
+        if sorted(frontier) != [k for k in range(size.bit_length()) if size >> k & 1]:
+            raise ValueError(f"frontier levels {sorted(frontier)} do not match size {size}")
+        self._levels = []
+        self._size = size
+        self._frontier = dict(frontier)
+        self._load = load
+        self.persist_level = persist_level
+
+    def copy(self) -> FrontierTree:
+        return FrontierTree(self._size, self._frontier, self._load, self.persist_level)
+
+    def append(self, leaf_hash: bytes) -> int:
+        self.extend([leaf_hash])
+        return self._size - 1
+
+    def extend(self, leaf_hashes: Iterable[bytes]) -> list[tuple[int, int, bytes]]:  # type: ignore[override]
+        """Append leaves; returns the completed nodes ``(level, index, hash)`` at ``persist_level`` or above."""
+        out: list[tuple[int, int, bytes]] = []
+        frontier, low = self._frontier, self.persist_level
+        size = self._size
+        for h in leaf_hashes:
+            if type(h) is not bytes or len(h) != HASH_SIZE:
+                _check_hash(h, "leaf_hash")
+            node, k = h, 0
+            while size >> k & 1:  # a binary carry: each set low bit pairs with its left sibling
+                node = sha256(_NODE_PREFIX + frontier.pop(k) + node).digest()
+                k += 1
+                if k >= low:
+                    out.append((k, ((size + 1) >> k) - 1, node))
+            frontier[k] = node
+            size += 1
+        self._size = size
+        return out
+
+    def _node(self, level: int, index: int) -> bytes:
+        if (self._size >> level) - 1 == index and self._size >> level & 1:
+            return self._frontier[level]
+        return self._load(level, index)
+
+    def root(self, size: int | None = None) -> bytes:
+        if size is None or size == self._size:
+            if not self._size:
+                return EMPTY_ROOT
+            acc = None
+            for k in sorted(self._frontier):  # fold the right edge, lowest level first
+                acc = self._frontier[k] if acc is None else sha256(_NODE_PREFIX + self._frontier[k] + acc).digest()
+            assert acc is not None
+            return acc
+        return super().root(size)
+
+
+def subtree_hash(leaf_hashes: list[bytes]) -> bytes:
+    """MTH of a power-of-two run of leaf hashes (a complete subtree), by pairwise folding."""
+    level = leaf_hashes
+    while len(level) > 1:
+        level = [sha256(_NODE_PREFIX + level[i] + level[i + 1]).digest() for i in range(0, len(level), 2)]
+    return level[0]
 
 
 # -- pure verifiers -------------------------------------------------------------------------------

@@ -156,11 +156,22 @@ def test_worm_triggers_refuse_update_and_delete(data_dir):
     assert verify_data_dir(data_dir).ok
 
 
-def test_reopen_refuses_a_log_with_a_hole(data_dir):
+def test_a_hole_is_found_by_verify_not_by_the_constant_time_open(data_dir):
+    """Start-up reads only the chain tail and the Merkle tree's right edge (constant time in the
+    log's size); a hole in older records is found by verification, offline or on request."""
     conn = attacker(data_dir)
     conn.execute("DELETE FROM records WHERE seq = 3")
     conn.close()
-    with pytest.raises(RuntimeError, match="record 3 missing"):
+    report = verify_data_dir(data_dir)
+    assert not report.ok and report.first_bad_seq == 3 and "expected record 3" in report.reason
+
+
+def test_reopen_refuses_a_damaged_tail(data_dir):
+    conn = attacker(data_dir)
+    last = conn.execute("SELECT MAX(seq) FROM records").fetchone()[0]
+    conn.execute("UPDATE records SET body = CAST('{}' AS BLOB) WHERE seq = ?", (last,))
+    conn.close()
+    with pytest.raises(RuntimeError, match=f"damaged at record {last}"):
         ReceiptLog(data_dir).open()
 
 
