@@ -174,3 +174,12 @@ async def test_the_worked_example_of_the_doc_runs_as_written(metis_server):
         return small == big
 
     assert subset(shown, view["outputs"]), view["outputs"]
+
+
+async def test_wall_budget_ends_partial_with_tests_so_far(metis_server):
+    code = "import time\ndef nap(s):\n    time.sleep(s)\n    return s\n"
+    tests = [{"args": [0.6], "expected": 0.6} for _ in range(10)]
+    view, _ = await run_action(metis_server, "sandbox", check(code, "nap", tests), budgets={"wall_s": 2.5})
+    assert view["status"] == "partial"
+    out = view["outputs"]
+    assert 1 <= out["passed"] < 10 and out["passed"] + out["not_run"] == 10 and out["errors"] == 0

@@ -167,9 +167,11 @@ class Session:
         finally:
             for fd in (req_r, rep_w, out_w, st_w):
                 os.close(fd)
-        startup = time.monotonic() + STARTUP_S
+        startup = min(time.monotonic() + STARTUP_S, self._session_deadline)
         while not self.isolation:
             msg = self._status_message(startup)
+            if msg is None and time.monotonic() >= self._session_deadline:
+                self._timeout()  # the session's own wall clock ran out while the jail was being built
             if msg is None or "refused" in msg:
                 self._kill()
                 why = msg["refused"] if msg else "the launcher ended without confining the candidate"

@@ -10,7 +10,7 @@ inputs give byte-identical outputs.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn
 
 from pydantic import BaseModel
 
@@ -48,9 +48,13 @@ class _Run:
                               tests_sha256=self.tests_sha256, verdict=verdict, load_error=self.load_error,
                               results=results, sessions=self.sessions, sandbox=sandbox, **c)
 
+    def stop(self) -> NoReturn:
+        """End ``partial`` with the tests run so far (the budget is spent)."""
+        raise PartialResult(self.outputs("budget exhausted before this test").model_dump())
+
     def stop_if_asked(self) -> None:
         if self.ctx.should_stop():
-            raise PartialResult(self.outputs("budget exhausted before this test").model_dump())
+            self.stop()
 
     def record(self, i: int, result: TestResult) -> None:
         self.results[i] = result
@@ -65,7 +69,7 @@ class _Run:
         left = self.ctx.budget_left().get("wall_s")
         wall = MAX_WALL_S if left is None else min(MAX_WALL_S, left)
         if wall < 0.2:
-            raise PartialResult(self.outputs("budget exhausted before this test").model_dump())
+            self.stop()
         box = Session(self.inp.code, self.inp.function, Limits(cpu_s=lim.cpu_s, wall_s=wall, mem_mb=lim.mem_mb),
                       seed=self.seed)
         self.sessions += 1
@@ -90,6 +94,8 @@ class _Run:
             i = len(self.results)
         except CandidateEnded as exc:
             ended = {"status": exc.status, "reason": exc.reason}
+            if exc.status == "timeout" and self.ctx.should_stop():  # the action's wall budget, not the test's
+                self.stop()
             if box.calls == 0:
                 self.load_error = f"{exc.status}: {exc.reason}"
                 i = len(self.results)
