@@ -35,12 +35,12 @@ OPTIONAL_RE = re.compile(
 PROHIBITIVE_RE = re.compile(r"\b(?:not allowed|prohibited|forbidden|banned|may not|cannot|can't|must not|"
                             r"never allowed|not permitted|is not|are not)\b", re.I)
 REQUIRE_VERBS = frozenset(word_key(w) for w in "require need demand".split())
-SECOND_WORDS = frozenset(word_key(w) for w in "second two both another additional dual".split())
 NEGATING_CONSEQUENCE = frozenset(word_key(w) for w in "void invalidate cancel annul disqualify reject".split())
 MEMBER_NOUNS = frozenset(word_key(w) for w in "member person people staff worker individual".split())
 UNBOUNDED_RE = re.compile(
-    r"\b(?:unlimited|no limit|without (?:a |any )?(?:limit|cap)|as many as (?:they|you|we|needed|necessary|wanted|"
-    r"desired|required)|any number of|indefinitely|forever|no cap|uncapped|no maximum|however (?:many|long))\b", re.I)
+    r"\b(?:unlimited|no limit|without (?:a |any )?(?:limit|cap)|as (?:many|much|long) (?:\w+ ){0,2}as "
+    r"(?:they|you|we|he|she|needed|necessary|wanted|desired|required|they like|you like)|any number of|indefinitely|"
+    r"forever|no cap|uncapped|no maximum|however (?:many|long|much))\b", re.I)
 LIGHT_VERBS = frozenset(word_key(w) for w in "be have go come get take put move make do run let".split())
 BLOCKERS = frozenset({"stop", "prevent", "keep", "deter", "hinder"})
 # verbs and words that deny the thing they govern: a clause built on them undoes an action, not does it
@@ -217,8 +217,8 @@ def chunk_facts(claim: str, chunk_texts: Sequence[str]) -> list[tuple[str, str]]
 def _says_what_it_is(name: str, sent: str) -> bool:
     """A sentence that states what the named thing is ("Freedonia is embargoed", "the TX-9 is on the
     dual-use list"), not one that merely mentions it."""
-    return bool(re.search(rf"{re.escape(name)}\b.{{0,60}}?\b(?:is|are|was|were|counts? as|belongs? to)\b",
-                          sent.lower()))
+    return bool(re.search(rf"{re.escape(name)}\b.{{0,60}}?\b(?:is|are|was|were|counts? as|belongs? to|holds?|"
+                          rf"contains?|stores?|houses?|keeps?)\b", sent.lower()))
 
 
 # ---- the comparisons --------------------------------------------------------------------------------
@@ -561,7 +561,7 @@ def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 undone = bool(consequence & NEGATING_CONSEQUENCE) and bool(re.search(
                     r"\b(?:stands?|counts?|valid|accepted|holds?|ratified|approved|kept|keep|recogni[sz]ed)\b",
                     clause.text, re.I))
-                alone = bool(set(f.object) & SECOND_WORDS) and bool(re.search(
+                alone = bool(re.search(r"\b(?:second|two|another|additional|both|dual)\b", f.text, re.I)) and bool(re.search(
                     r"\b(?:a single|one|alone|on (?:his|her|their|its) own|sole|only one)\b", clause.text, re.I))
                 other = _other_kind(f, clause)  # "business class" where the rule triggers "economy class"
                 broken = denied or undone or alone or other or (clause.negverb and bool(said)) or (
@@ -976,6 +976,9 @@ def evaluated(forms: Sequence[Form], claim: Claim) -> set[str]:
             out.add(f.text)
         elif w is not None and (claim.clocks if w.kind == "clock" else claim.dates):
             out.add(f.text)
+        elif f.agents and any(c.agents and not c.negated and (set(f.action) & (c.verbs | c.keys))
+                              for c in claim.clauses):
+            out.add(f.text)  # the action is done and its doer named: the typed reading judged who
         elif o is not None:
             first_w, then_w = set(o.first), set(o.then)
             a = _event_pos(claim, first_w, then_w)

@@ -84,11 +84,15 @@ _MAX_WORDS = ("at most", "no more than", "not more than", "up to", "maximum of",
               "not exceed", "not to exceed", "must not exceed", "no longer than", "not longer than",
               "never more than", "never above", "never over", "never exceeds", "never exceeded",
               "never went above", "never longer than", "at the latest", "or less", "or fewer", "inside",
-              "shorter than", "lower than", "smaller than", "until", "not above", "no higher than")
+              "shorter than", "lower than", "smaller than", "until", "not above", "no higher than", "lighter than",
+              "slower than", "colder than", "cooler than", "younger than", "shallower than", "narrower than",
+              "cheaper than", "thinner than", "or below")
 _MIN_WORDS = ("at least", "no less than", "not less than", "no fewer than", "not fewer than", "minimum of",
               "a minimum of", "more than", "over", "above", "exceeding", "exceeds", "beyond", "longer than",
               "or more", "or longer", "greater than", "higher than", "larger than", "taller than",
-              "never fewer than", "never less than", "never below", "never under", "at minimum")
+              "never fewer than", "never less than", "never below", "never under", "at minimum", "heavier than",
+              "bigger than", "wider than", "faster than", "hotter than", "warmer than", "older than", "deeper than",
+              "thicker than", "costlier than", "louder than", "stronger than")
 
 
 @dataclass(frozen=True)
@@ -308,6 +312,9 @@ def find_amounts(text: str) -> list[Amount]:
         u = m.group("unit").lower()
         if (raw.lower() in ("a", "an", "one") and _rate_base(text, m.start(), u, out)):
             continue
+        if u == "second" and raw.lower() in ("a", "the") and re.match(r"\s+[a-z]", text[m.end() :]) and not re.match(
+                r"\s+(?:of|or|and|delay|later|pause|wait)\b", text[m.end() :]):
+            continue  # "a second handler": the ordinal, not a duration
         if u in ("a", "an") or (u in ("m", "t", "h", "s", "g", "in.") and m.group("word")):
             continue
         if u == "in." and not m.group("num"):
@@ -324,6 +331,9 @@ def find_amounts(text: str) -> list[Amount]:
         u = m.group("unit").lower()
         if _rate_base(text, m.start(), u, out):
             continue
+        if u == "second" and re.match(r"\s+[a-z]", text[m.end() :]) and not re.match(
+                r"\s+(?:of|or|and|delay|later|pause|wait)\b", text[m.end() :]):
+            continue  # "a second handler": the ordinal
         if text[max(0, m.start() - 12) : m.start()].lower().rstrip().endswith(("once", "twice", "times")):
             continue
         if m.group(0).lower().startswith(("per", "each")):
@@ -443,7 +453,9 @@ def find_dates(text: str, default_year: int = 2000) -> list[DateMention]:
                 out.append(DateMention(d.toordinal(), d.toordinal(), True, m.start(), m.end()))
                 continue
             mon_s = (m.group("m1") or m.group("m2") or m.group("m3")).lower().rstrip(".")
-            if mon_s == "may" and m.group("m3") and not (m.group("y3") or m.group("q")):
+            if mon_s == "may" and m.group("m3") and not (m.group("y3") or m.group("q")) and not (
+                    re.search(r"\b(?:from|in|since|until|till|through|to|of|during|and)\s+$", text[: m.start()], re.I)
+                    or re.match(r"\s*(?:through|to|until|till|and|-|–)\s", text[m.end() :], re.I)):
                 continue  # the modal verb, not the month
             if mon_s not in MONTHS:
                 continue

@@ -1,0 +1,180 @@
+"""scu_guard typed reading: constraints understood once (forms), claims read with the parser, units
+through pint, dates, periods, business days, chunk facts, suspected contradictions. Sentences here
+are written for these tests; none is in the labelled sets."""
+
+from __future__ import annotations
+
+import pytest
+
+from abilities.lock import lock_constraints
+from abilities.scu_guard.check import run_checks
+from abilities.scu_guard.combined import detect, forms_for
+from abilities.scu_guard.forms import Form, understand
+from abilities.scu_guard.models import Inputs
+from abilities.scu_guard.nlp import MODEL_PACKAGE
+
+DAY = 86400.0
+
+
+def verdict(constraints: list[str], claim: str, chunks: dict[str, str] | None = None) -> tuple[str, str]:
+    """(verdict, reason) of the whole check pipeline for a claim citing every chunk given."""
+    chunks = chunks or {"c1": "Context."}
+    lock = lock_constraints(constraints)
+    answer = {"claim": claim, "citations": list(chunks), "constraints_echo": constraints}
+    r = run_checks(lock, list(chunks), answer, forms=forms_for(constraints)[0], chunk_texts=chunks)
+    return r.verdict, r.reason
+
+
+def test_the_model_package_is_the_pinned_one() -> None:
+    import importlib.metadata as md
+
+    assert md.version(MODEL_PACKAGE.replace("_", "-")) == "3.8.0"
+    assert md.version("spacy").startswith("3.8.")
+
+
+@pytest.mark.parametrize(
+    ("constraint", "expect"),
+    [
+        ("Hives must be inspected at least every 10 days.",
+         {"modality": "must", "quantity": {"dimension": "[time]", "high": 10 * DAY, "period": True}}),
+        ("Forklifts must not exceed 8 mph in the warehouse.",
+         {"modality": "must_not", "quantity": {"dimension": "[length] / [time]", "high": 8 * 0.44704}}),
+        ("The reservoir must not drop below 12 feet.",  # a denied "below" is a minimum
+         {"modality": "must_not", "quantity": {"dimension": "[length]", "low": 12 * 0.3048}}),
+        ("Invoices must be paid within 5 business days of receipt.",
+         {"quantity": {"business_days": True, "high": 5 * DAY, "reference": ["receipt"]}}),
+        ("Parcels heavier than 20 kg require a second handler.",
+         {"trigger": {"dimension": "[mass]", "low": 20.0}, "quantity": None}),
+        ("Visitors under 16 may not enter the workshop.", {"trigger": {"dimension": "age", "high": 16.0}}),
+        ("Ballast tanks must be flushed before the ship leaves port.",
+         {"order": {"first": ["ballast", "tank", "flush"]}}),
+        ("Acids and alkalis must never be stored on the same shelf.", {"exclusion": [["acid"], ["alkali"]]}),
+        ("Only certified welders may repair the boiler.",
+         {"modality": "only", "agents": ["welder"], "agent_qualifiers": ["certify"]}),
+        ("Deliveries must not arrive before 06:30.", {"window": {"kind": "clock", "start": 0, "end": 390}}),
+        ("Hunting is prohibited from March through July.",
+         {"window": {"kind": "calendar", "start": 301, "end": 731}}),
+        ("Quotes must be issued in GBP.", {"allowed_members": ["money:GBP"]}),
+    ],
+)
+def test_constraints_are_understood_into_typed_forms(constraint: str, expect: dict) -> None:
+    form = understand(constraint)
+    assert form is not None, constraint
+    got = form.model_dump()
+    for field, want in expect.items():
+        if isinstance(want, dict):
+            assert got[field] is not None, (field, got)
+            for k, v in want.items():
+                value = got[field][k]
+                assert value == pytest.approx(v) if isinstance(v, float) else value == v, (field, k, got[field])
+        elif isinstance(want, list) and want and isinstance(want[0], list):
+            assert [sorted(m) for m in got[field]] == [sorted(m) for m in want], got[field]
+        else:
+            assert got[field] == want, (field, got[field])
+
+
+def test_what_cannot_be_checked_is_listed_not_checked_weakly() -> None:
+    forms, unparsed = forms_for(["Be polite to suppliers.", "Staff may wear jeans on Fridays.",
+                                 "Cranes must not lift more than 5 tonnes."])
+    assert unparsed == ["Be polite to suppliers.", "Staff may wear jeans on Fridays."]
+    assert [f.text for f in forms] == ["Cranes must not lift more than 5 tonnes."]
+
+
+@pytest.mark.parametrize(
+    ("constraints", "claim", "chunks", "contradicts"),
+    [
+        # periodic rules: a frequency is an interval, not a count
+        (["Hives must be inspected at least every 10 days."], "We check the hives twice a month.", None, True),
+        (["Hives must be inspected at least every 10 days."], "Hives get a look every week.", None, False),
+        (["Smoke alarms must be tested at least once a month."], "Alarms are tested quarterly.", None, True),
+        # units: imperial, nautical, Fahrenheit, quantity words
+        (["Forklifts must not exceed 8 mph in the warehouse."], "Forklifts run at 15 km/h in the warehouse.", None,
+         True),
+        (["Forklifts must not exceed 8 mph in the warehouse."], "Forklifts keep to 10 km/h in the warehouse.", None,
+         False),
+        (["Tenders must keep below 12 knots in the harbour."], "The tender crossed the harbour at 30 km/h.", None,
+         True),
+        (["Wine must be cellared between 10 °C and 15 °C."], "The cellar sits at 55 °F.", None, False),
+        (["Wine must be cellared between 10 °C and 15 °C."], "The cellar warmed to 68 °F in August.", None, True),
+        (["Breaks must last at least 20 minutes."], "Breaks last a quarter of an hour.", None, True),
+        # business vs calendar days, dates and date arithmetic against a chunk-dated event
+        (["Invoices must be paid within 5 business days of receipt."], "Invoice 7 was paid on Monday 9 March.",
+         {"k1": "Invoice 7: receipt on Friday 27 February 2026."}, True),
+        (["Invoices must be paid within 5 business days of receipt."], "Invoice 7 was paid on Thursday 5 March.",
+         {"k1": "Invoice 7: receipt on Friday 27 February 2026."}, False),
+        (["Refunds must be issued within 10 calendar days of the return."], "Refunds go out within 10 business days.",
+         None, True),
+        # conditions: the trigger read from the subject, a fact from the cited chunk
+        (["Parcels heavier than 20 kg require a second handler."], "The 26 kg parcel was moved by one handler.",
+         None, True),
+        (["Parcels heavier than 20 kg require a second handler."], "The 12 kg parcel was moved by one handler.",
+         None, False),
+        (["Orders above 1,000 EUR require a manager's approval."], "Order Q-17 shipped without any approval.",
+         {"k1": "Order Q-17 is worth 1,400 EUR."}, True),
+        # passive agents and only-agent rules
+        (["Only certified welders may repair the boiler."], "The boiler was repaired by an apprentice.", None, True),
+        (["Only certified welders may repair the boiler."], "The boiler was repaired by Ana, a certified welder.",
+         None, False),
+        (["Only certified welders may repair the boiler."], "Uncertified welders can repair the boiler at night.",
+         None, True),
+        # obligation read as permission, prefixes, negation scope
+        (["Guides must carry a first-aid kit."], "A first-aid kit is optional for guides on short walks.", None,
+         True),
+        (["Guides must carry a first-aid kit."], "Guides never set out without a first-aid kit.", None, False),
+        (["Servers must never run as root."], "The batch server runs as a non-root user.", None, False),
+        (["Cranes must not lift more than 5 tonnes."], "The crane never lifts more than 4 tonnes.", None, False),
+        (["Cranes must not lift more than 5 tonnes."], "The crane never lifts less than 6 tonnes.", None, True),
+        # order of events
+        (["Ballast tanks must be flushed before the ship leaves port."],
+         "The ship left port and the ballast tanks were flushed the next day.", None, True),
+        (["Ballast tanks must be flushed before the ship leaves port."],
+         "The ballast tanks were flushed on 3 May and the ship left port on 4 May.", None, False),
+        # exclusion: together in words, or in one labelled place with what a chunk says is there
+        (["Acids and alkalis must never be stored on the same shelf."], "Shelf 4 now also holds the acids.",
+         {"k1": "Shelf 4 holds the alkalis."}, True),
+        (["Acids and alkalis must never be stored on the same shelf."], "The acids moved to Shelf 2.",
+         {"k1": "Shelf 4 holds the alkalis."}, False),
+        # a shared word does not drag in the wrong constraint
+        (["Deliveries must not arrive before 06:30.", "Drivers must rest at least 45 minutes."],
+         "Drivers rested 50 minutes and the first delivery arrived at 07:15.", None, False),
+        (["Deliveries must not arrive before 06:30."], "The first delivery arrived at 5 am.", None, True),
+        # calendar windows
+        (["Hunting is prohibited from March through July."], "Hunting is fine in mid-April.", None, True),
+        (["Hunting is prohibited from March through July."], "Hunting is allowed on 2 October.", None, False),
+        # unbounded answers to a limit, counts by noun phrase
+        (["Teams may have at most 5 players."], "Each team fields 7 players.", None, True),
+        (["Teams may have at most 5 players."], "Teams can have as many players as they want.", None, True),
+    ],
+)
+def test_typed_reading_on_fresh_sentences(constraints: list[str], claim: str, chunks: dict | None,
+                                          contradicts: bool) -> None:
+    got = verdict(constraints, claim, chunks)
+    assert (got == ("REJECT", "constraint_contradiction")) is contradicts, (claim, got)
+
+
+def test_lexicon_alone_against_a_measured_form_is_suspected_not_rejected() -> None:
+    constraints = ["Boats must not sail within 2 nautical miles of the reef."]
+    claim = "The boat sailed 4 nautical miles from the reef."
+    found, suspected = detect(claim, constraints, forms_for(constraints)[0])
+    assert found == [] and [s.constraint for s in suspected] == constraints
+    assert verdict(constraints, claim) == ("REVIEW", "suspected_contradiction")
+    assert verdict(constraints, "The boat sailed 1 nautical mile from the reef.") == (
+        "REJECT", "constraint_contradiction")
+
+
+def test_a_client_typed_form_replaces_the_parsed_one() -> None:
+    text = "Gate B stays shut at night."
+    form = Form(text=text, modality="must_not", subject=["gate"], action=["open"],
+                window={"kind": "clock", "start": 20 * 60, "end": 6 * 60})
+    inputs = Inputs(constraints=[text], question="q", forms=[form])
+    forms, unparsed = forms_for(inputs.constraints, inputs.forms)
+    assert forms == [form] and unparsed == []
+    lock = lock_constraints([text])
+    answer = {"claim": "Gate B opens at 23:00 for the late delivery.", "citations": ["c"], "constraints_echo": [text]}
+    r = run_checks(lock, ["c"], answer, forms=forms, chunk_texts={"c": "x"})
+    assert (r.verdict, r.reason, r.contradictions[0].rule) == ("REJECT", "constraint_contradiction", "temporal")
+
+
+def test_a_form_must_name_one_of_the_constraints() -> None:
+    with pytest.raises(ValueError, match="forms"):
+        Inputs(constraints=["A must not B."], question="q", forms=[{"text": "Something else.", "modality": "must"}])
