@@ -288,6 +288,10 @@ class Fuzzer:
         connection (so shrinking is not confused by late replies of the failed one)."""
         try:
             self._run(frame)
+        except FuzzFailure as exc:
+            self.close()
+            self._open()
+            raise FuzzFailure(f"{exc} -- frame ({frame.kind}): {str(frame.payload)[:1500]!r}") from None
         except BaseException:
             self.close()
             self._open()
@@ -365,6 +369,9 @@ def main(argv: list[str] | None = None) -> int:
             fuzz_for(fuzzer, seconds)
         except Exception as exc:  # reported, with the counts so far
             failure = f"{type(exc).__name__}: {exc}"
+            if server is not None:  # the server's side of it
+                log = (server.data_dir.parent / f"{server.data_dir.name}-server.log").read_text(errors="replace")
+                print("\n".join(log.splitlines()[-40:]))
         finally:
             fuzzer.close()
             healthy = None

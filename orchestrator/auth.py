@@ -63,8 +63,9 @@ class TokenStore:
     def authenticate(self, token: str | None) -> Principal | None:
         if not token:
             return None
+        given = token.encode("utf-8", "surrogatepass")  # compare_digest refuses non-ASCII str
         for known, principal in self._tokens.items():
-            if hmac.compare_digest(known, token):
+            if hmac.compare_digest(known.encode(), given):
                 return principal
         return None
 
@@ -87,8 +88,9 @@ class StreamTokens:
         if not token.startswith("st_") or "." not in token:
             return None
         body, _, sig = token[3:].partition(".")
-        want = base64.urlsafe_b64encode(hmac.new(self._key, body.encode(), hashlib.sha256).digest()[:18]).decode()
-        if not hmac.compare_digest(want, sig):
+        raw = body.encode("utf-8", "surrogatepass")
+        want = base64.urlsafe_b64encode(hmac.new(self._key, raw, hashlib.sha256).digest()[:18])
+        if not hmac.compare_digest(want, sig.encode("utf-8", "surrogatepass")):  # bytes: any input
             return None
         try:
             tenant, tok_topic, exp = json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))

@@ -206,7 +206,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"metis: tokens in {path.resolve()}", flush=True)
     print(f"metis: serving on http://{settings.host}:{port} (data in {settings.data_dir.resolve()})", flush=True)
     config = uvicorn.Config(create_app(settings), host=settings.host, port=port, log_level="warning",
-                            ws_max_size=16 * 1024 * 1024, timeout_graceful_shutdown=5, lifespan="on")
+                            ws_max_size=16 * 1024 * 1024, ws_per_message_deflate=False,  # measured: +40% whoami
+                            timeout_graceful_shutdown=5, lifespan="on")
     server = uvicorn.Server(config)
     server.run(sockets=[sock])
     if not server.started:

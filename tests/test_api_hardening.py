@@ -250,3 +250,20 @@ async def test_a_slow_request_does_not_hold_back_later_ones_on_the_same_connecti
         await timed("whoami", "session.whoami", {})
         await replay
         assert order == ["whoami", "replay"]
+
+
+# -- found by the fuzzer: non-ASCII tokens ------------------------------------------------------
+
+
+async def test_non_ascii_tokens_are_refused_not_crashed_on(metis_server):
+    async with ToolBus.connect(metis_server, auth=False) as tb:
+        for token in ["¿e\x1e\x83", "tok-acme-partnér"]:
+            resp = await tb.request("session.authenticate", {"token": token})
+            assert resp["error"]["code"] == -32001, resp
+        resp = await tb.request("session.authenticate", {"token": "\udc80"})  # not even a valid string
+        assert resp["error"]["code"] == -32602, resp
+        assert (await tb.call("session.authenticate", {"token": "tok-acme-partner"}))["tenant"] == "acme"
+    async with httpx.AsyncClient(timeout=10) as client:
+        for token in ["st_é.é", "tok-é"]:
+            resp = await client.get(f"{metis_server.http_url}/streams/t1", params={"token": token})
+            assert resp.status_code == 401

@@ -1,0 +1,164 @@
+"""ToolBus concurrency on one connection: pipelined starts and whoami round trips.
+
+Figures, each next to a baseline measured in the same run (min / median / max over ``--rounds``):
+- 1,000 ``actions.start`` (``t_noop``) sent back to back on ONE connection without waiting:
+  p50 / p99 latency of each start (send to its response, matched by id). Baseline: the same 1,000
+  starts spread over 32 connections (32 in flight at a time), the load the ToolBus already served.
+- ``session.whoami`` round trips/s, one request in flight, against a bare ``websockets`` echo
+  server in its own process (the same client library and frame).
+
+Run from the repo root: ``PYTHONPATH=. .venv/bin/python bench/api_toolbus.py``; writes
+``bench/results/api_toolbus.json`` (``--smoke``: small N, results to a temporary directory).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.spine_common import REPO, ms, pct, ratio, show, write_result  # noqa: E402
+from bench.spine_toolbus import round_trips, spawn  # noqa: E402
+from tests.support import MetisServer, free_port, token_for  # noqa: E402
+
+GOAL_P50_MS = 100.0
+GOAL_WHOAMI_RATIO = 0.8
+
+
+async def pipelined_starts(url: str, n: int) -> list[float]:
+    """Send ``n`` starts at once on one connection; each one's latency, matched by id."""
+    import websockets
+
+    headers = {"Authorization": f"Bearer {token_for('partner')}"}
+    async with websockets.connect(url, additional_headers=headers, max_size=16 * 1024 * 1024) as ws:
+        sent: dict[int, float] = {}
+        lat: list[float] = []
+
+        async def reader() -> None:
+            while len(lat) < n:
+                msg = json.loads(await ws.recv())
+                if "id" in msg and msg["id"] in sent:
+                    if "result" not in msg:
+                        raise RuntimeError(f"start failed: {msg}")
+                    lat.append(time.perf_counter() - sent.pop(msg["id"]))
+
+        task = asyncio.get_running_loop().create_task(reader())
+        for i in range(n):
+            sent[i] = time.perf_counter()
+            await ws.send(json.dumps({"jsonrpc": "2.0", "id": i, "method": "actions.start",
+                                      "params": {"ability": "t_noop", "inputs": {}}}))
+        await asyncio.wait_for(task, 300)
+        return lat
+
+
+async def spread_starts(url: str, n: int, conns: int) -> list[float]:
+    """The same ``n`` starts over ``conns`` connections, one in flight on each."""
+    import websockets
+
+    headers = {"Authorization": f"Bearer {token_for('partner')}"}
+    lat: list[float] = []
+
+    async def worker(k: int) -> None:
+        async with websockets.connect(url, additional_headers=headers) as ws:
+            for i in range(k, n, conns):
+                t = time.perf_counter()
+                await ws.send(json.dumps({"jsonrpc": "2.0", "id": i, "method": "actions.start",
+                                          "params": {"ability": "t_noop", "inputs": {}}}))
+                msg = json.loads(await ws.recv())
+                if "result" not in msg:
+                    raise RuntimeError(f"start failed: {msg}")
+                lat.append(time.perf_counter() - t)
+
+    await asyncio.gather(*(worker(k) for k in range(conns)))
+    return lat
+
+
+def wait_idle(server: MetisServer, timeout: float = 300.0) -> None:
+    """Until no action is queued or running: the whoami phase must not share the CPU with them."""
+    import httpx
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        counts = httpx.get(server.http_url + "/healthz", timeout=10).json().get("actions", {})
+        if not any(counts.get(s) for s in ("queued", "running", "waiting")):
+            return
+        time.sleep(0.2)
+    raise RuntimeError("actions did not finish")
+
+
+def spread(values: list[float]) -> dict[str, float]:
+    return {"min": round(min(values), 3), "median": round(statistics.median(values), 3), "max": round(max(values), 3)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--starts", type=int, default=1000)
+    ap.add_argument("--seconds", type=float, default=3.0, help="whoami: per phase per round")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--smoke", action="store_true", help="small N, seconds (CI); results to a temp dir")
+    args = ap.parse_args()
+    if args.smoke:
+        args.starts, args.seconds, args.rounds = 50, 0.3, 1
+    tmp = Path(tempfile.mkdtemp(prefix="api_toolbus_", dir=REPO / "bench"))
+    server = MetisServer(tmp / "data", extra_args=["--log-level", "warning"],
+                         env={"METIS_RATE_PER_S": "10000000", "METIS_RATE_BURST": "10000000"})
+    p_ws = free_port()
+    echo = spawn("--serve-websockets-echo", p_ws)
+    server.start()
+    one_p50, one_p99, many_p50, many_p99, who, bare = [], [], [], [], [], []
+    try:
+        asyncio.run(pipelined_starts(server.ws_url, min(args.starts, 100)))  # warm-up: workers, caches
+        wait_idle(server)
+        for _ in range(args.rounds):
+            lat = asyncio.run(pipelined_starts(server.ws_url, args.starts))
+            one_p50.append(ms(pct(lat, 0.5)))
+            one_p99.append(ms(pct(lat, 0.99)))
+            wait_idle(server)
+            lat = asyncio.run(spread_starts(server.ws_url, args.starts, 32))
+            many_p50.append(ms(pct(lat, 0.5)))
+            many_p99.append(ms(pct(lat, 0.99)))
+            wait_idle(server)
+            n, el, _ = asyncio.run(round_trips(server.ws_url, args.seconds,
+                                               {"Authorization": f"Bearer {token_for('partner')}"}, True))
+            who.append(n / el)
+            n, el, _ = asyncio.run(round_trips(f"ws://127.0.0.1:{p_ws}/", args.seconds))
+            bare.append(n / el)
+    finally:
+        server.stop()
+        echo.terminate()
+        echo.wait(10)
+        shutil.rmtree(tmp, ignore_errors=True)
+    ratios = [ratio(w, b) for w, b in zip(who, bare, strict=True)]
+    result = {
+        "benchmark": "api_toolbus", "starts": args.starts, "rounds": args.rounds,
+        "pipelined_one_connection": {"p50_ms": spread(one_p50), "p99_ms": spread(one_p99)},
+        "baseline_32_connections": {"p50_ms": spread(many_p50), "p99_ms": spread(many_p99)},
+        "whoami_round_trips_per_s": spread(who), "baseline_websockets_echo_per_s": spread(bare),
+        "whoami_ratio_vs_echo": spread(ratios),
+        "goals": {"pipelined_p50_ms": GOAL_P50_MS, "whoami_ratio": GOAL_WHOAMI_RATIO},
+        "met": {"pipelined_p50": statistics.median(one_p50) <= GOAL_P50_MS,
+                "whoami_ratio": statistics.median(ratios) >= GOAL_WHOAMI_RATIO},
+        "note": "rate limit raised for the run; figures are min/median/max over rounds",
+    }
+    path = write_result("api_toolbus", result, args.smoke)
+    med = statistics.median
+    show(f"ToolBus: {args.starts} pipelined actions.start on one connection; whoami (median of {args.rounds})", [
+        ("starts p50 ms (1 conn vs 32 conns)", f"{med(one_p50):.1f}", f"{med(many_p50):.1f}",
+         f"{ratio(med(one_p50), med(many_p50)):.2f}x"),
+        ("starts p99 ms (1 conn vs 32 conns)", f"{med(one_p99):.1f}", f"{med(many_p99):.1f}",
+         f"{ratio(med(one_p99), med(many_p99)):.2f}x"),
+        ("whoami round trips/s vs bare echo", f"{med(who):,.0f}", f"{med(bare):,.0f}", f"{med(ratios):.2f}x"),
+    ])
+    print(f"met: {result['met']}\nwrote {path}")
+
+
+if __name__ == "__main__":
+    main()
