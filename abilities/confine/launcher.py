@@ -58,7 +58,9 @@ PR_SET_SECUREBITS, PR_SET_NO_NEW_PRIVS, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL
 SECUREBITS = 0b11101111
 LINUX_CAPABILITY_VERSION_3 = 0x20080522
 
-NEW_ROOT = "/tmp"  # mount point of the tmpfs root inside the new mount namespace
+#: Where the tmpfs root is mounted inside the new mount namespace: any existing directory will do
+#: (mounting over it does not write to it, so a read-only container root is fine).
+MOUNT_POINTS = ("/tmp", "/mnt", "/run", "/var/tmp")
 REFUSED_EXIT = 97
 REQ_FD, REPLY_FD, STATUS_FD = 0, 3, 4
 
@@ -107,18 +109,22 @@ def _bind_read_only(fd: int, target: str) -> None:
 def _build_root(binds: list[tuple[int, str]], symlinks: dict[str, str], masks: list[str]) -> None:
     """A tmpfs root with read-only binds of ``binds``; then pivot into it and make it read-only."""
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
-    _mount("tmpfs", NEW_ROOT, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755")
+    points = [p for p in MOUNT_POINTS if os.path.isdir(p) and not os.path.islink(p)]
+    if not points:
+        raise Refused(f"no directory to mount the new root on (tried {', '.join(MOUNT_POINTS)})")
+    new_root = points[0]
+    _mount("tmpfs", new_root, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755")
     for fd, path in binds:
-        target = NEW_ROOT + path
+        target = new_root + path
         os.makedirs(target, exist_ok=True)
         _bind_read_only(fd, target)
         os.close(fd)
     for link, dest in symlinks.items():
-        os.symlink(dest, NEW_ROOT + link)
+        os.symlink(dest, new_root + link)
     for path in masks:  # e.g. site-packages: an empty read-only tmpfs over it
-        _mount("tmpfs", NEW_ROOT + path, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k")
+        _mount("tmpfs", new_root + path, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k")
     _check(libc.sethostname(b"sandbox", 7), "sethostname")
-    os.chdir(NEW_ROOT)
+    os.chdir(new_root)
     _check(libc.syscall(syscall_number("pivot_root"), b".", b"."), "pivot_root")
     _check(libc.umount2(b".", MNT_DETACH), "detach the old root")
     os.chdir("/")
