@@ -183,3 +183,11 @@ def test_the_host_check_command_reports_the_jail_or_the_refusal():
     assert refused.returncode == 1
     report = json.loads(refused.stdout)
     assert report["ok"] is False and "unshare" in report["error"] and "nothing was run" in report["error"]
+
+
+def test_a_flood_on_the_reply_channel_is_cut():
+    src = ("import os\ndef f():\n    line = b'{\"value\": 1}\\n' * 4096\n"
+           "    while True:\n        os.write(3, line)\n")
+    with Session(src, "f", Limits(reply_bytes=1 << 12)) as s, pytest.raises(CandidateEnded) as ended:
+        s.call()
+    assert ended.value.reason == "more than 4096 bytes on the reply channel"

@@ -171,7 +171,7 @@ def _candidate(cfg: dict[str, Any]) -> NoReturn:
             "capabilities": "none", "no_new_privs": True, "seccomp_denied": len(denied),
             "rlimits": cfg["limits"], "outer_uid": cfg["outer_uid"], "fresh_interpreter": True}})
         harness = cfg["harness"]
-        os.execve(cfg["python"], [cfg["python"], "-S", "-s", "-P", "-B", "-c", harness],
+        os.execve(cfg["python"], [cfg["python"], "-S", "-s", "-P", "-B", "-c", harness, str(cfg["reply_bytes"])],
                   {"PYTHONHASHSEED": "0", "PYTHONIOENCODING": "utf-8", "PYTHONDONTWRITEBYTECODE": "1"})
     except (Refused, SeccompUnavailable, OSError) as exc:
         _status(STATUS_FD, {"refused": f"candidate setup: {exc}"})

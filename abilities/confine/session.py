@@ -155,6 +155,7 @@ class Session:
         lim = asdict(self.limits)
         cfg = {"python": interpreter(), "fds": {"reply": rep_w, "status": st_w},
                "limits": {k: lim[k] for k in ("cpu_s", "mem_mb", "fsize", "nofile")}, "wall_s": lim["wall_s"],
+               "reply_bytes": lim["reply_bytes"],
                "outer_uid": NOBODY if root else os.geteuid(), "outer_gid": NOBODY if root else os.getegid(),
                "harness": (HERE / "harness.py").read_text(encoding="utf-8"), **layout()}
         try:
@@ -263,9 +264,7 @@ class Session:
 
     def _reply(self) -> dict[str, Any]:
         while b"\n" not in self._reply_buf:
-            if len(self._reply_buf) > self.limits.reply_bytes:
-                self._kill()
-                raise CandidateEnded("killed", f"reply larger than {self.limits.reply_bytes} bytes", self.tail())
+            self._check_reply_size()
             left = self._deadline - time.monotonic()
             if left <= 0:
                 self._timeout()
@@ -276,6 +275,7 @@ class Session:
                 if chunk == b"":
                     self._ended()
                 self._reply_buf += chunk or b""
+        self._check_reply_size()
         line, _, rest = bytes(self._reply_buf).partition(b"\n")
         self._reply_buf = bytearray(rest)
         try:
@@ -285,6 +285,13 @@ class Session:
         if not isinstance(ans, dict):
             raise CandidateError("the candidate's reply is not an object")
         return ans
+
+    def _check_reply_size(self) -> None:
+        """The harness writes one reply per call: more buffered than one reply is a flood."""
+        if len(self._reply_buf) > self.limits.reply_bytes + 1:
+            self._kill()
+            raise CandidateEnded("killed", f"more than {self.limits.reply_bytes} bytes on the reply channel",
+                                 self.tail())
 
     # -- pipes ----------------------------------------------------------------------------
     @staticmethod
