@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -104,3 +106,11 @@ def test_document_renders_a_summary_for_people():
     out = result_text(view, summary, 80)
     assert out.splitlines()[0] == "✘ crl_math act_1 failed in 1.50 s"
     assert "Error: boom: it broke" in out and "Summary:" in out
+
+
+def test_the_client_imports_without_the_server():
+    code = ("import sys, metis_client, metis_client.render, metis_client.terminal; "
+            "bad = [m for m in ('orchestrator', 'abilities', 'receipts', 'schemas', 'pydantic', 'starlette') "
+            "if m in sys.modules]; print(bad)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

@@ -73,7 +73,10 @@ def scratch(metis_server: MetisServer, tmp_path_factory) -> Path:
     """A directory that looks like a checkout next to a running server."""
     d = tmp_path_factory.mktemp("docs-examples")
     tokens = {token_for(r): {"tenant": "acme", "roles": [r]} for r in ("partner", "canvas", "reviewer", "approver")}
-    (metis_server.data_dir / "tokens.json").write_text(json.dumps(tokens))
+    path = metis_server.data_dir / "tokens.json"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # secrets: owner only, like the server's
+    with os.fdopen(fd, "w") as fh:
+        json.dump(tokens, fh)
     (d / ".metis").symlink_to(metis_server.data_dir)
     (d / ".venv").symlink_to(ROOT / ".venv")
     return d
