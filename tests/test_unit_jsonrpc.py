@@ -7,7 +7,16 @@ import json
 import pytest
 
 from orchestrator.errors import INVALID_REQUEST, PARSE_ERROR, TOO_LARGE
-from orchestrator.jsonrpc import Request, encode, error_response, parse, result_response
+from orchestrator.jsonrpc import (
+    MAX_DEPTH,
+    Request,
+    encode,
+    error_response,
+    parse,
+    result_response,
+    scan_id,
+    too_deep,
+)
 
 MAX_BYTES = 10_000
 MAX_BATCH = 5
@@ -118,7 +127,7 @@ def test_oversized_message_is_refused_before_parsing():
     pad = "x" * MAX_BYTES
     text = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "m", "params": {"p": pad}})
     item = one(text)
-    assert err_code(item) == TOO_LARGE and item["id"] is None
+    assert err_code(item) == TOO_LARGE and item["id"] == 1  # read from the frame's first bytes
     # even malformed JSON over the limit is "too large", not "parse error": nothing is parsed
     assert err_code(one("{" * (MAX_BYTES + 1))) == TOO_LARGE
 
@@ -145,3 +154,39 @@ def test_response_builders_and_compact_encoding():
     assert err == {"jsonrpc": "2.0", "id": "x", "error": {"code": -32602, "message": "bad", "data": {"errors": []}}}
     assert "data" not in error_response(1, RpcError(-32601, "no"))["error"]
     assert encode({"a": "é", "b": [1, 2]}) == '{"a":"é","b":[1,2]}'
+
+
+@pytest.mark.parametrize("text,expect", [
+    ('{"jsonrpc":"2.0","id":7,"method":"m"}', 7),
+    ('{"id": "abc", "params": {"x": 1}}', "abc"),
+    ('{"params":{"id":5,"x":[{"id":3}]},"id":"top"}', "top"),  # nested ids are not the request's
+    ('{"params":{"id":5}}', None),
+    ('{"id": 42, "x": "unterminated', 42),  # a prefix is enough
+    ('[{"id":1}]', None),  # a batch has no single id
+    ('{"id":true}', None), ('{"id":1.5}', None), ('{"id":[1]}', None), ('{"id":null}', None),
+    ("not json at all", None), ("", None),
+])
+def test_scan_id_reads_only_a_top_level_id(text, expect):
+    assert scan_id(text) == expect
+
+
+def test_scan_id_looks_only_at_the_prefix():
+    text = '{"pad":"' + "x" * 5000 + '","id":9}'
+    assert scan_id(text) is None and scan_id(text, limit=len(text)) == 9
+
+
+def test_depth_limit_counts_containers_and_answers_with_the_id():
+    ok = {"jsonrpc": "2.0", "id": 5, "method": "m", "params": {"x": 0}}
+    inner: object = 0
+    for _ in range(MAX_DEPTH - 2):  # request object + params object + these lists = MAX_DEPTH
+        inner = [inner]
+    ok["params"] = {"x": inner}
+    assert not too_deep(ok) and isinstance(one(json.dumps(ok)), Request)
+    ok["params"] = {"x": [inner]}
+    assert too_deep(ok)
+    item = one(json.dumps(ok))
+    assert err_code(item) == INVALID_REQUEST and item["id"] == 5 and item["error"]["data"] == {"max_depth": MAX_DEPTH}
+    deep = '{"id":"d","jsonrpc":"2.0","method":"m","params":{"x":' + "[" * 100_000 + "]" * 100_000 + "}}"
+    items, _ = parse(deep, 1 << 20, MAX_BATCH)  # beyond the interpreter's recursion limit: still an answer
+    item = items[0]
+    assert err_code(item) == INVALID_REQUEST and item["id"] == "d"
