@@ -201,6 +201,7 @@ class Client:
         self._ready = asyncio.Event()
         self._lost: MetisError | None = None
         self._closed = False
+        self._opening = False
         self._connect_lock = asyncio.Lock()
 
     @classmethod
@@ -238,6 +239,7 @@ class Client:
         self._ws, self._lost = ws, None
         self._reader = asyncio.get_running_loop().create_task(self._read(ws))
         self._ready.set()
+        self._opening = True
         try:
             self.principal = await self.call("session.whoami")
         except MetisError as exc:
@@ -245,6 +247,8 @@ class Client:
             if exc.code == UNAUTHENTICATED:
                 raise MetisError(UNAUTHENTICATED, "the server refused the token", exc.data) from None
             raise
+        finally:
+            self._opening = False
         for sub in list(self._subscriptions):
             if not sub.closed:
                 await sub._subscribe()
@@ -325,7 +329,7 @@ class Client:
         self._ws = None
         self._ready.clear()
         self._fail_pending(ConnectionLost(f"lost the connection to {self.ws_url}"))
-        if self._closed:
+        if self._closed or self._opening:  # a failed (re)connect reports itself; no background retry
             return
         self._subs.clear()
         if self.reconnect_for > 0:
