@@ -98,7 +98,7 @@ class _Connection:
 
     async def start(self, items: list[Request | dict[str, Any]], is_batch: bool) -> None:
         """Run a frame's requests in a task; waits (stops reading) while the connection is full."""
-        n = sum(1 for i in items if isinstance(i, Request))
+        n = min(MAX_INFLIGHT, sum(1 for i in items if isinstance(i, Request)))
         for _ in range(n):
             await self.inflight.acquire()
         task = asyncio.get_running_loop().create_task(self._frame(items, is_batch))
