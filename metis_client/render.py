@@ -135,8 +135,19 @@ def duration(view: dict[str, Any]) -> str:
     return f" in {wall:.2f} s" if isinstance(wall, int | float) and wall else ""
 
 
-def result_text(view: dict[str, Any], summary: dict[str, Any] | None, width: int = 100) -> str:
-    """The end of a run: a headline, the boundary summary (or the outputs) as a document, the error."""
+def summary_artifact_id(view: dict[str, Any], summary: dict[str, Any] | None) -> str | None:
+    """The summary document an action names (boundary summary first, then its outputs)."""
+    for source in (summary or {}, view.get("outputs") or {}):
+        value = source.get("summary_artifact_id")
+        if isinstance(value, str):
+            return value
+    return None
+
+
+def result_text(view: dict[str, Any], summary: dict[str, Any] | None, width: int = 100,
+                doc: Any = None) -> str:
+    """The end of a run: a headline, the boundary summary (or the outputs) and the summary document
+    (an artifact's content) as text, the error."""
     status = view.get("status", "?")
     lines = [f"{MARKS.get(status, '•')} {view.get('ability', '')} {view.get('action_id', '')} {status}{duration(view)}"]
     err = view.get("error")
@@ -147,4 +158,8 @@ def result_text(view: dict[str, Any], summary: dict[str, Any] | None, width: int
         lines.append("")
         lines.append("Summary:" if summary else "Outputs:")
         lines.append(document(body, width, 1))
+    if doc not in (None, {}, []):
+        lines.append("")
+        lines.append("Summary document:")
+        lines.append(document(doc, width, 1))
     return "\n".join(lines)

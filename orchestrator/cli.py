@@ -22,7 +22,7 @@ from typing import Any, NoReturn
 from metis_client import Client, ConnectionLost, Event, MetisError
 from metis_client import errors as codes
 from metis_client.config import token_from_file
-from metis_client.render import result_text
+from metis_client.render import result_text, summary_artifact_id
 from metis_client.sse import TERMINAL_STATUSES
 from metis_client.terminal import Output, read_line
 
@@ -350,9 +350,14 @@ def cmd_run(args: argparse.Namespace) -> int:
                 out.record({"started": started})
             summary = await follow_action(client, action, out, args.follow, interactive)
             view = await action.get()
+            doc = None
+            art = summary_artifact_id(view, summary) if out.pretty else None
+            if art:
+                with contextlib.suppress(MetisError):
+                    doc = (await client.artifact(art)).get("content")
         out.end_bar()
         if out.pretty:
-            out.text(result_text(view, summary, out.width))
+            out.text(result_text(view, summary, out.width, doc))
         else:
             out.record({"result": view})
         return EXIT_OK if view["status"] == "completed" else EXIT_NOT_COMPLETED

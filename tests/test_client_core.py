@@ -11,7 +11,7 @@ import pytest
 from metis_client import Event, MetisError, SSEParser, split_url
 from metis_client.config import token_from_file
 from metis_client.errors import CONFIG_ERROR
-from metis_client.render import document, event_line, progress_bar, result_text
+from metis_client.render import document, event_line, progress_bar, result_text, summary_artifact_id
 from metis_client.rpc import Garbage, Notification, Response, RpcCore
 
 
@@ -105,7 +105,11 @@ def test_document_renders_a_summary_for_people():
             "error": {"reason": "boom", "message": "it broke"}}
     out = result_text(view, summary, 80)
     assert out.splitlines()[0] == "✘ crl_math act_1 failed in 1.50 s"
-    assert "Error: boom: it broke" in out and "Summary:" in out
+    assert "Error: boom: it broke" in out and "Summary:" in out and "Summary document" not in out
+    view["outputs"] = {"summary_artifact_id": "art_1"}
+    assert summary_artifact_id(view, {"x": 1}) == "art_1" and summary_artifact_id(view, {"summary_artifact_id": "a2"}) == "a2"
+    out = result_text(view, None, 80, doc={"title": "Plan", "steps": ["a", "b"]})
+    assert "Summary document:\n  Title: Plan\n  Steps: a, b" in out
 
 
 def test_the_client_imports_without_the_server():
