@@ -12,6 +12,13 @@ from abilities.scu_guard.evaluate import load_cases, score
 DATA = Path(__file__).parent / "data" / "scu_guard"
 REASONS = {"ok", "no_json", "citation_scope", "constraints_echo_mismatch", "constraint_contradiction",
            "not_in_context"}
+# (verdict accuracy, contradiction precision) each set keeps; the figures of the bench, rounded down.
+# v1-v8 were development sets for the typed reading; v9 was written after it and is kept as measured.
+HELD_OUT = {
+    "holdout.jsonl": (0.98, 0.98), "holdout2.jsonl": (0.92, 0.98), "holdout3.jsonl": (0.92, 0.98),
+    "holdout4.jsonl": (0.95, 0.98), "heldout_v5.jsonl": (0.87, 0.98), "heldout_v6.jsonl": (0.88, 0.98),
+    "heldout_v7.jsonl": (0.86, 0.98), "heldout_v8.jsonl": (0.85, 0.98), "heldout_v9.jsonl": (0.80, 0.9),
+}
 
 
 @pytest.fixture(scope="module")
@@ -34,21 +41,24 @@ def test_case_set_shape(cases: list[dict]) -> None:
 
 def test_guard_meets_targets_on_the_labelled_set(cases: list[dict]) -> None:
     result = score(cases)
-    # the typed forms cost precision here (0.90, 7 OK claims flagged; the lexicon alone had 1.0 on
-    # the set it was developed on); see docs/abilities/scu_guard.md
-    assert result["verdict_accuracy"] >= 0.92, result["errors"]
-    assert result["contradiction"]["precision"] >= 0.89, result["errors"]
-    assert result["contradiction"]["recall"] >= 0.9, result["errors"]
+    assert result["verdict_accuracy"] >= 0.98, result["errors"]
+    assert result["contradiction"]["precision"] >= 0.98, result["errors"]
+    assert result["contradiction"]["recall"] >= 0.95, result["errors"]
 
 
-@pytest.mark.parametrize(
-    "name",
-    ["holdout.jsonl", "holdout2.jsonl", "holdout3.jsonl", "holdout4.jsonl", "heldout_v5.jsonl", "heldout_v6.jsonl",
-     "heldout_v7.jsonl", "heldout_v8.jsonl"],
-)
-def test_held_out_sets_keep_precision(name: str) -> None:
-    """Sets written after the detector (each measured once before any fix it prompted): precision
-    must hold; recall on unseen phrasing is lower and reported by the bench."""
+@pytest.mark.parametrize("name", sorted(HELD_OUT))
+def test_held_out_sets_keep_their_figures(name: str) -> None:
+    """Sets written after the detector of their time (each measured once before any fix it prompted):
+    the figures measured now must hold; first runs are in bench/results and the docs."""
+    accuracy, precision = HELD_OUT[name]
     result = score(load_cases(DATA / name))
-    assert result["contradiction"]["precision"] >= 0.8, result["errors"]
-    assert result["verdict_accuracy"] >= 0.75, result["errors"]
+    assert result["contradiction"]["precision"] >= precision, result["errors"]
+    assert result["verdict_accuracy"] >= accuracy, result["errors"]
+
+
+def test_unseen_sets_are_labelled_by_kind_and_cause() -> None:
+    for name in ("heldout_v7.jsonl", "heldout_v8.jsonl", "heldout_v9.jsonl"):
+        cases = load_cases(DATA / name)
+        assert all(c["kind"] and c["cause"] and c["domain"] for c in cases)
+        ok = sum(c["expect"]["reason"] == "ok" for c in cases)
+        assert 0.25 <= ok / len(cases) <= 0.4, name

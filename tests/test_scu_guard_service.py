@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -127,3 +128,64 @@ async def test_same_inputs_same_outputs(metis_server):
     a, _ = await run_action(metis_server, "scu_guard", inputs)
     b, _ = await run_action(metis_server, "scu_guard", inputs)
     assert a["outputs"] == b["outputs"] and a["outputs"]["reason"] == "constraint_contradiction"
+
+
+# ---- typed forms through the service -------------------------------------------------------------
+
+EXAMPLE = Path(__file__).parent / "data" / "scu_guard" / "worked_example.json"
+DOC = Path(__file__).resolve().parents[1] / "docs" / "abilities" / "scu_guard.md"
+
+
+async def test_worked_example_of_the_docs(metis_server):
+    inputs = json.loads(EXAMPLE.read_text())["inputs"]
+    doc = DOC.read_text()
+    assert inputs["answer"]["claim"] in doc and all(c in doc for c in inputs["constraints"])
+    view, events = await run_action(metis_server, "scu_guard", inputs)
+    out = view["outputs"]
+    assert (out["verdict"], out["reason"]) == ("REJECT", "constraint_contradiction")
+    spans = [(c["rule"], c["claim_span"]["text"]) for c in out["contradictions"]]
+    assert spans == [("numeric_bound", "twice a week"), ("numeric_bound", "14 April")]
+    assert out["unparsed_constraints"] == ["Be courteous to visitors."]
+    understood = {f["text"]: f for f in out["understood"]}
+    assert set(understood) == set(inputs["constraints"][:3])
+    filters = understood[inputs["constraints"][0]]["quantity"]
+    assert (filters["dimension"], filters["high"], filters["period"]) == ("[time]", 259200.0, True)
+    lab = understood[inputs["constraints"][1]]["quantity"]
+    assert lab["business_days"] is True and lab["reference"] == ["collect"]
+    assert understood[inputs["constraints"][2]]["agents"] == ["operator"]
+    for rule, text in spans:
+        assert f'"rule":"{rule}"' in doc.replace(" ", "") and text in doc
+    assert _checkpoints(events, "boundary_summary")[-1]["suspected"] == 0
+
+
+async def test_typed_forms_are_accepted_in_place_of_parsing(metis_server):
+    text = "Gate B stays shut at night."
+    form = {"text": text, "modality": "must_not", "subject": ["gate"], "action": ["open"],
+            "window": {"kind": "clock", "start": 1200, "end": 360}}
+    inputs = {"constraints": [text], "question": "When can trucks come in?", "forms": [form],
+              "chunks": [{"id": "g", "text": "Gate B is the north gate."}],
+              "answer": {"claim": "Gate B opens at 23:00 for the late delivery.", "citations": ["g"],
+                         "constraints_echo": [text]}}
+    view, _ = await run_action(metis_server, "scu_guard", inputs)
+    out = view["outputs"]
+    assert (out["verdict"], out["reason"]) == ("REJECT", "constraint_contradiction")
+    assert out["contradictions"][0]["rule"] == "temporal"
+    assert out["understood"][0]["window"] == {"kind": "clock", "start": 1200, "end": 360}
+    assert out["unparsed_constraints"] == []
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        {"text": "Not a locked constraint.", "modality": "must"},
+        {"text": CONS[0], "modality": "should"},
+        {"text": CONS[0], "modality": "must", "colour": "red"},
+        {"text": CONS[0], "modality": "must", "window": {"kind": "clock", "start": "noon", "end": 5}},
+    ],
+)
+async def test_bad_typed_forms_are_invalid_params_naming_forms(metis_server, form):
+    async with ToolBus.connect(metis_server) as tb:
+        with pytest.raises(RpcFailure) as err:
+            await tb.start("scu_guard", _inputs(forms=[form]))
+    assert err.value.code == -32602
+    assert "forms" in str(err.value.data)

@@ -26,10 +26,23 @@ def verdict(constraints: list[str], claim: str, chunks: dict[str, str] | None = 
 
 
 def test_the_model_package_is_the_pinned_one() -> None:
+    """The re-uploaded weights report exactly the evaluation figures of the official en_core_web_sm
+    3.8.0 release (its published meta): the same trained pipeline, not a retrained one."""
     import importlib.metadata as md
+    import importlib.util
+    import json
+    from pathlib import Path
 
     assert md.version(MODEL_PACKAGE.replace("_", "-")) == "3.8.0"
     assert md.version("spacy").startswith("3.8.")
+    spec = importlib.util.find_spec(MODEL_PACKAGE)
+    assert spec is not None and spec.origin is not None
+    meta = json.loads((Path(spec.origin).parent / "meta.json").read_text())
+    perf = meta["performance"]
+    official = {"dep_uas": 0.9176955214, "dep_las": 0.8991533598, "tag_acc": 0.972937262,
+                "token_acc": 0.9986194413, "sents_f": 0.9068156724, "ents_f": 0.8433119744}
+    assert {k: perf[k] for k in official} == official
+    assert (meta["version"], meta["license"], meta["author"]) == ("3.8.0", "MIT", "Explosion")
 
 
 @pytest.mark.parametrize(
