@@ -208,6 +208,7 @@ class Scheduler:
         self._active = 0
         self._child_waiters: dict[str, set[str]] = {}
         self._tasks: set[asyncio.Task] = set()
+        self._closing = False
         self.on_ended: list[Callable[[Action], None]] = []
         self.approval_hook: Callable[[Action, str, dict[str, Any]], None] | None = None
         self.counters: dict[str, int] = {"started": 0, "ended": 0, "parked": 0, "resumed": 0, "retried": 0,
@@ -319,7 +320,7 @@ class Scheduler:
             self.graph.add_action(action_id, [(e["kind"], e["action_id"]) for e in edges])
         except CycleError as exc:
             raise RpcError(-32009, str(exc), {"edges": edges}) from None
-        waiting_on = self._waiting_on(a)
+        waiting_on, _ = self._producers_state(a)  # a failed producer fails it once it exists
         if waiting_on:
             a.status = Status.WAITING
         created, show = self.state_entry(a, "created", full=True)
@@ -348,9 +349,10 @@ class Scheduler:
         self._schedule(a)
         return a
 
-    def _waiting_on(self, a: Action) -> list[str]:
-        """Producers a new action must wait for (a failed one is left to ``_schedule`` to judge)."""
+    def _producers_state(self, a: Action) -> tuple[list[str], str | None]:
+        """(producers not ready yet, a message naming the first one that failed, or None)."""
         waiting: list[str] = []
+        failed: str | None = None
         for kind, pid in self.graph.producers(a.action_id):
             p = self.actions[pid]
             if kind == "waitFor":
@@ -358,9 +360,13 @@ class Scheduler:
                     waiting.append(pid)
             elif kind == "bind" and p.outputs is not None and p.status not in (Status.FAILED, Status.CANCELLED):
                 continue
-            elif p.status not in TERMINAL:
+            elif p.status == Status.COMPLETED:
+                continue
+            elif p.status in TERMINAL:
+                failed = failed or f"{kind} {pid} ended {p.status}"
+            else:
                 waiting.append(pid)
-        return waiting
+        return waiting, failed
 
     def _schedule(self, a: Action) -> None:
         """Queue it, or park it ``waiting`` on its edges."""
@@ -377,22 +383,10 @@ class Scheduler:
 
     def _blockers(self, a: Action) -> list[str] | None:
         """Producers not ready yet; None if one failed (then ``a`` has been failed)."""
-        waiting: list[str] = []
-        for kind, pid in self.graph.producers(a.action_id):
-            p = self.actions[pid]
-            if kind == "waitFor":
-                if p.status not in TERMINAL:
-                    waiting.append(pid)
-            elif kind == "bind" and p.outputs is not None and p.status not in (Status.FAILED, Status.CANCELLED):
-                continue
-            elif p.status == Status.COMPLETED:
-                continue
-            elif p.status in TERMINAL:
-                self._finish(a, Status.FAILED, error={"reason": "dependency_failed",
-                                                      "message": f"{kind} {pid} ended {p.status}"})
-                return None
-            else:
-                waiting.append(pid)
+        waiting, failed = self._producers_state(a)
+        if failed is not None:
+            self._finish(a, Status.FAILED, error={"reason": "dependency_failed", "message": failed})
+            return None
         return waiting
 
     def _dependencies(self, a: Action) -> dict[str, dict[str, Any]]:
@@ -454,7 +448,7 @@ class Scheduler:
         return a
 
     def _dispatch(self) -> None:
-        while self._active < self.max_concurrent:
+        while self._active < self.max_concurrent and not self._closing:
             a = self._pick()
             if a is None:
                 return
@@ -1114,6 +1108,8 @@ class Scheduler:
         return counts
 
     async def close(self) -> None:
+        """Stop: runs in progress are left ``running`` in the log and resume by replay at the next start."""
+        self._closing = True
         for t in list(self._tasks):
             t.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
