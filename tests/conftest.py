@@ -57,17 +57,20 @@ def pg_database() -> Iterator[str]:
         admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
-@pytest.fixture
-def pg_url(pg_database: str) -> Iterator[str]:
-    """A URL whose search_path is a fresh schema: an empty PostgreSQL receipt log for this test."""
+def new_pg_schema(database: str) -> str:
+    """A fresh schema of ``database``, as a URL whose search_path is that schema (dropped with the database)."""
     import psycopg
 
     schema = "t_" + secrets.token_hex(5)
-    with psycopg.connect(pg_database, autocommit=True) as conn:
+    with psycopg.connect(database, autocommit=True) as conn:
         conn.execute(f"CREATE SCHEMA {schema}")
-    yield f"{pg_database}?options=-csearch_path%3D{schema}"
-    with psycopg.connect(pg_database, autocommit=True) as conn:
-        conn.execute(f"DROP SCHEMA {schema} CASCADE")
+    return f"{database}?options=-csearch_path%3D{schema}"
+
+
+@pytest.fixture
+def pg_url(pg_database: str) -> str:
+    """A URL whose search_path is a fresh schema: an empty PostgreSQL receipt log for this test."""
+    return new_pg_schema(pg_database)
 
 
 @pytest.fixture

@@ -11,33 +11,30 @@ import json
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import psycopg
 import pytest
 
+from tests.conftest import new_pg_schema
 from tests.support import ROOT, MetisServer, RpcFailure, ToolBus, ended, sse_read
 
 
-@pytest.fixture
-def cluster(pg_url: str, tmp_path) -> Iterator[Callable[[int], list[MetisServer]]]:
-    """Start ``n`` replicas on the same database and keys; all killed at the end."""
-    keys = tmp_path / "keys"
+@pytest.fixture(scope="module")
+def cluster(pg_database: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
+    """Three replicas on one database and one keys dir, shared by this module's tests (the last test
+    kills one of them)."""
+    base = tmp_path_factory.mktemp("cluster")
+    url, keys = new_pg_schema(pg_database), base / "keys"
     subprocess.run([sys.executable, "-m", "orchestrator.cli", "keys", "init", "--keys-dir", str(keys)], cwd=ROOT,
                    check=True, capture_output=True, timeout=60)
-    servers: list[MetisServer] = []
-
-    def start(n: int) -> list[MetisServer]:
-        new = [MetisServer(tmp_path / f"replica{len(servers) + i}",
-                           extra_args=["--database", pg_url, "--keys-dir", str(keys), "--workers", "1"])
-               for i in range(n)]
-        servers.extend(new)
-        for s in new:
-            s.start()
-        return new
-
-    yield start
+    servers = [MetisServer(base / f"replica{i}", extra_args=["--database", url, "--keys-dir", str(keys), "--workers", "1"])
+               for i in range(3)]
+    with ThreadPoolExecutor(3) as pool:  # they start side by side, as replicas do
+        list(pool.map(MetisServer.start, servers))
+    yield {"servers": servers, "url": url, "keys": keys}
     for s in servers:
         s.stop(kill=True)
 
@@ -50,8 +47,8 @@ def verify(pg_url: str, keys) -> dict:
     return report
 
 
-def test_serve_on_postgres_keeps_the_log_there(cluster, pg_url, tmp_path):
-    (server,) = cluster(1)
+def test_serve_on_postgres_keeps_the_log_there(cluster):
+    server, pg_url = cluster["servers"][0], cluster["url"]
 
     async def go() -> dict:
         async with ToolBus.connect(server) as tb:
@@ -68,12 +65,12 @@ def test_serve_on_postgres_keeps_the_log_there(cluster, pg_url, tmp_path):
     assert stored >= 7  # created, running, checkpoints, completed...
     health = httpx.get(server.http_url + "/healthz", timeout=5).json()
     assert health["log_records"] >= stored
-    report = verify(pg_url, tmp_path / "keys")
+    report = verify(pg_url, cluster["keys"])
     assert report["checked"] >= stored
 
 
-def test_start_on_one_replica_follow_live_on_another(cluster, pg_url, tmp_path):
-    r1, r2 = cluster(2)
+def test_start_on_one_replica_follow_live_on_another(cluster):
+    r1, r2, _ = cluster["servers"]
 
     async def go() -> tuple[list[dict], list[dict]]:
         async with ToolBus.connect(r1) as tb:
@@ -91,11 +88,11 @@ def test_start_on_one_replica_follow_live_on_another(cluster, pg_url, tmp_path):
     ids = [e["id"] for e in on_r2]
     assert ids == sorted(set(ids))  # in order, once each
     assert ids == [e["id"] for e in on_r1]  # the same stream on both replicas
-    verify(pg_url, tmp_path / "keys")
+    verify(cluster["url"], cluster["keys"])
 
 
-def test_sse_clients_of_a_killed_replica_resume_on_another_without_gap_or_duplicate(cluster, pg_url, tmp_path):
-    runner, doomed, other = cluster(3)
+def test_sse_clients_of_a_killed_replica_resume_on_another_without_gap_or_duplicate(cluster):
+    runner, doomed, other = cluster["servers"]
 
     async def go() -> tuple[list[dict], list[dict], list[dict]]:
         async with ToolBus.connect(runner) as tb:
@@ -112,7 +109,7 @@ def test_sse_clients_of_a_killed_replica_resume_on_another_without_gap_or_duplic
     assert len(before) == 12 and after and after[-1]["event"] == "action_completed"
     assert [e["id"] for e in before + after] == [e["id"] for e in whole]  # no gap, no duplicate
     assert [e["event"] for e in whole].count("action_checkpoint") == 80 + 1
-    verify(pg_url, tmp_path / "keys")
+    verify(cluster["url"], cluster["keys"])
 
 
 def test_database_outage_answers_retryable_storage_errors_then_recovers(pg_url, tmp_path):

@@ -6,18 +6,17 @@ data dir gets the same database schema back, as a real deployment would."""
 from __future__ import annotations
 
 import json
-import secrets
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import psycopg
 import pytest
 
 from receipts.canonical import canonical_json
 from tests import test_scheduler_durable as durable
 from tests import test_spine_service as spine
+from tests.conftest import new_pg_schema
 from tests.support import ROOT, MetisServer, ToolBus, ended, sse_read
 
 STORAGE_TESTS = [
@@ -51,19 +50,11 @@ test_proof_verify_and_replay = pytest.mark.xfail(
     strict=True, reason="service.reflect_verify reads log.path (SQLite only)")(spine.test_proof_verify_and_replay)
 
 
-def _schema_url(database: str) -> str:
-    """A fresh schema of the test database, as a URL whose search_path is that schema."""
-    schema = "s_" + secrets.token_hex(5)
-    with psycopg.connect(database, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {schema}")
-    return f"{database}?options=-csearch_path%3D{schema}"
-
-
 @pytest.fixture(scope="module")
 def metis_server(tmp_path_factory: pytest.TempPathFactory, pg_database: str) -> Iterator[MetisServer]:
     """One PostgreSQL-backed server for this module (tenants acme and globex)."""
     server = MetisServer(tmp_path_factory.mktemp("metis_pg") / "data",
-                         extra_args=["--database", _schema_url(pg_database)]).start()
+                         extra_args=["--database", new_pg_schema(pg_database)]).start()
     yield server
     server.stop()
 
@@ -77,7 +68,7 @@ def server_factory(tmp_path: Path, pg_database: str) -> Iterator[Callable[..., M
     def make(data_dir: Path | None = None, **kwargs) -> MetisServer:
         """Start a server; ``server.database`` is its URL."""
         data_dir = data_dir or tmp_path / f"data{len(servers)}"
-        url = schemas.setdefault(data_dir, _schema_url(pg_database))
+        url = schemas.setdefault(data_dir, new_pg_schema(pg_database))
         kwargs["extra_args"] = [*kwargs.get("extra_args", []), "--database", url]
         server = MetisServer(data_dir, **kwargs)
         server.database = url  # type: ignore[attr-defined]
