@@ -68,3 +68,24 @@ async def test_funsearch_evaluate_runs_the_sandbox_from_a_worker(metis_server):
     res = view["outputs"]["result"]
     assert res["status"] == "ok" and res["score"] >= 4
     assert any(e["data"].get("kind") == "verifier_update" for e in events if e["event"] == "action_checkpoint")
+
+
+async def test_integers_of_any_size_travel_as_decimal_strings(metis_server):
+    """Terms past 2^53 go in as strings, are matched exactly, and come back as the same strings."""
+    import math
+
+    window = [str(math.factorial(n)) for n in range(19, 24)]  # 19! .. 23!, past 2^64
+    view, _ = await run_action(metis_server, "mathlas", {"tool": "identify_sequence", "args": {"terms": window}})
+    assert view["status"] == "completed", view.get("error")
+    assert view["outputs"]["result"]["matches"][0]["a_number"] == "A000142"
+    assert view["outputs"]["result"]["query"] == window
+    fib = [0, 1]
+    while len(str(fib[-1])) < 500:
+        fib.append(fib[-1] + fib[-2])
+    terms = [str(fib[-2]), str(fib[-1]), str(fib[-1] + fib[-2]), str(2 * fib[-1] + fib[-2])]
+    assert len(terms[1]) == 500
+    view, _ = await run_action(metis_server, "mathlas", {"tool": "identify_sequence", "args": {"terms": terms}})
+    assert view["status"] == "completed", view.get("error")
+    assert view["outputs"]["result"]["query"] == terms  # every digit kept through the canonical log
+    await expect_invalid(metis_server, "mathlas", {"tool": "identify_sequence",
+                                                   "args": {"terms": ["1", "2", "3", "4x"]}}, "terms")

@@ -16,6 +16,7 @@ from typing import Any
 
 import mpmath
 
+from abilities.mathlas import bigint
 from abilities.mathlas import closedform as cf
 
 # A progression must hold over at least this many tail terms before it is proposed.
@@ -102,4 +103,5 @@ def bessel_form(terms: list[int]) -> BesselForm | None:
 
 
 def summary(terms: list[int]) -> dict[str, Any]:
-    return {"terms": terms, "pattern": describe_pattern(terms)}
+    """Terms (JSON-safe: a huge partial quotient becomes a decimal string) and their pattern."""
+    return {"terms": [bigint.json_int(t) for t in terms], "pattern": describe_pattern(terms)}

@@ -245,7 +245,8 @@ def _algebraic(x: DecimalValue, proposal_digits: int) -> list[Candidate]:
                 coeffs = None
             if not coeffs or len(coeffs) - 1 != degree:
                 continue  # no relation, or one of lower degree that an earlier pass already had
-            coeffs = [int(c) for c in coeffs]
+            sign = -1 if coeffs[0] < 0 else 1  # a positive leading coefficient reads best
+            coeffs = [sign * int(c) for c in coeffs]
             node = _polynomial_root(coeffs, xv)
             if node is None:
                 continue
@@ -256,8 +257,6 @@ def _algebraic(x: DecimalValue, proposal_digits: int) -> list[Candidate]:
 
 def _polynomial_root(coeffs: list[int], xv: mpmath.mpf) -> cf.Node | None:
     """The closed form of the real root of ``coeffs`` nearest xv: radicals for degree 2, else polyroot."""
-    if coeffs[0] < 0:
-        coeffs = [-c for c in coeffs]
     if coeffs[-1] == 0:
         return None  # x divides the polynomial: not minimal
     if len(coeffs) == 3:
@@ -293,7 +292,8 @@ def _continued_fraction(x: DecimalValue, proposal_digits: int) -> list[Candidate
     form = contfrac.bessel_form(terms)
     if form is None:
         return []
-    return [Candidate(form.node(), form.complexity, {"continued_fraction": terms, "a0": form.a0, "a1": form.a1,
+    return [Candidate(form.node(), form.complexity, {"continued_fraction": contfrac.summary(terms)["terms"],
+                                                     "a0": form.a0, "a1": form.a1,
                                                      "step": form.d}, "continued_fraction_pattern")]
 
 

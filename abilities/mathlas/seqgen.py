@@ -1021,8 +1021,64 @@ def entries() -> list[tuple[str, str, Iterable[int]]]:
         ("A005563", "a(n) = n*(n+2) = (n+1)^2 - 1", f_of(lambda n: n * (n + 2))),
         ("A002522", "a(n) = n^2 + 1", f_of(lambda n: n * n + 1)),
         ("A007590", "a(n) = floor(n^2/2)", f_of(lambda n: n * n // 2)),
+        # signed and number-theoretic classics
+        ("A000594", "Ramanujan's tau function (or Ramanujan numbers, or tau numbers)", _ramanujan_tau(60)),
+        ("A010815", "From Euler's Pentagonal Theorem: coefficient of q^n in Product_{m>=1} (1 - q^m)",
+         _euler_function(200)),
+        ("A053120", "Triangle of coefficients of Chebyshev's T(n,x) polynomials (powers of x in increasing order)",
+         (c for row in _chebyshev_t_rows(30) for c in row)),
+        ("A038608", "a(n) = n*(-1)^n", f_of(lambda n: n * (-1) ** n)),
+        ("A181983", "a(n) = (-1)^(n+1) * n", f_of(lambda n: (-1) ** (n + 1) * n)),
+        ("A001057", "Canonical enumeration of integers: interleaved positive and negative integers with zero "
+                    "prepended", f_of(lambda n: (n + 1) // 2 if n % 2 else -(n // 2))),
+        ("A008275", "Triangle read by rows of Stirling numbers of first kind, s(n,k), n >= 1, 1 <= k <= n",
+         ((-1) ** (n - k) * stirling1_unsigned(n, k) for n in range(1, 30) for k in range(1, n + 1))),
+        ("A048994", "Triangle of Stirling numbers of the first kind, s(n,k), n >= 0, 0 <= k <= n",
+         ((-1) ** (n - k) * stirling1_unsigned(n, k) for n in range(30) for k in range(n + 1))),
+        ("A023900", "Dirichlet inverse of Euler totient function (A000010)",
+         f_of(lambda n: math.prod(1 - p for p in factor(n)), 1)),
+        ("A039834", "a(n+2) = -a(n+1) + a(n) (signed Fibonacci numbers) with a(-2) = a(-1) = 1", lin([1, 1], [-1, 1])),
+        ("A000587", "Rao Uppuluri-Carpenter numbers (or complementary Bell numbers)",
+         f_of(lambda n: sum((-1) ** k * stirling2(n, k) for k in range(n + 1)))),
+        ("A014963", "Exponential of Mangoldt function M(n): a(n) = 1 unless n is a prime or prime power, when "
+                    "a(n) = that prime", f_of(lambda n: next(iter(factor(n))) if len(factor(n)) == 1 else 1, 1)),
+        ("A034444", "a(n) is the number of unitary divisors of n (d such that d divides n, gcd(d, n/d) = 1)",
+         f_of(lambda n: 2 ** len(factor(n)), 1)),
+        ("A000688", "Number of Abelian groups of order n", f_of(_abelian_groups, 1)),
     ]
     return E
+
+
+def _euler_function(n: int) -> list[int]:
+    """Coefficients of prod_{m>=1} (1 - q^m), truncated at q^n."""
+    return series_product(lambda k: [1] + [0] * (k - 1) + [-1], n)
+
+
+def _ramanujan_tau(n: int) -> list[int]:
+    """tau(1..n): the coefficients of q * prod (1 - q^m)^24."""
+    base = _euler_function(n)
+    acc = [1] + [0] * n
+    for _ in range(24):
+        acc = [sum(acc[i] * base[k - i] for i in range(k + 1)) for k in range(n + 1)]
+    return acc[:n]
+
+
+def _chebyshev_t_rows(rows: int) -> list[list[int]]:
+    """Coefficients of T_n(x), lowest power first, by T_{n+1} = 2x T_n - T_{n-1}."""
+    out = [[1], [0, 1]]
+    while len(out) < rows:
+        a, b = out[-2], out[-1]
+        nxt = [0] + [2 * c for c in b]
+        for i, c in enumerate(a):
+            nxt[i] -= c
+        out.append(nxt)
+    return out[:rows]
+
+
+def _abelian_groups(n: int) -> int:
+    """prod over the prime factorisation n = prod p^e of p(e), the number of partitions of e."""
+    parts = inv_series(40, lambda k: 1)
+    return math.prod(parts[e] for e in factor(n).values())
 
 
 def _sylvester() -> Iterator[int]:

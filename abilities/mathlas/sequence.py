@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from abilities.mathlas import bigint
+
 GRAM = 4
 SAMPLE_DIR = Path(__file__).parent / "data" / "oeis_sample"
 _MASK = (1 << 63) - 1
@@ -150,7 +152,8 @@ def search(index: OeisIndex, terms: list[int], max_results: int = 10) -> list[di
 def identify_sequence(terms: list[int], max_results: int = 10, data_dir: str | None = None) -> dict[str, Any]:
     """Exact contiguous match of integer terms against local OEIS-format data."""
     directory, kind = resolve_data_dir(data_dir)
-    result: dict[str, Any] = {"query": [int(t) for t in terms], "identified": False, "matches": []}
+    result: dict[str, Any] = {"query": [bigint.json_int(int(t)) for t in terms], "identified": False,
+                              "matches": []}
     if directory is None:
         result["note"] = ("OEIS data not available: stripped.gz and names.gz were not found in the given "
                           "directory; no match is claimed")

@@ -11,7 +11,17 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from abilities.mathlas import closedform, formal, funsearch, numeric, ramanujan, retrieve, scaffold, sequence
+from abilities.mathlas import (
+    bigint,
+    closedform,
+    formal,
+    funsearch,
+    numeric,
+    ramanujan,
+    retrieve,
+    scaffold,
+    sequence,
+)
 
 MAX_DPS = 1000
 MAX_TERM_DIGITS = 1000
@@ -48,19 +58,21 @@ class IdentifyConstantArgs(_Args):
 
 
 class IdentifySequenceArgs(_Args):
-    terms: list[int] = Field(min_length=4, max_length=200, description="at least 4 consecutive integer terms")
+    terms: list[int | str] = Field(
+        min_length=4, max_length=200,
+        description="at least 4 consecutive integer terms; a term beyond +-(2^53 - 1) must be sent as a decimal "
+                    f"string (JSON numbers are doubles), at most {MAX_TERM_DIGITS} digits each")
     max_results: int = Field(default=10, ge=1, le=50)
     data_dir: str | None = Field(default=None, max_length=500,
                                  description="directory with OEIS stripped.gz/names.gz (default MATHLAS_OEIS_DIR, "
                                              "else the built-in sample)")
 
-    @field_validator("terms")
+    @field_validator("terms", mode="before")
     @classmethod
-    def _terms(cls, v: list[int]) -> list[int]:
-        for t in v:
-            if len(str(abs(t))) > MAX_TERM_DIGITS:
-                raise ValueError(f"a term has more than {MAX_TERM_DIGITS} digits")
-        return v
+    def _terms(cls, v: Any) -> Any:
+        if not isinstance(v, list):
+            return v  # pydantic names the type error
+        return [bigint.parse_int_term(t, MAX_TERM_DIGITS) for t in v]
 
 
 class SearchArgs(_Args):
