@@ -40,6 +40,15 @@ def hostile(body: str) -> str:
     return GADGET + "def priority(el, n):\n" + "".join(f"    {ln}\n" for ln in body.splitlines())
 
 
+def try_each(items: str, attempt: str, success: str, failure: str = "exc.errno") -> str:
+    """A body that tries ``attempt`` for each ``x`` in ``items`` and raises the list of outcomes."""
+    return ("out = []\n"
+            f"for x in {items}:\n"
+            f"    try:\n        {attempt}\n        out.append({success})\n"
+            f"    except OSError as exc:\n        out.append({failure})\n"
+            "raise RuntimeError(repr(out))")
+
+
 def report(res: dict) -> str:
     assert res["status"] == "error", res
     return res["error"]
@@ -110,11 +119,8 @@ def test_environment_carries_nothing_of_the_host(monkeypatch):
 
 
 def test_writes_hit_a_read_only_root(tmp_path):
-    body = ("out = []\n"
-            f"for p in ('/x', '/usr/x', '/tmp/x', {str(tmp_path / 'x')!r}, 'x'):\n"
-            "    try:\n        G['__builtins__']['open'](p, 'w').write('y')\n        out.append('WROTE ' + p)\n"
-            "    except OSError as exc:\n        out.append(exc.errno)\n"
-            "raise RuntimeError(repr(out))")
+    body = try_each(f"('/x', '/usr/x', '/tmp/x', {str(tmp_path / 'x')!r}, 'x')",
+                    "G['__builtins__']['open'](x, 'w').write('y')", "'WROTE ' + x")
     err = report(run_sandboxed(hostile(body), "cap_set"))
     assert err.endswith("[30, 30, 2, 2, 30]"), err  # EROFS on the root and /usr, no /tmp, no host paths
     assert not (tmp_path / "x").exists()
@@ -183,11 +189,7 @@ def test_the_runner_objects_are_out_of_reach_through_main():
 
 
 def test_kill_minus_one_and_signals_to_the_host_reach_nothing(nobody_sentinel):
-    body = ("out = []\n"
-            f"for pid in (-1, {os.getpid()}, {nobody_sentinel.pid}):\n"
-            "    try:\n        G['kill'](pid, 9)\n        out.append('SENT')\n"
-            "    except OSError as exc:\n        out.append(type(exc).__name__)\n"
-            "raise RuntimeError(repr(out))")
+    body = try_each(f"(-1, {os.getpid()}, {nobody_sentinel.pid})", "G['kill'](x, 9)", "'SENT'", "type(exc).__name__")
     err = report(run_sandboxed(hostile(body), "cap_set"))
     assert err.endswith("['ProcessLookupError', 'ProcessLookupError', 'ProcessLookupError']"), err
     time.sleep(0.1)
