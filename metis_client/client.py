@@ -262,9 +262,8 @@ class Client:
     async def close(self) -> None:
         """Close the connection; calls in flight fail, subscriptions end."""
         self._closed = True
-        for task in (self._reconnector,):
-            if task is not None:
-                task.cancel()
+        if self._reconnector is not None:
+            self._reconnector.cancel()
         for sub in self._subscriptions:
             sub.closed = True
             sub._queue.put_nowait(None)
