@@ -104,8 +104,11 @@ def read_clauses(claim: str) -> list[Clause]:
             a = a.head
         owner[t.i] = a.i if a.i in head_ids else heads[0].i if heads else t.i
     out = []
+    by_head: dict[int, list[Any]] = {}
+    for t in doc:
+        by_head.setdefault(owner[t.i], []).append(t)
     for n, h in enumerate(heads):
-        toks = [t for t in doc if owner[t.i] == h.i]
+        toks = by_head.get(h.i, [])
         if not toks:
             continue
         low = " ".join(t.lower_ for t in toks)
@@ -993,8 +996,38 @@ def assess(claim: str, forms: Iterable[Form], chunk_texts: Sequence[str] = ()) -
     forms = list(forms)
     if not claim.strip() or not forms:
         return [], set()
-    read = read_claim(claim, chunk_texts)
-    return _run_checks(forms, read), evaluated(forms, read)
+    if len(claim) <= LONG_CLAIM:
+        read = read_claim(claim, chunk_texts)
+        return _run_checks(forms, read), evaluated(forms, read)
+    # a long claim is read in pieces of whole sentences, so the cost stays linear in its length
+    found: list[Finding] = []
+    measured: set[str] = set()
+    seen: set[str] = set()
+    for start, piece in _pieces(claim):
+        part, part_measured = assess(piece, forms, chunk_texts)
+        measured |= part_measured
+        for f in part:
+            if f.constraint not in seen:
+                seen.add(f.constraint)
+                found.append(Finding(f.constraint, f.start + start, f.end + start, f.text, f.rule, f.detail))
+    return found, measured
+
+
+LONG_CLAIM = 1500
+
+
+def _pieces(text: str) -> list[tuple[int, str]]:
+    """Consecutive pieces of at most ``LONG_CLAIM`` characters, cut between sentences when possible."""
+    out: list[tuple[int, str]] = []
+    start = 0
+    while start < len(text):
+        end = min(len(text), start + LONG_CLAIM)
+        if end < len(text):
+            cut = max(text.rfind(". ", start, end), text.rfind("; ", start, end), text.rfind("\n", start, end))
+            end = cut + 1 if cut > start else end
+        out.append((start, text[start:end]))
+        start = end
+    return out
 
 
 def judge_claim(claim: str, forms: Iterable[Form], chunk_texts: Sequence[str] = ()) -> list[Finding]:
