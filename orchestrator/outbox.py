@@ -32,6 +32,7 @@ log = structlog.get_logger("metis.outbox")
 Callback = Callable[[list[Record]], None]
 Probe = Callable[[], Awaitable[bool]]
 MAX_BACKOFF_S = 2.0
+STALL_S = 15.0
 
 
 @dataclass
@@ -133,7 +134,7 @@ class Outbox:
         """All groups in one append; if one group's payload cannot be written, one by one."""
         entries = [e for g in batch for e in g.entries]
         try:
-            records = await self.log.append(entries) if entries else []
+            records = await self._watched(self.log.append(entries)) if entries else []
         except ValueError:  # a payload that is not JSON text: fail that group alone
             for i, g in enumerate(batch):
                 try:
@@ -154,6 +155,18 @@ class Outbox:
             n = len(g.entries)
             self._done(g, records[pos:pos + n])
             pos += n
+
+    async def _watched(self, append: Awaitable[list[Record]]) -> list[Record]:
+        """Await an append; one that hangs (a stuck writer, a database that does not answer) is
+        reported as not ready after ``STALL_S`` instead of looking healthy forever."""
+        task = asyncio.ensure_future(append)
+        while True:
+            done, _ = await asyncio.wait({task}, timeout=STALL_S)
+            if done:
+                return task.result()
+            if self.failing is None:
+                log.error("storage_stalled", seconds=STALL_S)
+                self.failing = f"a log append has not finished for {STALL_S:.0f} s"
 
     @staticmethod
     def _done(g: _Group, recs: list[Record]) -> None:
