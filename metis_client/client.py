@@ -338,6 +338,7 @@ class Client:
 
     def _give_up(self, err: MetisError) -> None:
         self._lost = err
+        self._ready.set()  # wake callers waiting for the reconnect: they raise ``err`` (no connection)
         for sub in self._subscriptions:
             if not sub.closed:
                 sub._push(err)
