@@ -150,3 +150,36 @@ def test_sync_client(metis_server, monkeypatch, tmp_path):
         with pytest.raises(MetisError) as err:
             c.call("actions.get", {"action_id": "act_missing"})
         assert err.value.code == -32004
+
+
+async def test_a_dropped_connection_fails_calls_in_flight_then_reconnects_or_gives_up():
+    """Against a small real WebSocket peer: whoami answers, 'drop' closes the connection."""
+    connections = []
+
+    async def peer(ws):
+        connections.append(ws)
+        async for raw in ws:
+            msg = json.loads(raw)
+            if msg["method"] == "drop":
+                await ws.close()
+                return
+            await ws.send(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": {"tenant": "t", "roles": ["partner"]}}))
+
+    server = await websockets.serve(peer, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    c = Client(f"ws://127.0.0.1:{port}", token="t", reconnect_for=1.0, timeout=5)
+    await c.connect()
+    with pytest.raises(ConnectionLost):
+        await c.call("drop")
+    assert (await c.call("session.whoami"))["tenant"] == "t"  # reconnected in the background
+    assert len(connections) == 2
+    server.close()
+    await server.wait_closed()
+    with pytest.raises(ConnectionLost):
+        await c.call("drop")
+    t0 = time.monotonic()
+    with pytest.raises(ConnectionLost) as err:
+        await c.call("session.whoami")
+    assert time.monotonic() - t0 < 3
+    assert "cannot reach" in err.value.message or "could not reconnect" in err.value.message
+    await c.close()
