@@ -254,13 +254,16 @@ def _answered(member: Any) -> bool:
     return not (member.get("jsonrpc") == "2.0" and isinstance(method, str) and method and isinstance(params, dict))
 
 
-def _expects_array(payload: str | bytes) -> bool:
-    """A batch frame (1..100 members, parseable) whose answer is an array that must be awaited."""
+def _expectations(payload: str | bytes) -> tuple[bool, set[Any]]:
+    """(whether an array reply must be awaited, the top-level ids a reply may echo) of a frame."""
     try:
         obj = json.loads(payload)
     except (ValueError, RecursionError):
-        return False
-    return isinstance(obj, list) and 0 < len(obj) <= 100 and any(_answered(m) for m in obj)
+        return False, set()
+    members = obj if isinstance(obj, list) else [obj]
+    ids = {m["id"] for m in members if isinstance(m, dict) and isinstance(m.get("id"), str | int)
+           and not isinstance(m.get("id"), bool)}
+    return isinstance(obj, list) and 0 < len(obj) <= 100 and any(_answered(m) for m in obj), ids
 
 
 class Fuzzer:
@@ -301,9 +304,10 @@ class Fuzzer:
         sentinel = f"sentinel-{next(_ids)}"
         self.ws.send(frame.payload)
         self.ws.send(json.dumps({"jsonrpc": "2.0", "id": sentinel, "method": "session.whoami", "params": {}}))
-        allowed = frame.ids | {sentinel}
+        array, echoed = _expectations(frame.payload)
+        allowed = frame.ids | echoed | {sentinel}
         waiting: set[Any] = set(frame.expect) | {sentinel}
-        if _expects_array(frame.payload):
+        if array:
             waiting.add(_ARRAY)
         deadline = time.monotonic() + self.reply_timeout
         while waiting:
