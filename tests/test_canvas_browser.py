@@ -171,6 +171,7 @@ def test_the_timeline_resumes_after_a_restart_with_no_duplicate(server, page, sh
     article(page, second.action_id).locator(".badge.completed").wait_for(timeout=20000)
     states = page.evaluate("window.__canvas.states")
     assert any(s.startswith("reconnecting (attempt") for s in states), states
+    assert page.locator("#resumed").inner_text().startswith("resumed after #")
     seqs = page.locator("li[data-seq]").evaluate_all("els => els.map(e => Number(e.dataset.seq))")
     assert len(seqs) == len(set(seqs))  # no event shown twice
     with client(server) as c:
