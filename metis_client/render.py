@@ -59,7 +59,7 @@ def progress_bar(fraction: float, width: int = 24) -> str:
 def event_line(ev: Event, width: int = 100, main_action: str | None = None) -> str:
     """One readable line per event; a question is never cut (its request_id must show)."""
     p = ev.payload
-    who = "" if main_action in (None, ev.action_id) else f"[{ev.action_id}] "
+    who = "" if ev.action_id in (None, main_action) else f"[{ev.action_id}] "  # a follower names every action
     head = f"#{ev.id} {who}{LABELS.get(ev.event, ev.event)}"
     if ev.event == "action_progress":
         if "fraction" in p:
