@@ -17,7 +17,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from abilities.ariadne_audit.interventions import TYPES, intervene, is_substantive, meaning_changed  # noqa: E402
+from abilities.ariadne_audit.interventions import (  # noqa: E402
+    TYPES,
+    _strip_end,
+    intervene,
+    is_substantive,
+    meaning_changed,
+    split_sentences,
+    structure,
+)
 
 DATA = ROOT / "tests" / "data" / "ariadne" / "steps_v2.json"
 
@@ -34,6 +42,10 @@ def run(smoke: bool) -> dict:
         out["applies"][kind] = round(len(applied) / len(subst), 3)
         out.setdefault("real_change", {})[kind] = all(meaning_changed(s, n) for s, n in applied)
         out["not_applied"][kind] = [s for s, n in new if n is None]
+    linked = [t for t in subst if any(structure(_strip_end(x)[0]).kind != "plain" for x in split_sentences(t))]
+    out["causal_reversal_on_linked_steps"] = round(
+        sum(intervene(t, "causal_reversal") is not None for t in linked) / max(1, len(linked)), 3)
+    out["linked_steps"] = len(linked)
     out["substantive_recognised"] = round(sum(is_substantive(s) for s in subst) / len(subst), 3)
     out["filler_taken_as_substantive"] = round(sum(is_substantive(f) for f in filler) / len(filler), 3)
     out["baseline_mvp_length_rule_filler_taken"] = round(sum(len(f.strip()) > 12 for f in filler) / len(filler), 3)
@@ -47,6 +59,8 @@ def main() -> None:
     args = ap.parse_args()
     out = run(args.smoke)
     print("applies to substantive steps:", out["applies"], "real change:", out["real_change"])
+    print(f"causal_reversal on the {out['linked_steps']} steps with a causal, temporal or change link: "
+          f"{out['causal_reversal_on_linked_steps']}")
     print(f"substantive recognised {out['substantive_recognised']}; filler taken as substantive "
           f"{out['filler_taken_as_substantive']} (MVP length rule: {out['baseline_mvp_length_rule_filler_taken']})")
     args.out.parent.mkdir(parents=True, exist_ok=True)

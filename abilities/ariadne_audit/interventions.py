@@ -32,9 +32,49 @@ FILLER_STEMS = frozenset(
     """let think step work through okay ok now start begin solve problem question carefully need
     figure out look see reason consider first next then finally answer""".split()
 )
+# Words of the reasoning process itself: a step made only of these (and no number) announces,
+# restates or organises; it carries no claim an answer can depend on.
+PROCESS_STEMS = frozenset(
+    """restate rest restat writ write down given organis organiz information inform summaris summariz double
+    check reread read statement outline plan explain explai reasoning list fact approach put together careful
+    continue move part mind goal own word final value time again go going hmm alright right solv solving
+    before going going task our my aim try attempt recap review note understand clarify proceed compute
+    calculate determine find out clear keep track point thing wait sure organise organize summarise summarize
+    i'll i'm i'd let' let's we'll we're we'd""".split()
+)
+_META_OPENING = re.compile(
+    r"^(?:(?:first|next|now|okay|ok|alright|hmm|so|well|then|to begin|to start|with that in mind|finally)[,:]?\s+)*"
+    r"(?:i\b|i'll|i'm|i am|i will|i should|i need|i must|let me|let's|let us|we\b|we'll|we will|we should|"
+    r"we need|time to|my|our)",
+    re.IGNORECASE)
 MIN_THOUGHT_CHARS = 12
 # Stopwords that are logical operators: they carry meaning for the verifier.
 LOGICAL_WORDS = frozenset({"and", "or", "all", "some", "every", "any", "than", "if", "then"})
+
+
+# Directions of change and opposite states that the shared ANTONYMS (also used by the scorer) lack.
+# A verb of change or a state word is the claim of many steps ("raising the rate lowers demand").
+DIRECTION_PAIRS: tuple[tuple[str, str], ...] = (
+    ("raises", "lowers"), ("raise", "lower"), ("raised", "lowered"), ("raising", "lowering"),
+    ("reduces", "increases"), ("reduce", "increase"), ("reduced", "increased"), ("reducing", "increasing"),
+    ("grew", "shrank"), ("grows", "shrinks"), ("grow", "shrink"), ("growing", "shrinking"),
+    ("up", "down"), ("cut", "raised"), ("cuts", "raises"), ("lost", "gained"), ("better", "worse"),
+    ("less", "more"), ("longer", "shorter"), ("cheaper", "dearer"), ("cooling", "heating"), ("cools", "heats"),
+    ("empty", "full"), ("locked", "unlocked"), ("opens", "closes"), ("open", "closed"), ("wet", "dry"),
+    ("wrong", "right"), ("retreated", "advanced"), ("hired", "fired"), ("freezes", "melts"), ("lit", "unlit"),
+    ("causes", "prevents"), ("cause", "prevent"), ("caused", "prevented"), ("crashed", "recovered"),
+    ("on time", "late"), ("leads to", "protects against"), ("lead to", "protect against"),
+    ("led to", "protected against"), ("results in", "prevents"), ("result in", "prevent"),
+    ("cannot", "can"), ("can", "cannot"), ("early", "late"), ("late", "early"), ("enough", "too little"),
+    ("delivered", "withheld"), ("moved", "kept"), ("paid", "unpaid"), ("won", "lost"), ("passed", "failed"),
+    ("succeeded", "failed"), ("improved", "worsened"), ("improves", "worsens"), ("rose", "fell"),
+)
+DIRECTIONS: dict[str, str] = {}
+for _a, _b in DIRECTION_PAIRS:
+    DIRECTIONS.setdefault(_a, _b)
+    DIRECTIONS.setdefault(_b, _a)
+_DIRECTION_RE = re.compile(r"\b(" + "|".join(sorted((re.escape(k) for k in DIRECTIONS), key=len, reverse=True))
+                           + r")\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -56,8 +96,10 @@ class Structure:
             return f"{_cap(premise)}, {self.connective} {_lower_first(conclusion)}"
         if self.kind == "because":
             return f"{_cap(conclusion)} because {_lower_first(premise)}"
-        if self.kind == "verb":
+        if self.kind in ("verb", "change"):
             return f"{_cap(premise)} {self.connective} {_lower_first(conclusion)}"
+        if self.kind == "after":
+            return f"{_cap(conclusion)} after {_lower_first(premise)}"
         return premise
 
 
@@ -69,6 +111,9 @@ _STRUCTURES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("because", re.compile(r"^(?P<c>.+?) because (?P<p>.+)$", re.IGNORECASE)),
     ("verb", re.compile(r"^(?P<p>.+?) (?P<conn>causes|cause|caused|leads to|lead to|led to|results in|result in|resulted in|implies|imply)"
                         r" (?P<c>.+)$", re.IGNORECASE)),
+    ("after", re.compile(r"^(?P<c>.+?) after (?P<p>.+)$", re.IGNORECASE)),
+    ("change", re.compile(r"^(?P<p>.+?) (?P<conn>raises|lowers|reduces|increases|decreases|cuts|halves|doubles|"
+                          r"boosts|slows|speeds up|adds to|drives up|drives down) (?P<c>.+)$", re.IGNORECASE)),
 )
 
 
@@ -123,6 +168,8 @@ def meaning_signature(thought: str) -> tuple:
             kept = [t for t in toks if t in LOGICAL_WORDS]
             words = tuple(content_stems(toks) + kept)  # numbers already in canonical form
             sig.append((role, polarity(toks), words))
+        if st.kind in ("verb", "change"):
+            sig.append(("link", 0, (st.connective.lower(),)))  # "raises" vs "lowers" is the claim itself
     return tuple(sig)
 
 
@@ -170,9 +217,43 @@ def _flip_words(text: str) -> str:
     return re.sub(r"[A-Za-z]+", repl, text)
 
 
+def _flip_directions(text: str) -> str:
+    """Swap one direction or state word for its opposite (raises/lowers, open/closed, ...): the verb
+    of change when the sentence has one, else the first. One only: flipping both "raising" and
+    "lowers" in "raising the rate lowers demand" would state the same relation again."""
+    body, _ = _strip_end(text)
+    st = structure(body)
+    matches = list(_DIRECTION_RE.finditer(text))
+    if not matches:
+        return text
+    pick = next((m for m in matches if st.kind == "change" and m.group(0).lower() == st.connective.lower()),
+                matches[0])
+    word = pick.group(0)
+    return text[: pick.start()] + _match_case(word, DIRECTIONS[word.lower()]) + text[pick.end():]
+
+
+_RELATION_NUMBER = re.compile(r"\b(is|are|was|were|equals?|gives|give|leaves|leave|has|have|had|owns|own|needs|"
+                              r"takes|costs|weighs|makes|comes to|adds up to)( about| exactly)? (?=-?\d)",
+                              re.IGNORECASE)
+
+
+def _flip_relation(sentence: str) -> str:
+    """Turn a stated equality into an inequality: "there are 12 eggs" -> "there are more than 12 eggs"."""
+    return _RELATION_NUMBER.sub(lambda m: f"{m.group(1)} more than ", sentence, count=1)
+
+
+def _logic_sentence(sentence: str) -> str:
+    for flip in (_flip_words, _flip_directions, _flip_relation):
+        new = flip(sentence)
+        if new != sentence and meaning_changed(sentence, new):
+            return new
+    return sentence
+
+
 def logic_flip(thought: str) -> str | None:
-    """Flip logical operators and directions (increases/decreases, all/no, taller/shorter...)."""
-    return _rewrite_sentences(thought, lambda s: _flip_words(s))
+    """Flip logical operators and directions (increases/decreases, all/no, taller/shorter, raises/lowers,
+    open/closed...); a step with none of them has its stated equality turned into an inequality."""
+    return _rewrite_sentences(thought, _logic_sentence)
 
 
 def _reverse_number(value: Fraction) -> Fraction:
@@ -185,7 +266,11 @@ def _reverse_number(value: Fraction) -> Fraction:
 
 
 _COMPARATIVE = re.compile(r"^(?P<a>.+?) (?P<v>is|are|was|were) (?P<cmp>[A-Za-z]+er|more \w+|less \w+) than (?P<b>.+)$")
-_UNIVERSAL = re.compile(r"^(?P<q>All|Every|No|all|every|no) (?P<a>[A-Za-z]+) (?P<v>are|is) (?P<b>[A-Za-z]+)$")
+_UNIVERSAL = re.compile(r"^(?P<q>All|Every|No|all|every|no) (?P<a>[A-Za-z]+) (?P<v>are|is) (?:(?P<art>an?) )?"
+                        r"(?P<b>[A-Za-z-]+)$")
+_VERB_COMPARATIVE = re.compile(
+    r"^(?P<a>.+?) (?P<mid>(?:is|are|was|were|has|have|had|does|do|did|[a-z]+s|[a-z]+ed)\b(?: [\w-]+){0,3}? "
+    r"(?:more|less|fewer|better|worse|[a-z]+er)(?: [\w-]+){0,2}?) than (?P<b>.+)$")
 _NUMBER_TOKEN = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:/\d+)?(?![\w])")
 
 
@@ -195,7 +280,11 @@ def _reverse_fact_clause(clause: str) -> str | None:
         return f"{_cap(_lower_first(m.group('b')))} {m.group('v')} {m.group('cmp')} than {_lower_first(m.group('a'))}"
     m = _UNIVERSAL.match(clause)
     if m:
-        return f"{m.group('q')} {m.group('b')} {m.group('v')} {m.group('a')}"
+        art = f"{m.group('art')} " if m.group("art") else ""
+        return f"{m.group('q')} {m.group('b')} {m.group('v')} {art}{m.group('a')}"
+    m = _VERB_COMPARATIVE.match(clause)
+    if m:
+        return f"{_cap(_lower_first(m.group('b')))} {m.group('mid')} than {_lower_first(m.group('a'))}"
     return None
 
 
@@ -221,12 +310,13 @@ def _fact_sentence(sentence: str) -> str:
     rev = _reverse_numbers(body)
     if rev is not None:
         return rev + end
-    return sentence
+    return _flip_directions(sentence)
 
 
 def fact_reversal(thought: str) -> str | None:
-    """Reverse the factual claim: swap a comparison's terms, take a universal's converse, or
-    change the first stated quantity (digits reversed, else +1) everywhere it occurs."""
+    """Reverse the factual claim: swap a comparison's terms, take a universal's converse, change the
+    first stated quantity (digits reversed, else +1) everywhere it occurs, or state the opposite
+    direction or state (raises/lowers, open/closed)."""
     return _rewrite_sentences(thought, _fact_sentence)
 
 
@@ -354,11 +444,24 @@ def intervene(thought: str, kind: str) -> str | None:
 # --- selection (spec section 5) -----------------------------------------------------------------
 
 def is_substantive(thought: str, min_chars: int = MIN_THOUGHT_CHARS) -> bool:
-    """Longer than the threshold and carrying a claim: a content word that is not filler, or a number."""
+    """Longer than the threshold and carrying a claim: a number, or a content word that is neither
+    filler nor, in a step that speaks about the reasoning itself ("I will restate the task", "Let me
+    organise the information"), a word of the reasoning process."""
     if len(thought.strip()) <= min_chars:
         return False
-    stems = content_stems(tokens(thought))
-    return any(s not in FILLER_STEMS for s in stems)
+    return any(_sentence_has_claim(s) for s in split_sentences(thought))
+
+
+def _sentence_has_claim(sentence: str) -> bool:
+    toks = tokens(sentence)
+    if numbers(sentence):
+        return True
+    stems = [s for s in content_stems(toks) if s not in FILLER_STEMS]
+    if not stems:
+        return False
+    if _META_OPENING.match(sentence.strip()):
+        return any(s not in PROCESS_STEMS for s in stems)
+    return True
 
 
 def select_step(thoughts: list[str], kind: str) -> int | None:

@@ -129,6 +129,9 @@ class QuantityProblem:
         m = re.search(rf"\b(increases|decreases|multiplies|divides) the [a-z]+ by ({NUM})\b", core)
         if m:
             return "op", (_OP_VERB[m.group(1)], parse_number(m.group(2))), neg
+        m = re.search(rf"\b(?:starts with|has|is|are) (?:more|less|fewer) than ({NUM})\b", core)
+        if m:
+            return "bound", parse_number(m.group(1)), neg
         m = re.search(rf"\b(?:starts with|has|is) ({NUM}) ([a-z]+)\b", core)
         if m:
             return "state", (parse_number(m.group(1)), m.group(2)), neg
@@ -147,6 +150,8 @@ class QuantityProblem:
                 covered += 1
             if neg:
                 return Derivation(None, f"step {i} denies a premise")
+            if kind == "bound":
+                return Derivation(None, f"step {i} bounds the value without stating it")
             if role == "p":
                 if kind == "op":
                     value = _apply(value, *data) if value is not None else None  # type: ignore[misc]
