@@ -34,6 +34,9 @@ SERVE_FLAGS = {"host": "--host", "port": "--port", "data_dir": "--data-dir", "to
 CLIENT_FLAGS = {"url": "--url", "token": "--token", "data_dir": "--data-dir"}
 
 
+STARTED: list[tuple[str, str]] = []  # (action_id, topic) started by this process: named if interrupted
+
+
 class UsageError(Exception):
     """A mistake in the command line or its inputs: exit 2 with this message."""
 
@@ -343,6 +346,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             action = await client.start(args.ability, inputs, topic=args.topic, budgets=budgets,
                                         seed_purpose=args.purpose, idempotency_key=args.idempotency_key)
             started = action.started or {}
+            STARTED.append((action.action_id, action.topic))
             if out.pretty:
                 out.text(f"started {action.action_id} ({args.ability}) on topic {action.topic}")
                 out.note(f"canvas: {client.http_url}/canvas/?topic={action.topic}&token={action.stream_token}")
@@ -553,6 +557,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         with contextlib.suppress(Exception):
             print("\nmetis: interrupted", file=sys.stderr)
+            for action_id, topic in STARTED:
+                print(f"metis: {action_id} goes on on the server: follow it with `metis follow {topic} --until-done`, "
+                      f"stop it with `metis call actions.cancel '{{\"action_id\": \"{action_id}\"}}'`", file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         _quiet_stdout()

@@ -122,6 +122,7 @@ def test_ctrl_c_exits_130_without_a_traceback(metis_server):
     with SyncClient(metis_server.http_url, metis_server.token()) as c:
         c.action(started["action_id"]).cancel("test over")
     assert proc.returncode == 130 and "Traceback" not in err and "interrupted" in err
+    assert f"metis follow {started['topic']} --until-done" in err
 
 
 def test_run_off_a_terminal_prints_the_request_id_and_waits_for_metis_input(metis_server):
