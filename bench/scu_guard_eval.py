@@ -30,7 +30,8 @@ from bench.spine_common import results_dir  # noqa: E402
 DATA = ROOT / "tests" / "data" / "scu_guard"
 SETS = {"labelled": "cases.jsonl", "holdout": "holdout.jsonl", "holdout2": "holdout2.jsonl",
         "holdout3": "holdout3.jsonl", "holdout4": "holdout4.jsonl",
-        "heldout_v5": "heldout_v5.jsonl", "heldout_v6": "heldout_v6.jsonl"}
+        "heldout_v5": "heldout_v5.jsonl", "heldout_v6": "heldout_v6.jsonl", "heldout_v7": "heldout_v7.jsonl",
+        "heldout_v8": "heldout_v8.jsonl", "heldout_v9": "heldout_v9.jsonl"}
 # Each held-out set was written after the detector and scored once before any fix it prompted;
 # those first-run figures (ours) are the honest generalization numbers. Recorded here from the runs
 # in the commit history (tests/data/scu_guard/holdout*.jsonl, "first run" in docs/abilities/scu_guard.md).
@@ -43,6 +44,12 @@ FIRST_RUN = {
     "heldout_v5": {"verdict_accuracy": 0.591, "contradiction_precision": 0.769, "contradiction_recall": 0.294},
     # 30 cases, 3 new domains, written after the v5 fixes; tp 7, fp 4, fn 9 (NEG_MAP: 0.6 / 0.833 / 0.312)
     "heldout_v6": {"verdict_accuracy": 0.567, "contradiction_precision": 0.636, "contradiction_recall": 0.438},
+    # written before the typed reading; first run with the lexicon guard of commit 328019d
+    # (bench/results/scu_guard_firstrun_v7_v8.json; NEG_MAP: 0.495 / 0.947 / 0.25 and 0.435 / 0.867 / 0.181)
+    "heldout_v7": {"verdict_accuracy": 0.532, "contradiction_precision": 0.889, "contradiction_recall": 0.333},
+    "heldout_v8": {"verdict_accuracy": 0.5, "contradiction_precision": 0.875, "contradiction_recall": 0.292},
+    # written after the typed reading was done; first run (bench/results/scu_guard_firstrun_v9.json)
+    "heldout_v9": {"verdict_accuracy": 0.814, "contradiction_precision": 0.925, "contradiction_recall": 0.822},
 }
 
 # Our detector before the v5/v6 round of general fixes (commit b1a5491, same script), for the before/after
