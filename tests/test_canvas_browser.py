@@ -142,6 +142,16 @@ def test_a_bad_token_says_auth_failed(server, page, shots):
     page.screenshot(path=str(shots / "bad-token.png"))
 
 
+def test_a_token_without_a_topic_lists_recent_topics(server, page):
+    with client(server) as c:
+        c.start("t_story", {"steps": 1}, topic="canvas-recent").result(timeout=60)
+    page.goto(f"{server.http_url}/canvas/?token={server.token('canvas')}")
+    link = page.get_by_role("link", name="canvas-recent")
+    link.click(timeout=15000)
+    page.locator(".badge.completed").first.wait_for(timeout=15000)
+    assert "topic=canvas-recent" in page.url
+
+
 def test_the_form_and_keyboard(server, page):
     page.goto(f"{server.http_url}/canvas/")
     form = page.locator("#connect")
