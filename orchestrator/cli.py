@@ -253,8 +253,7 @@ def cmd_call(args: argparse.Namespace) -> int:
     async def go() -> int:
         async with connected(args, args.role) as client:
             result = await client.call(args.method, params)
-        pretty = sys.stdout.isatty() and not args.json
-        print(json.dumps(result, indent=2 if pretty or not args.json else None, ensure_ascii=False))
+        print(json.dumps(result, indent=None if args.json else 2, ensure_ascii=False))
         return EXIT_OK
 
     return run_async(go())
@@ -339,7 +338,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     inputs = json_object_arg(args.inputs, "--inputs") or {}
     budgets = json_object_arg(args.budgets, "--budgets")
     out = Output(json_mode=args.json)
-    interactive = out.pretty and sys.stdin.isatty()
+    interactive = out.pretty and sys.stdin is not None and sys.stdin.isatty()
 
     async def go() -> int:
         async with connected(args) as client:
