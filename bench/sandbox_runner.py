@@ -2,7 +2,8 @@
 
 Prints and writes ``bench/results/sandbox_runner.json``:
 - session start (launcher + namespaces + read-only root + seccomp + exec + load) next to a bare
-  ``python -I -S -c pass`` subprocess, the baseline any out-of-process runner pays;
+  ``python -I -S -c pass`` subprocess, the baseline any out-of-process runner pays, in wall time
+  (depends on the host's load, which is recorded) and in CPU time of the processes (does not);
 - one call round trip over the pipes next to the same function called in process;
 - a whole FunSearch ``cap_set`` evaluation (n = 4 and 6) next to the trusted scorer with the
   priority run in process (the cost of confining the candidate).
@@ -16,6 +17,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import statistics
 import subprocess
 import sys
@@ -31,6 +33,16 @@ from abilities.mathlas.scorers import SCORERS  # noqa: E402
 
 SRC = "def f(x):\n    return x * 2\n"
 PRIORITY = "def priority(el, n):\n    return -sum(el) + 0.1 * el.count(1)\n"
+
+
+def child_cpu_ms(fn, repeats: int) -> float:
+    """CPU time (user + system) of the child processes per run: independent of the host's load."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    for _ in range(repeats):
+        fn()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    spent = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return round(spent / repeats * 1000, 3)
 
 
 def median_ms(fn, repeats: int) -> float:
@@ -52,8 +64,13 @@ def main() -> None:
         with Session(SRC, "f") as s:
             s.call(1)
 
-    bare = median_ms(lambda: subprocess.run([interpreter(), "-I", "-S", "-c", "pass"], check=True), r)
+    def bare_start() -> None:
+        subprocess.run([interpreter(), "-I", "-S", "-c", "pass"], check=True)
+
+    bare = median_ms(bare_start, r)
     confined = median_ms(start_session, r)
+    bare_cpu = child_cpu_ms(bare_start, r)
+    confined_cpu = child_cpu_ms(start_session, r)
     with Session(SRC, "f") as s:
         calls = 2000
         t0 = time.perf_counter()
@@ -78,8 +95,10 @@ def main() -> None:
             "in_process_baseline_ms": median_ms(lambda n=n: SCORERS["cap_set"](priority, {"n": n}), max(3, r // 4)),
         }
     out = {
-        "machine": {"python": platform.python_version(), "kernel": platform.release(), "cpus": os.cpu_count()},
+        "machine": {"python": platform.python_version(), "kernel": platform.release(), "cpus": os.cpu_count(),
+                    "load_average_1min": round(os.getloadavg()[0], 2)},
         "session_start_ms": {"confined": confined, "bare_interpreter_baseline": bare},
+        "session_start_cpu_ms": {"confined": confined_cpu, "bare_interpreter_baseline": bare_cpu},
         "call_round_trip_us": {"confined": round(per_call_us, 1), "in_process_baseline": round(in_process_us, 3)},
         "funsearch_evaluate": evals,
     }
