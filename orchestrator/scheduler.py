@@ -79,9 +79,10 @@ class Nondeterministic(Exception):
     """A replayed step differs from what the log holds for it."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Action:
-    """One action: its public view fields plus what the scheduler needs to run it."""
+    """One action: its public view fields plus what the scheduler needs to run it (slots: a parked
+    action is only this object, so it is kept small)."""
 
     action_id: str
     tenant: str
@@ -125,7 +126,22 @@ class Action:
     t0: float = 0.0
     timers: list[asyncio.TimerHandle] = field(default_factory=list)  # of the running segment
     waits: dict[str, asyncio.TimerHandle] = field(default_factory=dict)  # ask expiries, retry backoff
-    ended: asyncio.Event = field(default_factory=asyncio.Event)  # set once the end is durable
+    ended_durably: bool = False  # its end record is on disk
+    _ended: asyncio.Event | None = None  # made only for a caller that waits for the end
+
+    async def wait_ended(self) -> None:
+        if not self.ended_durably:
+            if self._ended is None:
+                self._ended = asyncio.Event()
+            await self._ended.wait()
+
+    def mark_ended(self, ended: bool = True) -> None:
+        """The end is durable (or, with ``ended=False``, a new revision runs again)."""
+        self.ended_durably = ended
+        if ended and self._ended is not None:
+            self._ended.set()
+        elif not ended:
+            self._ended = None
 
     @property
     def seed_fingerprint(self) -> str:
@@ -700,7 +716,7 @@ class Scheduler:
             if not step.payload.get("wait", True):
                 worker.send({"op": "reply", "call_id": msg["call_id"], "value": self._created_view(child)})
                 return None
-            if child.ended.is_set():
+            if child.ended_durably:
                 self._bind_result(a, child, edge)
                 worker.send({"op": "reply", "call_id": msg["call_id"], "value": child.view()})
                 return None
@@ -747,7 +763,7 @@ class Scheduler:
 
     def _wait_child(self, a: Action, child: Action) -> None:
         self._child_waiters.setdefault(child.action_id, set()).add(a.action_id)
-        if child.ended.is_set():
+        if child.ended_durably:
             self._resume(a)
 
     def _arm_expiry(self, a: Action, request_id: str, expires_at: float | None) -> None:
@@ -917,7 +933,7 @@ class Scheduler:
         self.counters["ended"] += 1
 
         def ended(_records: list[Record]) -> None:
-            a.ended.set()
+            a.mark_ended()
             for pid in self._child_waiters.pop(a.action_id, ()):
                 parent = self.actions.get(pid)
                 if parent is not None and parent.status not in TERMINAL:
@@ -959,7 +975,7 @@ class Scheduler:
             raise StorageUnavailable(f"storage unavailable: {self.outbox.failing}")
         self.cancel(a, reason)
         try:
-            await asyncio.wait_for(a.ended.wait(), timeout_s)
+            await asyncio.wait_for(a.wait_ended(), timeout_s)
         except TimeoutError:
             raise StorageUnavailable("the cancellation is not durable yet; it will be once storage takes it") from None
 
@@ -981,7 +997,7 @@ class Scheduler:
             a.revision, a.status, a.outputs, a.error, a.ended_at, a.run = before
             raise
         a.updates.pop(dependency_id, None)
-        a.ended = asyncio.Event()
+        a.mark_ended(False)
         self._schedule(a)
 
     # -- replay -------------------------------------------------------------------------------
@@ -1067,7 +1083,7 @@ class Scheduler:
             if a.idempotency_key:
                 self.idempotency[(a.tenant, a.idempotency_key)] = aid
             if a.status in TERMINAL:
-                a.ended.set()
+                a.mark_ended()
             counts["restored"] += 1
         for a in list(self.actions.values()):
             if a.status not in (Status.RUNNING, Status.WAITING_USER):
