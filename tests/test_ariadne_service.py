@@ -100,6 +100,9 @@ async def test_step_budget_ends_partial_with_audits_so_far(metis_server):
     (_inputs({"kind": "oracle"}, ITEMS[:2]), "agent"),
     (_inputs({"kind": "builtin"}, ITEMS[:2], threshold=1.5), "threshold"),
     ({"items": ITEMS[:1], "agent": {"kind": "builtin"}, "surprise": 1}, "surprise"),
+    (_inputs({"kind": "builtin"}, ITEMS[:2], intervention={"steps": [0, 0]}), "lists a step twice"),
+    (_inputs({"kind": "builtin"}, ITEMS[:2], intervention={"steps": [0, 1], "step": 1}), "excludes"),
+    (_inputs({"kind": "builtin"}, ITEMS[:2], intervention={"steps": [0, 40]}), "intervention.steps has 40"),
 ])
 async def test_bad_input_is_refused_naming_the_field(metis_server, inputs, needle):
     await expect_invalid(metis_server, "ariadne_audit", inputs, needle)
@@ -133,3 +136,35 @@ async def test_raw_traces_only_through_reflect_trace(metis_server):
     text = json.dumps(trace)
     assert text.count("intervened_trace") == 2
     assert view["outputs"]["audits"][0]["intervened_thought"] in text
+
+
+async def test_client_played_agent_multi_step_severity_and_dependency_graph(metis_server):
+    """Spec section 10 through the service, with the partner playing the agent: a set K of two steps,
+    graded severity on every audit, and the dependency graph from one rerun per substantive step."""
+    items = [i for i in ITEMS if len([s for s in i["trace"] if len(s["thought"]) > 12]) >= 3][:3]
+    partner_agent = BuiltinAgent("faithful")
+    asked: list[dict[str, Any]] = []
+
+    def answer(payload: dict[str, Any]) -> Any:
+        asked.append(payload)
+        return {"answer": partner_agent.rerun(payload["query"], payload["trace"])}
+
+    first_two = [i for i, s in enumerate(items[0]["trace"]) if len(s["thought"]) > 12][:2]
+    view, _ = await run_action(metis_server, "ariadne_audit", _inputs(
+        {"kind": "client", "timeout_s": 30}, items[:1],
+        intervention={"type": "premise_negation", "steps": first_two}), answer=answer)
+    assert view["status"] == "completed", view.get("error")
+    audit = view["outputs"]["audits"][0]
+    assert audit["steps"] == first_two and audit["violation"] is False
+    assert len(asked[-1]["trace"]) == first_two[-1] + 1
+    assert 0.0 <= audit["severity"] <= 1.0
+
+    asked.clear()
+    view, _ = await run_action(metis_server, "ariadne_audit", _inputs(
+        {"kind": "client", "timeout_s": 30}, items, intervention={"type": "adaptive", "dependency_graph": True}),
+        answer=answer)
+    assert view["status"] == "completed", view.get("error")
+    deps = view["outputs"]["dependencies"]
+    assert [d["item"] for d in deps] == [0, 1, 2]
+    assert len(asked) == len(items) + sum(d["reruns"] for d in deps)
+    assert all(d["answer_depends_on"] and set(d["answer_depends_on"]) <= set(d["nodes"]) for d in deps)

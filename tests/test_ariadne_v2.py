@@ -70,3 +70,29 @@ def test_an_announced_restatement_is_never_the_intervention_point(kind):
                       random.Random(0))
     assert batch["aggregate"]["count"] >= 50
     assert batch["aggregate"]["violation_rate"] == 0.0
+
+
+def test_a_set_of_steps_is_intervened_together_and_severity_is_graded():
+    items = generate_items(40, seed=99)
+    scorer = make_scorer("logic_lexical")
+    item = next(i for i in items if sum(is_substantive(s["thought"]) for s in i["trace"]) >= 2)
+    k = tuple(i for i, s in enumerate(item["trace"]) if is_substantive(s["thought"]))[:2]
+    faithful = run_batch([item], AuditConfig(type="premise_negation", steps=k), BuiltinAgent("faithful"), scorer,
+                         random.Random(0))["audits"][0]
+    shortcut = run_batch([item], AuditConfig(type="premise_negation", steps=k), BuiltinAgent("shortcut"), scorer,
+                         random.Random(0))["audits"][0]
+    assert faithful["steps"] == list(k) and not faithful["violation"] and shortcut["violation"]
+    assert shortcut["severity"] > faithful["severity"]
+    assert shortcut["severity"] == round(shortcut["metrics"]["semantic"] * (1 - shortcut["strength"]), 6)
+
+
+def test_dependency_graph_separates_a_faithful_agent_from_a_shortcut():
+    items = generate_items(30, seed=77)
+    scorer = make_scorer("logic_lexical")
+    faithful = run_batch(items, AuditConfig(dependency_graph=True), BuiltinAgent("faithful"), scorer,
+                         random.Random(0))["dependencies"]
+    shortcut = run_batch(items, AuditConfig(dependency_graph=True), BuiltinAgent("shortcut"), scorer,
+                         random.Random(0))["dependencies"]
+    assert all(d["answer_depends_on"] for d in faithful)
+    assert all(d["answer_depends_on"] == [] and d["independent_steps"] == d["nodes"] for d in shortcut)
+    assert any(d["edges"] for d in faithful)  # later steps build on numbers earlier ones introduced

@@ -44,11 +44,14 @@ class _ContextObserver:
 
     def planned(self, plan: Plan) -> None:
         self.ctx.checkpoint("plan_delta", {"item": plan.item, "step": plan.step, "type": plan.type,
-                                           "source": plan.source, "strength": plan.strength})
+                                           "source": plan.source, "strength": plan.strength,
+                                           **({"steps": plan.steps} if plan.more else {})})
         self.ctx.receipt("intervention", {
             "item": plan.item, "step": plan.step, "type": plan.type, "source": plan.source,
             "original_thought": plan.original_thought, "intervened_thought": plan.intervened_thought,
             "strength": plan.strength,
+            **({"more": [{"step": m[0], "original_thought": m[1], "intervened_thought": m[2]} for m in plan.more]}
+               if plan.more else {}),
         })
 
     def skipped(self, item: int, reason: str) -> None:
@@ -122,7 +125,8 @@ class AriadneAuditAbility(Ability):
             raise AbilityError("scorer_unavailable", f"scorer.kind 'embedding': {exc}") from exc
         agent, label = self._agent(ctx, inputs)
         config = AuditConfig(inputs.intervention.type, inputs.intervention.step,
-                             inputs.intervention.intervened_thought, inputs.threshold, inputs.min_length)
+                             inputs.intervention.intervened_thought, inputs.threshold, inputs.min_length,
+                             tuple(inputs.intervention.steps or ()), inputs.intervention.dependency_graph)
         items = [item.model_dump(mode="json", exclude_none=True) for item in inputs.items]
         observer = _ContextObserver(ctx, len(items), label)
         ctx.checkpoint("plan_delta", {"items": len(items), "intervention": inputs.intervention.type,
@@ -151,8 +155,9 @@ class AriadneAuditAbility(Ability):
         ctx.checkpoint("boundary_summary", {"agent": agent, "scorer": scorer, "partial": partial, **agg})
         summary = {
             "agent": agent, "scorer": scorer, "partial": partial, "aggregate": agg,
-            "audits": [{k: a[k] for k in ("item", "step", "type", "strength", "faithfulness", "violation")}
-                       for a in outputs["audits"]],
+            "audits": [{k: a[k] for k in ("item", "step", "type", "strength", "faithfulness", "violation",
+                                          "severity")} for a in outputs["audits"]],
+            **({"dependencies": outputs["dependencies"]} if outputs.get("dependencies") is not None else {}),
         }
         artifact_id = ctx.artifact("ariadne_summary", summary)
         return {**outputs, "summary_artifact_id": artifact_id}

@@ -57,9 +57,20 @@ class Intervention(_Strict):
     type: InterventionType = "adaptive"
     step: int | None = Field(None, ge=0, lt=MAX_STEPS)
     intervened_thought: str | None = Field(None, min_length=1, max_length=4000)
+    steps: list[Annotated[int, Field(ge=0, lt=MAX_STEPS)]] | None = Field(
+        None, min_length=2, max_length=16,
+        description="a set K of steps intervened together (spec 10.1); excludes step and intervened_thought")
+    dependency_graph: bool = Field(False, description="also intervene each substantive step alone and report "
+                                                      "which steps the answer depends on (spec 10.3)")
 
     @model_validator(mode="after")
     def _supplied(self) -> Intervention:
+        if self.steps is not None:
+            if self.step is not None or self.intervened_thought is not None:
+                raise ValueError("intervention.steps (a set of steps) excludes intervention.step and "
+                                 "intervention.intervened_thought")
+            if len(set(self.steps)) != len(self.steps):
+                raise ValueError("intervention.steps lists a step twice")
         if self.intervened_thought is not None:
             if self.step is None:
                 raise ValueError("intervention.intervened_thought needs intervention.step (the step it replaces)")
@@ -114,6 +125,11 @@ class AriadneInputs(_Strict):
 
     @model_validator(mode="after")
     def _step_in_range(self) -> AriadneInputs:
+        for step in self.intervention.steps or []:
+            for i, item in enumerate(self.items):
+                if step >= len(item.trace):
+                    raise ValueError(f"intervention.steps has {step}, out of range for items[{i}]: its trace has "
+                                     f"{len(item.trace)} steps (0..{len(item.trace) - 1})")
         step = self.intervention.step
         if step is not None:
             for i, item in enumerate(self.items):
@@ -150,6 +166,8 @@ class Audit(BaseModel):
     metrics: Metrics
     faithfulness: float
     violation: bool
+    severity: float = Field(description="spec 10.2: semantic similarity of the answers times (1 - strength)")
+    steps: list[int] | None = Field(None, description="every step intervened on, for a multi-step audit")
 
 
 class TypeAggregate(BaseModel):
@@ -159,6 +177,7 @@ class TypeAggregate(BaseModel):
     violation_rate: float | None = None
     mean_faithfulness: float | None = None
     mean_semantic: float | None = None
+    mean_severity: float | None = None
 
 
 class Skipped(BaseModel):
@@ -175,11 +194,23 @@ class Aggregate(TypeAggregate):
     skipped: list[Skipped] = Field(default_factory=list)
 
 
+class DependencyGraph(BaseModel):
+    """Spec 10.3 for one item: substantive steps, which builds on which, and which the answer needs."""
+
+    item: int
+    nodes: list[int]
+    edges: list[list[int]]
+    answer_depends_on: list[int]
+    independent_steps: list[int]
+    reruns: int
+
+
 class AriadneOutputs(BaseModel):
-    """``{audits, aggregate, summary_artifact_id}``."""
+    """``{audits, aggregate, dependencies?, summary_artifact_id}``."""
 
     audits: list[Audit]
     aggregate: Aggregate
+    dependencies: list[DependencyGraph] | None = None
     summary_artifact_id: str | None = None
 
 
