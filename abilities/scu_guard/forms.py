@@ -16,14 +16,18 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from abilities.scu_guard import measure
-from abilities.scu_guard.nlp import key, parse
+from abilities.scu_guard.nlp import key, parse, word_key
 
 Modality = Literal["must", "must_not", "may", "only"]
-CONTENT_POS = frozenset({"NOUN", "PROPN", "VERB", "ADJ", "NUM"})
+CONTENT_POS = frozenset({"NOUN", "PROPN", "VERB", "ADJ", "NUM", "ADV"})
+FUNCTION_POS = frozenset({"DET", "PRON", "PUNCT", "NUM", "ADP", "CCONJ", "SCONJ", "AUX", "PART", "SYM", "SPACE"})
 GENERIC = frozenset({"one", "anyone", "nobody", "person", "everyone", "everybody", "thing", "be", "have",
                      "do", "time", "any", "all", "each", "every", "no", "only", "other", "that", "which",
                      "who", "use", "make", "get", "same", "case", "allow", "permit", "prohibit", "forbid",
-                     "require", "need", "must", "may", "can", "never", "shall", "ban"})
+                     "require", "need", "must", "may", "can", "never", "shall", "ban", "also", "now", "still",
+                     "just", "then", "there", "here", "so", "very", "too", "even", "ever", "always", "again",
+                     "already", "yet", "however", "instead", "really", "well", "first"})
+GENERIC = GENERIC | frozenset(word_key(w) for w in GENERIC)  # the words and their keys
 DENY_WORDS = frozenset({"prohibited", "forbidden", "banned", "not", "never", "no", "neither", "nor", "without",
                         "cannot", "n't", "disallowed"})
 SAME_WORDS = frozenset({"same", "share", "together", "alongside"})
@@ -105,10 +109,12 @@ def keys(tokens: Any) -> list[str]:
             if k not in out:
                 out.append(k)
             continue
-        if t.pos_ in CONTENT_POS and t.pos_ != "NUM" and not t.like_num:
-            k = key(t)
-            if k and k not in GENERIC and len(k) > 1 and k not in out:
-                out.append(k)
+        argument = t.dep_ in ("nsubj", "nsubjpass", "dobj", "pobj") and t.pos_ not in FUNCTION_POS
+        if (t.pos_ in CONTENT_POS or argument) and t.pos_ != "NUM" and not t.like_num:
+            parts = [t.text] if "-" not in t.text else [p for p in t.text.split("-") if p.isalpha()]
+            for k in [key(t)] if len(parts) == 1 else [word_key(p) for p in parts]:
+                if k and k not in GENERIC and len(k) > 1 and k not in out:
+                    out.append(k)
     return out
 
 

@@ -27,7 +27,7 @@ from abilities.scu_guard.forms import GENERIC, Band, Form, keys
 from abilities.scu_guard.nlp import key, light_keys, parse, word_key
 
 PERMISSIVE = frozenset({"may", "can", "allow", "permit", "welcome", "fine", "ok", "okay", "acceptable", "free",
-                        "enough", "sufficient", "could", "open", "accept", "possible", "go"})
+                        "enough", "sufficient", "could", "open", "accept", "possible"})
 OPTIONAL_RE = re.compile(
     r"\b(?:optional|recommend\w*|not (?:required|mandatory|needed|necessary|compulsory|obligatory)|"
     r"(?:do|does|did)(?: not|n't) (?:need|have) to|(?:do|does|did)(?: not|n't) need|no need|needn't|"
@@ -197,6 +197,7 @@ _NAME_RE = re.compile(
     r"|\b[A-Z][a-zA-Z]+(?:\s+[A-Z][a-zA-Z]+)+\b"       # Late Film, Doe v. Roe
     r"|(?<=[a-z,;:] )[A-Z][a-z]{2,}\b"                  # Freedonia, mid-sentence
     r"|\b[A-Z]{2,}[\w-]*\b"                            # acronyms
+    r"|\b[A-Z]\.\s?[A-Z][a-z]+\b"                      # A. Kim
 )
 
 
@@ -621,6 +622,8 @@ def _matches(form: Form, clause: Clause) -> bool:
         return False
     if act:  # a light verb ("go", "put"): the things must be named in full
         return (bool(obj) and hit_obj == obj) or (len(hit_obj) >= 2 and bool(hit_subj))
+    if clause.verbs - LIGHT_VERBS - PERMISSIVE:  # a rule without its own verb: the clause must not be
+        return (bool(obj) and hit_obj == obj) and bool(hit_subj)  # about another action of the things
     return len(hit_obj) >= 2 or (bool(hit_obj) and bool(hit_subj)) or (not obj and len(hit_subj) >= 2)
 
 
@@ -647,9 +650,9 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             if not _matches(f, c):
                 continue
             if f.quantity is not None:  # a bound: only "optional" or "does not require" speak to it here
-                requires = bool(set(f.action) & REQUIRE_VERBS)
+                requires = bool(re.search(r"\b(?:require[sd]?|needs?)\b", f.text, re.I))
                 if (f.modality in ("must", "must_not") and c.optional and not c.negated) or (
-                        requires and c.negated and set(f.action) & (c.verbs | c.keys)):
+                        requires and c.negated and REQUIRE_VERBS & (c.verbs | c.keys)):
                     out.append(_finding(f, claim, c.start, c.end, "require",
                                         f"the claim makes {f.text!r} optional"))
                 continue
