@@ -41,7 +41,7 @@ def server(tmp_path_factory) -> MetisServer:
     data[CANVAS_APPROVER] = {"tenant": "acme", "roles": ["canvas", "approver"]}
     tokens.write_text(json.dumps(data))
     s = MetisServer(root / "data", extra_args=["--tokens", str(tokens), "--workers", "2"],
-                    env={"METIS_EXTRA_ABILITIES": ABILITIES}).start()
+                    env={"METIS_EXTRA_ABILITIES": ABILITIES, "METIS_WORKER_PREIMPORT": "0"}).start()
     yield s
     s.stop()
 

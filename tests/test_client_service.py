@@ -108,7 +108,7 @@ async def test_subscriptions_get_their_own_events(metis_server):
 
 
 async def test_stream_and_calls_resume_across_a_server_restart(server_factory):
-    server = server_factory(extra_args=["--workers", "1"])
+    server = server_factory(extra_args=["--workers", "1"], env={"METIS_WORKER_PREIMPORT": "0"})
     async with Client(server.http_url, token=server.token(), reconnect_for=60) as c:
         act = await c.start("t_emit", {"n": 40, "delay_s": 0.05}, topic="restart-topic")
         sub = await c.subscribe("restart-topic")
