@@ -12,7 +12,6 @@ A bad frame gets an error response and the connection stays open.
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 import uuid
 from typing import Any
@@ -28,6 +27,9 @@ from orchestrator.service import Session
 
 log = structlog.get_logger("metis.toolbus")
 MAX_INFLIGHT = 256
+#: Reads that never wait on I/O: answered in the reading loop itself, sparing a task per call (they
+#: cannot hold anything back: they do not await).
+INLINE = frozenset({"session.whoami", "abilities.list", "actions.get", "actions.list", "events.unsubscribe"})
 
 
 def bearer(headers: Any) -> str | None:
@@ -82,10 +84,7 @@ class _Connection:
         """Send one message; ConnectionError once the client is gone (subscriptions then stop)."""
         if self.closed:
             raise ConnectionError("connection closed")
-        try:
-            text = encode(obj)
-        except UnicodeEncodeError:  # a lone surrogate echoed from bad input: escape it
-            text = json.dumps(obj, separators=(",", ":"), ensure_ascii=True)
+        text = encode(obj)
         async with self.send_lock:
             try:
                 await self.ws.send_text(text)
@@ -160,9 +159,16 @@ async def toolbus_endpoint(ws: WebSocket) -> None:
                     E.RATE_LIMITED, "rate limit exceeded: slow down", {"rate_per_s": settings.rate_per_s})))
                 continue
             items, is_batch = parse(text, settings.max_message_bytes, settings.max_batch)
-            if not is_batch and isinstance(items[0], dict):  # refused before any method ran
-                await conn.send(items[0])
-                continue
+            if not is_batch:
+                item = items[0]
+                if isinstance(item, dict):  # refused before any method ran
+                    await conn.send(item)
+                    continue
+                if item.method in INLINE:
+                    res = await handle_request(conn.session, service, item)
+                    if res is not None:
+                        await conn.send(res)
+                    continue
             await conn.start(items, is_batch)
     except (WebSocketDisconnect, ConnectionError, RuntimeError):
         pass
