@@ -149,7 +149,8 @@ class Outputs(BaseModel):
     result: str | None = None
     solutions: list[str] | None = None
     solution_set: str | None = Field(default=None, description="solve: the answer as a sympy set over the reals")
-    relation: str | None = None
+    relation: str | None = Field(default=None, description="solve: the relation solved (=, <, <=, >, >=)")
+    parameters: list[str] | None = Field(default=None, description="solve: the symbols other than the unknown")
     cases: list[dict[str, Any]] | None = Field(
         default=None, description="solve with parameters: [{when, solution_set, solutions}] covering every value")
     rejected: list[dict[str, Any]] | None = None

@@ -170,7 +170,8 @@ class Parser:
                 self._check_implicit(tok, last_kind, last_op)
                 right = self.parse_expression(20, depth + 1)
                 left = self._binary("*", left, right, tok.pos)
-                last_kind = "implicit"
+                # (x+1)(x-2)(x-5): a product of parenthesised factors stays unambiguous
+                last_kind = "rparen" if self.s.tokens[self.s.i - 1].text == ")" else "implicit"
             else:
                 self.next()
                 if op == "^":

@@ -15,8 +15,6 @@ has no form in the set grammar: it is refused, and an interval in ``assumptions`
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import sympy
 
 from abilities.crl_math import numeric
@@ -37,10 +35,8 @@ from abilities.crl_math.chart import (
 )
 from abilities.crl_math.domain import Cond, domain
 from abilities.crl_math.parser import evaluated, realify
+from abilities.crl_math.request import Chain
 from abilities.crl_math.sets import family, holds, show_set
-
-if TYPE_CHECKING:
-    from abilities.crl_math.solve import Chain
 
 TRIG = (sympy.sin, sympy.cos, sympy.tan)
 MAX_POINTS = 400

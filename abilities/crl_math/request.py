@@ -9,11 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import sympy
+
 from abilities.base import AbilityError
 from abilities.crl_math import report
 from abilities.crl_math.domain import Cond, Contradiction, from_relation, reduce_conds, satisfiable
 from abilities.crl_math.parser import ParseError, parse_relation
-from abilities.crl_math.trail import Trail, show
+from abilities.crl_math.trail import StepRec, Trail, show
 
 
 @dataclass
@@ -83,3 +85,24 @@ def partial_outputs(trail: Trail, req: Request) -> dict[str, Any]:
 def save_partial(trail: Trail, req: Request, _cur_id: str) -> None:
     """Hand the outputs so far to the host (a frozen worker still ends partial with them)."""
     trail.hooks.save_partial(partial_outputs(trail, req))
+
+
+class Chain:
+    """The steps of one solve, recorded on the trail (stop requests honoured between steps)."""
+
+    def __init__(self, trail: Trail, req: Request, start: str) -> None:
+        self.trail, self.req, self.cur = trail, req, start
+        self.steps: list[StepRec] = []
+
+    def step(self, rule: str, new: sympy.Basic, note: str = "", surface: str | None = None,
+             domain_obligations: bool = True) -> StepRec:
+        if self.trail.hooks.should_stop():
+            raise StoppedWithPartial(partial_outputs(self.trail, self.req))
+        s = self.trail.add_step(rule, self.cur, new, note=note, surface=surface,
+                                domain_obligations=domain_obligations)
+        self.steps.append(s)
+        self.cur = s.output_expr_id
+        return s
+
+    def record(self, rule: str, new: sympy.Basic, note: str, surface: str | None) -> None:
+        self.step(rule, new, note, surface)

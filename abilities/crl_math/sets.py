@@ -175,39 +175,49 @@ def _close(a: Any, b: Any) -> bool:
 def member(s: sympy.Set, v: Any, env: dict[str, Any]) -> bool:
     """Is the real number ``v`` in ``s`` (parameters from ``env``)? Strict: BadSet if undecidable."""
     with mpmath.workdps(numeric.DPS):
-        return _member(s, v, env)
+        return compile_set(s, env)(v)
 
 
-def _member(s: sympy.Set, v: Any, env: dict[str, Any]) -> bool:
+def compile_set(s: sympy.Set, env: dict[str, Any]) -> Any:
+    """A membership test with the set's numbers evaluated once (at 50 digits) for these parameters."""
     if s is sympy.S.EmptySet:
-        return False
+        return lambda v: False
     if s is sympy.S.Reals:
-        return True
+        return lambda v: True
     if isinstance(s, sympy.Interval):
         lo, hi = _num(s.start, env), _num(s.end, env)
         if lo > hi:
             raise BadSet("an interval with its bounds reversed")
-        left = (v > lo and not _close(v, lo)) or (_close(v, lo) and not s.left_open)
-        right = (v < hi and not _close(v, hi)) or (_close(v, hi) and not s.right_open)
-        return left and right
+        lopen, ropen = s.left_open, s.right_open
+
+        def interval(v: Any) -> bool:
+            left = (v > lo and not _close(v, lo)) or (_close(v, lo) and not lopen)
+            return left and ((v < hi and not _close(v, hi)) or (_close(v, hi) and not ropen))
+
+        return interval
     if isinstance(s, sympy.FiniteSet):
-        return any(_close(v, _num(e, env)) for e in s.args)
-    if isinstance(s, sympy.Union):
-        return any(_member(a, v, env) for a in s.args)
-    if isinstance(s, sympy.Intersection):
-        return all(_member(a, v, env) for a in s.args)
-    if isinstance(s, sympy.Complement):
-        return _member(s.args[0], v, env) and not _member(s.args[1], v, env)
+        elems = [_num(e, env) for e in s.args]
+        return lambda v: any(_close(v, e) for e in elems)
+    if isinstance(s, sympy.Union | sympy.Intersection | sympy.Complement):
+        parts = [compile_set(a, env) for a in s.args]
+        if isinstance(s, sympy.Union):
+            return lambda v: any(p(v) for p in parts)
+        if isinstance(s, sympy.Intersection):
+            return lambda v: all(p(v) for p in parts)
+        return lambda v: parts[0](v) and not parts[1](v)
     if isinstance(s, sympy.ImageSet):
         lam = s.lamda
         n = lam.variables[0]
-        body = lam.expr
-        slope = sympy.diff(body, n)
+        slope = sympy.diff(lam.expr, n)
         if slope.has(n) or slope == 0:
             raise BadSet("only families r + T*n (linear in n) are supported")
-        r, t = _num(body.xreplace({n: 0}), env), _num(slope, env)
-        k = int(mpmath.nint((v - r) / t))
-        return any(_close(v, r + t * j) for j in (k - 1, k, k + 1))
+        r, t = _num(lam.expr.xreplace({n: 0}), env), _num(slope, env)
+
+        def fam(v: Any) -> bool:
+            k = int(mpmath.nint((v - r) / t))
+            return any(_close(v, r + t * j) for j in (k - 1, k, k + 1))
+
+        return fam
     raise BadSet(f"unsupported set kind {type(s).__name__}")
 
 
@@ -309,13 +319,16 @@ def check_set(
     except BadSet as exc:
         out.error = str(exc)
         return out
+    try:
+        with mpmath.workdps(numeric.DPS):
+            test = compile_set(s, env)
+    except BadSet as exc:
+        out.error = str(exc)
+        return out
     for v in pts:
         at = {**env, x.name: v}
-        try:
-            inside = member(s, v, at)
-        except BadSet as exc:
-            out.error = str(exc)
-            return out
+        with mpmath.workdps(numeric.DPS):
+            inside = test(v)
         try:
             truth = all(numeric.cond_holds(c, at, True) for c in assumptions) and holds(lhs, op, rhs, at)
         except numeric.Unevaluable:

@@ -36,34 +36,14 @@ from abilities.crl_math.chart import (
 from abilities.crl_math.domain import Cond, Contradiction, reduce_conds
 from abilities.crl_math.params import run_cases
 from abilities.crl_math.parser import ParseError, evaluated, parse_solve_relation, realify
-from abilities.crl_math.request import Request, StoppedWithPartial, base_outputs, partial_outputs
+from abilities.crl_math.request import Chain, Request, base_outputs
 from abilities.crl_math.rules import log_exp_inverse
-from abilities.crl_math.sets import check_set, show_set
+from abilities.crl_math.sets import check_set, holds, show_set
 from abilities.crl_math.trail import NullHooks, StepRec, Trail, show
 
 IMPLICATION_RULES = ("SQUARE_BOTH_SIDES", "SQUARE_ABS", "EXPONENTIATE_LOGS", "CAS_SOLVE")
+SQUARING_RULES = ("SQUARE_BOTH_SIDES", "SQUARE_ABS", "CAS_SOLVE")  # the others are equivalences on the domain
 TRIG = (sympy.sin, sympy.cos, sympy.tan)
-
-
-class Chain:
-    """The steps of one solve, recorded on the trail (stop requests honoured between steps)."""
-
-    def __init__(self, trail: Trail, req: Request, start: str) -> None:
-        self.trail, self.req, self.cur = trail, req, start
-        self.steps: list[StepRec] = []
-
-    def step(self, rule: str, new: sympy.Basic, note: str = "", surface: str | None = None,
-             domain_obligations: bool = True) -> StepRec:
-        if self.trail.hooks.should_stop():
-            raise StoppedWithPartial(partial_outputs(self.trail, self.req))
-        s = self.trail.add_step(rule, self.cur, new, note=note, surface=surface,
-                                domain_obligations=domain_obligations)
-        self.steps.append(s)
-        self.cur = s.output_expr_id
-        return s
-
-    def record(self, rule: str, new: sympy.Basic, note: str, surface: str | None) -> None:
-        self.step(rule, new, note, surface)
 
 
 def _unknown(req: Request, syms: list[sympy.Symbol]) -> sympy.Symbol:
@@ -307,10 +287,40 @@ def _residual(e: sympy.Basic, x: sympy.Symbol, v: sympy.Expr, real: bool) -> Any
     return abs(a - b)
 
 
+def _same_truth(trail: Trail, s: StepRec, a: sympy.Rel, b: sympy.Rel, x: sympy.Symbol) -> None:
+    """An equivalence step: both relations hold at the same points (where the conditions hold)."""
+    conds = trail.conditions_in_force()
+    ops = {sympy.Eq: "=", sympy.Lt: "<", sympy.Le: "<=", sympy.Gt: ">", sympy.Ge: ">="}
+    oa, ob = ops[type(a)], ops[type(b)]
+    tested, differ = 0, []
+    for pt in numeric.sample_points([x.name], trail.rng(f"witness/{s.step_id}"), conds, 200):
+        if tested >= trail.tests_per_step:
+            break
+        env = numeric.to_env(pt)
+        if not all(numeric.cond_holds(c, env) for c in conds):
+            continue
+        try:
+            ta, tb = holds(a.lhs, oa, a.rhs, env), holds(b.lhs, ob, b.rhs, env)
+        except numeric.Unevaluable:
+            continue
+        tested += 1
+        if ta != tb:
+            differ.append({k: str(v) for k, v in pt.items()})
+    payload = {"check": "both relations have the same truth value at seeded points under the conditions",
+               "a": show(a), "b": show(b), "conditions": [c.text for c in conds], "tested": tested,
+               "differ": differ[:5]}
+    ok = tested > 0 and not differ
+    w = trail.add_witness(s.step_id, "RandomTest", payload, f"{tested} points, same truth value", ok)
+    s.witness_ids.append(w.wit_id)
+
+
 def _witness_step(trail: Trail, s: StepRec, x: sympy.Symbol, final: sympy.Set) -> None:
     """Every step: the rule; an equation step also: each verified solution still satisfies it."""
     trail.witness(s)
     out = trail.exprs[s.output_expr_id].expr
+    inp = trail.exprs[s.input_expr_ids[0]].expr
+    if isinstance(inp, sympy.Rel) and isinstance(out, sympy.Rel) and s.rule not in SQUARING_RULES:
+        _same_truth(trail, s, inp, out, x)
     finite = isinstance(final, sympy.FiniteSet) or final is sympy.S.EmptySet
     listed = isinstance(out, sympy.FiniteSet) or out is sympy.S.EmptySet
     if not finite or not (isinstance(out, sympy.Equality) or listed) or s.rule == "CHECK_CANDIDATES":
