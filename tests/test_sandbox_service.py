@@ -183,3 +183,20 @@ async def test_wall_budget_ends_partial_with_tests_so_far(metis_server):
     assert view["status"] == "partial"
     out = view["outputs"]
     assert 1 <= out["passed"] < 10 and out["passed"] + out["not_run"] == 10 and out["errors"] == 0
+
+
+async def test_expected_values_never_enter_the_sandbox(metis_server):
+    """The code cannot pass by finding its expectations: only arguments cross into the jail."""
+    code = ("import gc, sys\n"
+            "TOKEN = 'SECRET-' + 'EXPECTATION'\n"
+            "def peek(x):\n"
+            "    hits = [r for o in gc.get_objects() for r in gc.get_referents(o)\n"
+            "            if isinstance(r, str) and r is not TOKEN and TOKEN in r]\n"
+            "    f = sys._getframe()\n"
+            "    while f is not None:\n"
+            "        hits += [k for k, v in f.f_locals.items() if v is not globals() and TOKEN in repr(v)]\n"
+            "        f = f.f_back\n"
+            "    return len(hits)\n")
+    tests = [{"name": f"t{i}", "args": [i], "expected": f"SECRET-EXPECTATION-{i}"} for i in range(3)]
+    view, _ = await run_action(metis_server, "sandbox", check(code, "peek", tests))
+    assert [r["returned_json"] for r in view["outputs"]["results"]] == ["0", "0", "0"]
