@@ -546,13 +546,16 @@ def check_unbounded(forms: Sequence[Form], claim: Claim) -> list[Finding]:
 def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     """Conditional rules: a claim amount inside the trigger band, and the rule it triggers broken."""
     out = []
-    for a, clause in claim.amounts + claim.chunk_amounts:
+    for a, own_clause in claim.amounts + claim.chunk_amounts:
         for f in forms:
             band = f.trigger
             if band is None or a.dim != band.dimension or a.direction != "eq":
                 continue
             if not _in_band(a.lo, a.hi, band):
                 continue
+            # "The shipment worth 4,000 dollars left without a declaration": the amount and the broken
+            # consequence sit in different clauses of one sentence
+            clause = _sentence_of(claim, own_clause, set(f.object) | set(f.action))
             topic = _overlap(f, clause)
             if topic == 0 and a.dim not in ("age",) and not claim.chunk_amounts:
                 continue
@@ -574,6 +577,26 @@ def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 out.append(_finding(f, claim, clause.start, clause.end, "conditional",
                                     f"{a.text!r} triggers {f.text!r}, and the claim breaks it"))
     return out
+
+
+def _sentence_of(claim: Claim, clause: Clause, consequence: set[str]) -> Clause:
+    """The clauses of the sentence holding ``clause``, merged: words, denials, modifiers; negation and
+    permission from the clauses that speak of the consequence (or from ``clause`` itself)."""
+    start = max([0] + [m.end() for m in re.finditer(r"[.!?;]\s+", claim.text[: clause.start])])
+    stop = re.search(r"[.!?;](?:\s|$)", claim.text[clause.end :])
+    end = clause.end + stop.end() if stop else len(claim.text)
+    same = [c for c in claim.clauses if start <= c.start < end] or [clause]
+    speaking = [c for c in same if consequence & (c.keys | c.facts | c.denied)] or [clause]
+    merged = Clause(start=start, end=end, text=claim.text[start:end], keys=set().union(*(c.keys for c in same)),
+                    verbs=set().union(*(c.verbs for c in same)), negated=any(c.negated for c in speaking),
+                    permissive=any(c.permissive for c in speaking), optional=any(c.optional for c in speaking),
+                    denied=set().union(*(c.denied for c in same)), agents=[g for c in same for g in c.agents],
+                    head_i=clause.head_i, order_pos=clause.order_pos,
+                    negverb=any(c.negverb for c in speaking), facts=set().union(*(c.facts for c in same)))
+    for c in same:
+        for k, v in c.mods.items():
+            merged.mods.setdefault(k, set()).update(v)
+    return merged
 
 
 @lru_cache(maxsize=4096)
