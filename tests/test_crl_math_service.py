@@ -126,3 +126,30 @@ async def test_a_simplification_that_runs_on_ends_within_its_wall_budget(metis_s
         assert view["outputs"]["result"].startswith("-(sin(x) + cos(x))**5")
         assert view["outputs"]["invariants"]["I2"]["ok"] is False  # not audited: stopped early
     assert any(e["data"].get("kind") == "budget_grace" for e in events if e["event"] == "action_notice")
+
+
+async def test_inequalities_trig_windows_and_parameter_cases_over_the_toolbus(metis_server):
+    async with ToolBus.connect(metis_server) as tb:
+        view, events = await tb.run("crl_math", {"goal": "solve", "equation": "(x - 1)/(x + 2) <= 0"})
+        assert view["status"] == "completed", view.get("error")
+        assert view["outputs"]["solution_set"] == "Interval.Lopen(-2, 1)"
+        summary = [e for e in events if e["data"].get("kind") == "boundary_summary"][0]["data"]["payload"]
+        assert summary["invariants_ok"] is True
+        view, _ = await tb.run("crl_math", {"goal": "solve", "equation": "2cos(x)^2 - 1 = 0",
+                                            "assumptions": ["x >= 0", "x < 2*pi"]})
+        assert view["outputs"]["solutions"] == ["pi/4", "3*pi/4", "5*pi/4", "7*pi/4"]
+        view, _ = await tb.run("crl_math", {"goal": "solve", "equation": "a*x > 1", "variable": "x"})
+        assert view["status"] == "completed", view.get("error")
+        assert {tuple(c["when"]): c["solution_set"] for c in view["outputs"]["cases"]} == {
+            ("a < 0",): "Interval.open(-oo, 1/a)", ("a == 0",): "EmptySet", ("a > 0",): "Interval.open(1/a, oo)"}
+        view, _ = await tb.run("crl_math", {"goal": "solve", "equation": "sin(x) > 1/2"})
+        assert view["status"] == "failed" and view["error"]["reason"] == "unsupported"
+        assert "assumptions" in view["error"]["message"]
+
+
+@pytest.mark.parametrize(("inputs", "needle"), [
+    ({"goal": "solve", "equation": "x != 1"}, "equation"),
+    ({"goal": "solve", "equation": "x < 1 < 2"}, "more than one relation"),
+])
+async def test_bad_relations_are_refused_naming_the_field(metis_server, inputs, needle):
+    await expect_invalid(metis_server, "crl_math", inputs, needle)
