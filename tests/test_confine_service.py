@@ -8,7 +8,7 @@ import json
 import os
 import stat
 
-from tests.support import run_action
+from tests.support import ToolBus, run_action
 from tests.test_mathlas_sandbox import GADGET, walk_out_program
 
 
@@ -52,3 +52,19 @@ async def test_a_score_forged_on_stdout_is_not_registered(metis_server):
     scores = [e["data"]["payload"].get("score") for e in events
               if e["event"] == "action_checkpoint" and e["data"].get("kind") == "verifier_update"]
     assert scores == [None]
+
+
+async def test_a_candidate_cannot_signal_the_server_or_its_worker(metis_server):
+    server_pid = metis_server.proc.pid
+    program = GADGET + ("def priority(el, n):\n    out = []\n"
+                        f"    for pid in (-1, {server_pid}, G['getppid']()):\n"
+                        "        try:\n            G['kill'](pid, 9)\n            out.append('SENT')\n"
+                        "        except OSError as exc:\n            out.append(type(exc).__name__)\n"
+                        "    raise RuntimeError(repr([G['getppid']()] + out))\n")
+    view, _ = await run_action(metis_server, "mathlas", funsearch("evaluate", program))
+    assert view["status"] == "completed", view.get("error")
+    # its parent is outside its PID namespace (ppid 0, and kill(0) would only reach its own group)
+    assert view["outputs"]["result"]["error"].endswith("[0, 'ProcessLookupError', 'ProcessLookupError', 'SENT']")
+    assert metis_server.proc.poll() is None
+    async with ToolBus.connect(metis_server) as tb:
+        assert (await tb.call("session.whoami"))["tenant"] == "acme"
