@@ -111,8 +111,8 @@ def keys(tokens: Any) -> list[str]:
             continue
         argument = t.dep_ in ("nsubj", "nsubjpass", "dobj", "pobj") and t.pos_ not in FUNCTION_POS
         if (t.pos_ in CONTENT_POS or argument) and t.pos_ != "NUM" and not t.like_num:
-            parts = [t.text] if "-" not in t.text else [p for p in t.text.split("-") if p.isalpha()]
-            for k in [key(t)] if len(parts) == 1 else [word_key(p) for p in parts]:
+            parts = [p for p in t.text.split("-") if p.isalpha()] if "-" in t.text else []
+            for k in [word_key(p) for p in parts] if parts else [key(t)]:
                 if k and k not in GENERIC and len(k) > 1 and k not in out:
                     out.append(k)
     return out

@@ -191,19 +191,19 @@ def split_sentences(text: str) -> list[str]:
     return [s for s in _SENT_RE.split(text) if s.strip()]
 
 
-_NAME_RE = re.compile(
-    r"\b[A-Z][\w.-]*\d[\w-]*\b"                      # TX-9, S-4
-    r"|\b[A-Z][a-z]+ (?:[A-Z]|\d+)\b"                  # Room 2, Magazine B
-    r"|\b[A-Z][a-zA-Z]+(?:\s+[A-Z][a-zA-Z]+)+\b"       # Late Film, Doe v. Roe
-    r"|(?<=[a-z,;:] )[A-Z][a-z]{2,}\b"                  # Freedonia, mid-sentence
-    r"|\b[A-Z]{2,}[\w-]*\b"                            # acronyms
-    r"|\b[A-Z]\.\s?[A-Z][a-z]+\b"                      # A. Kim
-)
+_NAME_RES = [re.compile(p) for p in (
+    r"\b[A-Z][\w.-]*\d[\w-]*\b",                      # TX-9, S-4
+    r"\b[A-Z][a-z]+ (?:[A-Z]|\d+)\b",                  # Room 2, Magazine B
+    r"\b[A-Z][a-zA-Z]+(?:\s+[A-Z][a-zA-Z]+)+\b",       # Late Film
+    r"(?<=[a-z,;:] )[A-Z][a-z]{2,}\b",                  # Freedonia, mid-sentence
+    r"\b[A-Z]{2,}[\w-]*\b",                            # acronyms
+    r"\b[A-Z]\.\s?[A-Z][a-z]+\b",                      # A. Kim
+)]
 
 
 def _names(text: str) -> set[str]:
     """Names a chunk and a claim can share: proper names and labels ("Room 2", "TX-9", "Magazine B")."""
-    return {m.group(0).lower() for m in _NAME_RE.finditer(text) if len(m.group(0)) > 2}
+    return {m.group(0).lower() for r in _NAME_RES for m in r.finditer(text) if len(m.group(0)) > 2}
 
 
 def chunk_facts(claim: str, chunk_texts: Sequence[str]) -> list[tuple[str, str]]:
@@ -650,6 +650,16 @@ def _matches(form: Form, clause: Clause) -> bool:
     return len(hit_obj) >= 2 or (bool(hit_obj) and bool(hit_subj)) or (not obj and len(hit_subj) >= 2)
 
 
+def _names_duty(form: Form, clause: Clause) -> bool:
+    """ "Chaps are optional for chainsaw operators": the subject of a duty and its object (or action)
+    named in a clause that calls it optional."""
+    words = clause.keys | clause.facts
+    subj = set(form.subject) - GENERIC
+    obj = set(form.object) - GENERIC - subj
+    hit_subj = bool(subj & words)
+    return hit_subj and (bool(obj & words) or bool(set(form.action) & (clause.verbs | words)) or not obj)
+
+
 def _denies_required(form: Form, clause: Clause) -> bool:
     """ "Callers go out live without any delay": the required thing is denied where the subject or the
     action of the rule is named."""
@@ -667,7 +677,8 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         if f.trigger or f.window or f.exclusion or f.agents or (f.order and f.modality != "must"):
             continue
         for c in claim.clauses:
-            if f.modality == "must" and not (set(f.action) & NEGATING) and _denies_required(f, c):
+            if f.modality == "must" and not (set(f.action) & NEGATING) and (
+                    _denies_required(f, c) or (c.optional and not c.negated and _names_duty(f, c))):
                 out.append(_finding(f, claim, c.start, c.end, "require", f"the claim drops what {f.text!r} requires"))
                 break
             if not _matches(f, c):
