@@ -138,6 +138,39 @@ async def measure(port: int, cases: dict[str, tuple[str, int | None, int]], repe
     return out
 
 
+def log_open_seconds(data_dir: Path, times: int = 3) -> list[float]:
+    """``ReceiptLog.open()`` + ``close()`` on a data dir, ``times`` times (the log's share of start-up)."""
+    out = []
+    for _ in range(times):
+        t = time.perf_counter()
+        rlog = ReceiptLog(data_dir)
+        rlog.open()
+        out.append(time.perf_counter() - t)
+        rlog.close()
+    return out
+
+
+def server_start(data_dir: Path) -> tuple[float, float]:
+    """Seconds until ``/healthz`` answers, and the server's RSS (MB) right then; the server is stopped."""
+    server = MetisServer(data_dir, extra_args=["--log-level", "warning"])
+    t = time.perf_counter()
+    server.start(timeout=600)
+    try:
+        return time.perf_counter() - t, rss_mb(server.proc.pid)
+    finally:
+        server.stop()
+
+
+def rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as f:
+        return next(int(line.split()[1]) / 1024 for line in f if line.startswith("VmRSS:"))
+
+
+def spread(values: list[float]) -> str:
+    v = sorted(values)
+    return "/".join(f"{x:.3g}" for x in (v[0], v[len(v) // 2], v[-1]))
+
+
 async def healthz(port: int) -> float:
     t0 = time.perf_counter()
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
@@ -174,11 +207,13 @@ def main() -> None:
     ap.add_argument("--abandon-backlog", type=int, default=10_000,
                     help="events left unread by the hung-up client of the abandoned-resume diagnostic")
     ap.add_argument("--abandon-repeat", type=int, default=3)
+    ap.add_argument("--startup-rounds", type=int, default=3, help="start-ups measured (and on an empty log)")
     ap.add_argument("--keep", type=Path, default=None, help="build into / reuse this data dir (kept)")
     ap.add_argument("--smoke", action="store_true", help="small N, seconds (CI); results to a temp dir")
     args = ap.parse_args()
     if args.smoke:
         args.records, args.repeat, args.pause, args.abandon_backlog, args.abandon_repeat = 10_000, 3, 0.0, 50, 1
+        args.startup_rounds = 1
     tmp = Path(tempfile.mkdtemp(prefix="spine_resume_", dir=REPO / "bench"))
     data_dir = args.keep or tmp / "data"
     try:
@@ -198,10 +233,22 @@ def main() -> None:
             "resume_start": (TARGET_TOPIC, 0, seqs[0]),
             "resume_near_end": (TARGET_TOPIC, seqs[-2], seqs[-1]),
         }
+        # start-up and memory against the same server on an empty log (same run), interleaved
+        empty = tmp / "empty"
+        ReceiptLog(empty).open()
+        opens, opens_empty, starts, starts_empty, rss, rss_empty = [], [], [], [], [], []
+        for _ in range(args.startup_rounds):
+            opens += log_open_seconds(data_dir, 1)
+            opens_empty += log_open_seconds(empty, 1)
+            s, r = server_start(data_dir)
+            starts.append(s)
+            rss.append(r)
+            s, r = server_start(empty)
+            starts_empty.append(s)
+            rss_empty.append(r)
+        startup = sorted(starts)[len(starts) // 2]
         server = MetisServer(data_dir, extra_args=["--log-level", "warning"])
-        t = time.perf_counter()
         server.start(timeout=600)
-        startup = time.perf_counter() - t
         try:
             figs = asyncio.run(measure(server.port, cases, args.repeat, args.pause,
                                        {TARGET_TOPIC: seqs[-1], FRESH_TOPIC: info["records"]}))
@@ -214,6 +261,8 @@ def main() -> None:
     base = figs["baseline_fresh_topic"]["p50_ms"]
     worst = max(figs[k]["p50_ms"] for k in figs if k.startswith("resume"))
     result = {"benchmark": "spine_resume", "log": info, "server_startup_seconds": round(startup, 2),
+              "startup": {"log_open_s": opens, "log_open_empty_s": opens_empty, "server_start_s": starts,
+                          "server_start_empty_s": starts_empty, "server_rss_mb": rss, "server_rss_empty_mb": rss_empty},
               "target_topic_events": len(seqs), "figures": figs, "abandoned_resume": stall,
               "ratios_p50_vs_fresh": {k: ratio(v["p50_ms"], base) for k, v in figs.items()},
               "target_ms": TARGET_MS, "met": worst <= TARGET_MS}
@@ -225,7 +274,10 @@ def main() -> None:
                  f"{stall['healthz_idle_p50_ms']}",
                  f"{ratio(stall['healthz_after_abandoned_resume_p50_ms'], stall['healthz_idle_p50_ms']):.1f}x"))
     rows.append(("records in log", f"{info['records']:,}", "", ""))
-    rows.append(("server start-up s", f"{startup:.1f}", "", ""))
+    rows.append((f"log open s (min/med/max of {len(opens)})", spread(opens), spread(opens_empty) + " empty", ""))
+    rows.append(("server start-up s", spread(starts), spread(starts_empty) + " empty", ""))
+    rows.append(("server RSS after start MB", spread(rss), spread(rss_empty) + " empty",
+                 f"{ratio(sorted(rss)[len(rss) // 2], sorted(rss_empty)[len(rss_empty) // 2]):.2f}x"))
     if "build_records_per_s" in info:
         rows.append(("build: ReceiptLog batched appends/s", f"{info['build_records_per_s']:,.0f}", "", ""))
     show("resume with Last-Event-ID", rows)
