@@ -307,7 +307,7 @@ async def answer_in_place(action: Any, ev: Event, out: Output) -> None:
         return
 
 
-def waiting_hint(out: Output, action_id: str, ev: Event) -> None:
+def waiting_hint(out: Output, ev: Event) -> None:
     rid = ev.payload.get("request_id")
     out.note(f"metis: {ev.action_id} waits for input; answer with: metis input {ev.action_id} {rid} VALUE_JSON")
 
@@ -327,7 +327,7 @@ async def follow_action(client: Client, action: Any, out: Output, show: bool, in
                 if interactive:
                     prompts.append(asyncio.get_running_loop().create_task(answer_in_place(action, ev, out)))
                 else:
-                    waiting_hint(out, action.action_id, ev)
+                    waiting_hint(out, ev)
     finally:
         for task in prompts:
             task.cancel()
@@ -404,7 +404,7 @@ def cmd_follow(args: argparse.Namespace) -> int:
                         first = False
                     out.event(ev, None, True)
                     if ev.event == "action_waiting_user":
-                        waiting_hint(out, ev.action_id or "", ev)
+                        waiting_hint(out, ev)
                     if not args.until_done or ev.action_id is None:
                         continue
                     if ev.terminal:
