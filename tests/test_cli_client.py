@@ -170,29 +170,38 @@ def test_run_off_a_terminal_prints_the_request_id_and_waits_for_metis_input(meti
     assert again.returncode == 1 and "no open request" in again.stderr
 
 
-def test_run_on_a_terminal_asks_in_place_and_renders_the_end(metis_server):
+@pytest.mark.parametrize(("kind", "prompt", "typed", "shown"), [
+    ("question", b"answer (JSON, or plain text) > ", b"not json, a sentence\n", "Answer: not json, a sentence"),
+    ("approval", b"approve? [y/n] ", b"perhaps\ny\n", "Granted: true"),
+])
+def test_run_on_a_terminal_asks_in_place_and_renders_the_end(metis_server, kind, prompt, typed, shown):
     master, slave = pty.openpty()
-    proc = subprocess.Popen([*CLI, "run", "t_ask", "--follow", "--inputs", '{"question": "favourite prime?"}'],
+    inputs = json.dumps({"question": "favourite prime?", "kind": kind})
+    proc = subprocess.Popen([*CLI, "run", "t_ask", "--follow", "--inputs", inputs],
                             stdin=slave, stdout=slave, stderr=slave, env=env_for(metis_server), cwd=ROOT)
     os.close(slave)
     seen = b""
 
-    def read_until(needle: bytes, timeout: float = 30) -> None:
+    def read_until(needle: bytes | None, timeout: float = 30) -> None:
+        """Read the terminal until ``needle`` shows (None: until the program has exited)."""
         nonlocal seen
         deadline = time.monotonic() + timeout
-        while needle not in seen:
+        while needle is None or needle not in seen:
             assert time.monotonic() < deadline, seen.decode(errors="replace")
             if select.select([master], [], [], 0.2)[0]:
                 try:
-                    seen += os.read(master, 4096)
-                except OSError:
-                    break
+                    chunk = os.read(master, 4096)
+                except OSError:  # EIO: the program exited and the terminal closed
+                    return
+                if not chunk:
+                    return
+                seen += chunk
 
     try:
-        read_until(b"answer (JSON, or plain text) > ")
-        assert b"waiting for input (question): favourite prime?" in seen and b"request_id: req_" in seen
-        os.write(master, b"not json, a sentence\n")
-        read_until(b"Outputs:")
+        read_until(prompt)
+        assert f"waiting for input ({kind}): favourite prime?".encode() in seen and b"request_id: req_" in seen
+        os.write(master, typed)
+        read_until(None)
         assert proc.wait(30) == 0
     finally:
         if proc.poll() is None:
@@ -200,7 +209,7 @@ def test_run_on_a_terminal_asks_in_place_and_renders_the_end(metis_server):
         os.close(master)
     text = seen.decode()
     assert "answered req_" in text and "✔ t_ask" in text and "completed" in text
-    assert "Answer: not json, a sentence" in text and '{"' not in text
+    assert shown in text and '{"' not in text
 
 
 def test_follow_until_done_exits_after_the_last_end(cli, metis_server):
