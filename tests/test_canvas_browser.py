@@ -21,7 +21,7 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian chromium is not installed (scripts/test installs it)")
 ABILITIES = "tests.abilities_testing:ABILITIES,tests.data.client.abilities:ABILITIES"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run", "--disable-sync"]
+        "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-dev-shm-usage"]
 CANVAS_APPROVER = "tok-acme-canvas-approver"
 
 
