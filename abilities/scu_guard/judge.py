@@ -643,7 +643,9 @@ def _matches(form: Form, clause: Clause) -> bool:
         return True  # every word of its object and its subject: the same event told with another verb
     if act and clause.verbs - LIGHT_VERBS:  # the clause does something else with the same things
         return False
-    if act:  # a light verb ("go", "put"): the things must be named in full
+    if act:  # a light verb ("go", "put"), or none: the things must be named in full
+        if not clause.verbs and clause.permissive and len(hit_obj) >= 2:
+            return True  # "Flash is fine in the east gallery": the forbidden thing declared allowed
         return (bool(obj) and hit_obj == obj) or (len(hit_obj) >= 2 and bool(hit_subj))
     if clause.verbs - LIGHT_VERBS - PERMISSIVE:  # a rule without its own verb: the clause must not be
         return (bool(obj) and hit_obj == obj) and bool(hit_subj)  # about another action of the things
@@ -715,6 +717,12 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         for c in claim.clauses:
             act = set(f.action) & (c.verbs | c.keys)
             obj = (set(f.object) - GENERIC) & (c.keys | c.facts)
+            if obj and c.permissive and not c.negated and re.search(
+                    r"\b(?:any|all|every|everyone|anyone|anybody)\b", c.text, re.I) and (
+                    set(f.agents) & c.keys or re.search(r"\b(?:everyone|anyone|anybody)\b", c.text, re.I)):
+                out.append(_finding(f, claim, c.start, c.end, "only_agent",
+                                    f"the claim opens to anyone what {f.text!r} reserves"))
+                break  # "the zone is open to any vessel, licensed or not"
             if not (act or len(obj) >= 2) or c.negated:
                 continue
             for words, text in c.agents:
