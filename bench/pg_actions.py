@@ -59,28 +59,31 @@ async def throughput(servers: list[MetisServer], seconds: float, clients: int, i
 
 
 async def death_to_resume(server: MetisServer) -> dict:
-    """kill -9 the workers mid-action; seconds until a checkpoint the dead run had not reached."""
+    """kill -9 the workers mid-action; seconds until the first checkpoint written after the retry notice
+    (replayed steps are matched against the log, not written again, so that one is new progress)."""
     async with ToolBus.connect(server) as tb:
         started = await tb.start("t_emit", {"n": 60, "delay_s": 0.05})
     topic, aid = started["topic"], started["action_id"]
     _, early = await sse_read(server, topic, max_events=8, timeout=60)
-    reached = max(e["data"]["payload"].get("i", -1) for e in early if e["event"] == "action_checkpoint")
     pids = worker_pids(server)
     for pid in pids:
         os.kill(pid, signal.SIGKILL)
     died = time.perf_counter()
-    last = early[-1]["id"]
+    retried: list[dict] = []
 
-    def beyond(ev: dict) -> bool:
-        return ev["event"] == "action_checkpoint" and ev["data"]["payload"].get("i", -1) > reached + 1
+    def resumed(ev: dict) -> bool:
+        if ev["data"].get("kind") == "retry":
+            retried.append(ev["data"]["payload"])
+        return bool(retried) and ev["event"] == "action_checkpoint"
 
-    _, after = await sse_read(server, topic, last_event_id=last, until=beyond, timeout=120)
+    _, after = await sse_read(server, topic, last_event_id=early[-1]["id"], until=resumed, timeout=120)
     took = time.perf_counter() - died
     async with ToolBus.connect(server) as tb:
         view = await tb.wait_status(aid, {"completed", "failed", "partial"}, timeout=120)
-    retries = [e["data"]["payload"] for e in after if e["data"].get("kind") == "retry"]
-    return {"workers_killed": len(pids), "checkpoint_reached_before": reached, "seconds_to_new_progress": round(took, 3),
-            "final_status": view["status"], "retry_notices": retries}
+    before = [e["data"]["payload"].get("i") for e in after[:-1] if e["event"] == "action_checkpoint"]
+    return {"workers_killed": len(pids), "checkpoints_after_kill_before_retry": len(before),
+            "first_new_checkpoint": after[-1]["data"]["payload"].get("i"), "seconds_to_new_progress": round(took, 3),
+            "retry_notice": retried[0] if retried else None, "final_status": view["status"]}
 
 
 def main() -> None:
