@@ -154,6 +154,19 @@ def test_what_cannot_be_checked_is_listed_not_checked_weakly() -> None:
         # calendar windows
         (["Hunting is prohibited from March through July."], "Hunting is fine in mid-April.", None, True),
         (["Hunting is prohibited from March through July."], "Hunting is allowed on 2 October.", None, False),
+        # a bare year, a decade, "while ... still", a chunk's time of day, a bound under a condition
+        (["Boilers must be inspected at least every 2 years."], "Boiler 3 gets its next inspection in 2029.",
+         {"k1": "Boiler 3 was inspected in March 2026."}, True),
+        (["Hoses must be replaced at least every 5 years."], "Hoses are replaced once a decade.", None, True),
+        (["Blasting must be finished before the quarry road reopens."],
+         "The quarry road reopened while blasting was still under way.", None, True),
+        (["Staff must not enter a fumigated room for 24 hours after fumigation."],
+         "Staff entered room 5 at 18:00 on Friday.", {"k1": "Room 5 was fumigated at 09:00 on Friday."}, True),
+        (["Staff must not enter a fumigated room for 24 hours after fumigation."],
+         "Staff entered room 5 at 10:00 on Saturday.", {"k1": "The corridor was painted at 09:00 on Friday."},
+         False),
+        (["Riders under 14 may not ride faster than 15 km/h."], "The adult team rode at 30 km/h.", None, False),
+        (["Riders under 14 may not ride faster than 15 km/h."], "A 12-year-old rode at 25 km/h.", None, True),
         # unbounded answers to a limit, counts by noun phrase
         (["Teams may have at most 5 players."], "Each team fields 7 players.", None, True),
         (["Teams may have at most 5 players."], "Teams can have as many players as they want.", None, True),

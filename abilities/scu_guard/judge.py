@@ -358,6 +358,21 @@ def _topic_date(form: Form, claim: Claim) -> int | None:
     return None
 
 
+def _topic_clock(form: Form, claim: Claim) -> int | None:
+    """A time of day a cited chunk gives for the rule's event: a chunk sentence sharing two of its
+    words, or one of them and a name the claim uses."""
+    words = set(form.subject) | set(form.action) | set(form.object)
+    names = _names(claim.text)
+    for text in claim.chunk_texts:
+        for sent in split_sentences(text):
+            hits = _stem_hits(words, set(light_keys(sent)))
+            if hits >= 2 or (hits and names & _names(sent)):
+                times = measure.find_clock_times(sent)
+                if times:
+                    return times[0].minutes
+    return None
+
+
 def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int]]:
     """(gap in seconds, is business days, start, end): between two times or dates the claim gives, or
     between a claim date and the chunk-dated event the rule counts from."""
@@ -379,6 +394,11 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int]
         a, b = claim.clocks[0], claim.clocks[1]
         gap = (b.minutes - a.minutes) % (24 * 60)
         out.append((gap * 60.0, False, a.start, b.end))
+    elif len(claim.clocks) == 1:  # "went back in at 14:00" after a cited "sprayed at 06:00" of the same thing
+        before = _topic_clock(form, claim)
+        if before is not None:
+            t = claim.clocks[0]
+            out.append((((t.minutes - before) % (24 * 60)) * 60.0, False, t.start, t.end))
     ref = _reference_ordinal(form, claim)
     dates = claim.dates
     if ref is not None and dates:
@@ -411,6 +431,17 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int]
     return out
 
 
+def _triggered(form: Form, claim: Claim, a: measure.Amount) -> bool:
+    """Is the condition of a conditional bound met in the sentence of amount ``a``?"""
+    band = form.trigger
+    assert band is not None
+    start = max([0] + [m.end() for m in re.finditer(r"[.!?;]\s+", claim.text[: a.start])])
+    stop = re.search(r"[.!?;](?:\s|$)", claim.text[a.end :])
+    end = a.end + stop.end() if stop else len(claim.text)
+    return any(b.dim == band.dimension and start <= b.start < end and _in_band(b.lo, b.hi, band)
+               for b, _ in claim.amounts + claim.chunk_amounts)
+
+
 def _names_the_limit(claim: Claim, a: measure.Amount, band: Band) -> bool:
     """Does the sentence of ``a`` name the constraint's own limit as a limit ("the 35 kg box exceeds the
     30 kg limit, so it must be split")? Then it reasons about the rule rather than breaking it."""
@@ -433,6 +464,8 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         for f in _best_forms(a, clause, forms, trigger=False):
             band = f.quantity
             assert band is not None
+            if f.trigger is not None and not _triggered(f, claim, a):
+                continue  # "Students under 12 may not dive deeper than 12 m" says nothing of adults
             if band.reference_side == "before" and f.modality == "may":
                 continue
             if _overlap(f, clause) == 0 and not _distinctive(f, forms):
@@ -802,6 +835,11 @@ def _first_pos(text: str, words: set[str], start: int = 0) -> int | None:
 def _precedes(claim: Claim, x: Clause, y: Clause, xw: set[str], yw: set[str]) -> bool:
     """Does the claim say x happens before y (events named by the words xw and yw)? Marker words first
     ("B before A", "A follows B", "B first ... A afterwards"), then the dates or times each is given."""
+    if re.search(r"\b(?:while|as|when)\b", claim.text, re.I):  # "the lifts opened while control was still going on"
+        for unfinished, answer in ((y, True), (x, False)):
+            if re.search(r"\b(?:still|under ?way|in progress|ongoing|not yet (?:finished|complete|done|over))\b",
+                         unfinished.text, re.I):
+                return answer
     m = MARKERS.search(claim.text)
     if m:
         px, py = _first_pos(claim.text, xw), _first_pos(claim.text, yw)

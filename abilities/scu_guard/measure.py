@@ -19,6 +19,7 @@ import pint
 _UREG = pint.UnitRegistry()
 _UREG.define("ntu = [turbidity]")
 _UREG.define("lufs = [loudness]")
+_UREG.define("decade_of_years = 10 * year")  # pint's own "decade" is a logarithmic ratio
 
 # surface form -> pint unit name (or a dimension of our own: money, count)
 UNIT_WORDS: dict[str, str] = {
@@ -30,6 +31,7 @@ UNIT_WORDS: dict[str, str] = {
     **{w: "fortnight" for w in ("fortnight", "fortnights")},
     **{w: "month" for w in ("month", "months")},
     **{w: "year" for w in ("year", "years", "yr", "yrs")},
+    **{w: "decade_of_years" for w in ("decade", "decades")},
     **{w: "mile / hour" for w in ("mph", "miles per hour", "mile per hour")},
     **{w: "kilometer / hour" for w in ("km/h", "kph", "kmh", "km per hour", "kilometres per hour",
                                          "kilometers per hour")},
@@ -125,13 +127,13 @@ def _unit(name: str) -> tuple[str, float, float]:
     base = q.to_base_units()
     zero = _UREG.Quantity(0.0, name).to_base_units().magnitude if name in ("degC", "degF") else 0.0
     dim = str(q.dimensionality)
-    return dim, base.magnitude - zero, zero
+    return dim, float(base.magnitude - zero), float(zero)
 
 
 def to_base(value: float, unit: str) -> tuple[str, float]:
     """Value in base units (pint), with the dimension name."""
     dim, factor, offset = _unit(unit)
-    return dim, value * factor + offset
+    return dim, float(value * factor + offset)
 
 
 def _alt(words: list[str]) -> str:
@@ -421,6 +423,7 @@ _DATE_RE = re.compile(
     rf"|(?P<iso>\d{{4}}-\d{{2}}-\d{{2}}))(?![\w])",
     re.I,
 )
+_YEAR_RE = re.compile(r"\b(?:in|by|until|till|during|before|after|from|since|for)\s+(?P<y>(?:19|20)\d\d)\b(?![-/])")
 _WEEKDAY_RE = re.compile(rf"(?<![\w])(?P<next>following\s+|next\s+)?(?P<wd>{_alt(list(WEEKDAYS))})s?(?![\w])", re.I)
 
 
@@ -480,6 +483,13 @@ def find_dates(text: str, default_year: int = 2000) -> list[DateMention]:
                                        bool(y_s), m.start(), m.end()))
         except (ValueError, OverflowError):
             continue
+    for m in _YEAR_RE.finditer(text):  # "tested in 2027": the whole year
+        if any(d.start <= m.start() < d.end for d in out):
+            continue
+        y = int(m.group("y"))
+        out.append(DateMention(dt.date(y, 1, 1).toordinal(), dt.date(y, 12, 31).toordinal(), True,
+                               m.start("y"), m.end("y")))
+    out.sort(key=lambda d: d.start)
     return out
 
 
