@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from abilities.base import Ability, AbilityError
+from abilities.cda import signals
 from abilities.cda.engine import CdaRun, hyp_id_for
-from abilities.cda.evidence import ANOMALY_PREDICATES
 from abilities.cda.ken import Ken, KenError, load_tenant_graph
 from abilities.cda.models import CDAInputs, CDAOutputs, InlineObservation
 
@@ -31,8 +31,10 @@ def resolve_ken(tenant: str, inputs: CDAInputs) -> Ken:
 def early_draft(ctx: Any, inputs: CDAInputs) -> None:
     """The first boundary summary (TTFS), from the inline observations alone, before Ken loads."""
     first: dict[str, float] = {}
+    preds = inputs.constraint_predicates()
     for o in inputs.observations:
-        if isinstance(o, InlineObservation) and o.predicate in ANOMALY_PREDICATES and o.timestamp is not None:
+        if isinstance(o, InlineObservation) and o.timestamp is not None and \
+                signals.read_observation(o, preds).anomalous:
             first[o.entity] = min(first.get(o.entity, o.timestamp), o.timestamp)
     leading = [hyp_id_for(e) for e in sorted(first, key=lambda e: (first[e], e))[:3]]
     ctx.checkpoint("boundary_summary", {

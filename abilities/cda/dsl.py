@@ -398,3 +398,19 @@ def refs_of(node: Any) -> list[Ref]:
 
     walk(node)
     return found
+
+
+def atoms_of(clause: Any) -> list[Atom]:
+    """The atoms a clause asserts or denies (inside not/prefer/holds), in order."""
+    found: list[Atom] = []
+
+    def walk(x: Any) -> None:
+        if isinstance(x, Atom):
+            found.append(x)
+        elif isinstance(x, Holds):
+            found.append(x.atom)
+        elif isinstance(x, Not | Prefer):
+            walk(x.inner)
+
+    walk(clause)
+    return found

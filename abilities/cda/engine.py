@@ -25,6 +25,7 @@ from abilities.cda.dsl import (
     Ref,
     ValueCmp,
     Xor,
+    atoms_of,
     parse_clause,
     refs_of,
 )
@@ -143,8 +144,13 @@ class CdaRun:
     def run(self) -> CDAOutputs:
         self.receipt("search_params", {"params": self.params_preview(), "risk_class": self.inp.risk_class,
                                        "goal": self.inp.goals.kind, "revision": self.ctx.revision})
-        ing = evidence.ingest(self.inp.observations, self.ken, self.ctx.dependencies)
+        ing = evidence.ingest(self.inp.observations, self.ken, self.ctx.dependencies,
+                              self.inp.constraint_predicates())
         self.obs = ing.obs
+        self.receipt("observation_readings", {"readings": [
+            {"observation": ob.idx, "predicate": ob.predicate, "rule": ob.rule,
+             "role": "symptom" if ob.anomaly else ("fact" if ob.rule == "constraint_fact" else "healthy")}
+            for ob in ing.obs[:500]]})
         self.conflicts = ing.conflicts
         for q in ing.ken_queries:
             self.ken_receipt(q)
@@ -329,7 +335,7 @@ class CdaRun:
         out: list[str] = []
         for _, clause in self.hard + [(lab, c) for lab, c, _ in self.soft] + self.criteria:
             found = [self.target_of(r) for r in refs_of(clause)]
-            for atom in evidence.atoms_in(clause):
+            for atom in atoms_of(clause):
                 if atom.pred in HYP_PREDICATES:
                     found += [a.id for a in atom.args if isinstance(a, Ref) and a.ns != "hyp"]
             inner = clause.inner if isinstance(clause, Not | Prefer) else clause

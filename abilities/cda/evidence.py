@@ -11,14 +11,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from abilities.cda.dsl import Atom, ExistsPath, Holds, Not, Prefer, Ref, refs_of
+from abilities.cda import signals
+from abilities.cda.dsl import Atom, ExistsPath, Not, Prefer, Ref, atoms_of, refs_of
 from abilities.cda.ken import Ken, node_type
 from abilities.cda.models import ArtifactRef, InlineObservation, SpanRef
 from abilities.cda.scoring import Anomaly
 from abilities.cda.solver import HYP_PREDICATES, Facts
 
-ANOMALY_PREDICATES = {"alert", "alarm", "error", "errors", "anomaly", "anomalous", "degraded", "down", "failure",
-                      "failed", "incident", "latency", "timeout", "outage", "crash", "saturation", "mentioned"}
 QUIET_PREDICATES = {"ok", "healthy", "up", "normal"}
 ANOMALY_WORDS = re.compile(r"\b(error|errors|alert|alarm|fail\w*|down|outage|timeout|latency|degraded|"
                            r"crash\w*|5\d\d|exception|incident|spike)\b", re.I)
@@ -37,18 +36,8 @@ class Obs:
     artifact: str | None = None
     origin: str = "inline"
     conflict: bool = False
-
-    @property
-    def anomaly(self) -> bool:
-        if self.predicate in QUIET_PREDICATES:
-            return not _truthy(self.value)
-        return self.predicate in ANOMALY_PREDICATES and _truthy(self.value)
-
-
-def _truthy(v: Any) -> bool:
-    if isinstance(v, str):
-        return v.strip().lower() not in ("", "false", "no", "0", "none", "off", "ok", "healthy")
-    return bool(v)
+    rule: str = "boolean_signal"  # which documented rule read it (abilities/cda/signals.py)
+    anomaly: bool = False
 
 
 @dataclass
@@ -59,7 +48,16 @@ class Ingested:
     conflicts: list[dict[str, Any]] = field(default_factory=list)
 
 
-def ingest(observations: list[Any], ken: Ken, dependencies: dict[str, dict[str, Any]]) -> Ingested:
+def _inline(i: int, o: InlineObservation, origin: str, constraint_predicates: frozenset[str]) -> Obs:
+    """An inline observation read by the documented rules (raises ObservationRuleError)."""
+    reading = signals.read_observation(o, constraint_predicates)
+    ts = None if o.timestamp is None else int(o.timestamp)
+    return Obs(i, o.entity, o.predicate, o.value, ts, o.source.model_dump() if o.source else None, origin=origin,
+               rule=reading.rule, anomaly=reading.anomalous)
+
+
+def ingest(observations: list[Any], ken: Ken, dependencies: dict[str, dict[str, Any]],
+           constraint_predicates: frozenset[str] = frozenset()) -> Ingested:
     """Normalise inline, span and artifact observations (+ bound dependency outputs)."""
     out = Ingested()
     items: list[tuple[str, Any]] = [("input", o) for o in observations]
@@ -72,9 +70,11 @@ def ingest(observations: list[Any], ken: Ken, dependencies: dict[str, dict[str, 
                 out.stubs.append({"reason": "dependency_observation_invalid", "dependency": dep_id})
     for i, (origin, o) in enumerate(items):
         if isinstance(o, InlineObservation):
-            ts = None if o.timestamp is None else int(o.timestamp)
-            out.obs.append(Obs(i, o.entity, o.predicate, o.value, ts,
-                               o.source.model_dump() if o.source else None, origin=origin))
+            try:
+                out.obs.append(_inline(i, o, origin, constraint_predicates))
+            except signals.ObservationRuleError as exc:  # inputs were checked at start: a dependency's output
+                out.stubs.append({"reason": "dependency_observation_without_rule", "observation": i,
+                                  "origin": origin, "error": str(exc)})
         elif isinstance(o, SpanRef):
             span = o.model_dump()
             res = ken.search(o.excerpt, limit=3) if o.excerpt.strip() else None
@@ -83,15 +83,17 @@ def ingest(observations: list[Any], ken: Ken, dependencies: dict[str, dict[str, 
             linked = [n for n in (res.ids if res else []) if node_type(n) in ("entity", "event", "metric")]
             if not linked:
                 out.stubs.append({"reason": "span_not_linked_to_ken", "observation": i, "doc_id": o.doc_id})
-                out.obs.append(Obs(i, None, "mentioned", True, None, span, origin="span"))
+                out.obs.append(Obs(i, None, "mentioned", True, None, span, origin="span", rule="span_text",
+                                   anomaly=True))
                 continue
             anomalous = bool(ANOMALY_WORDS.search(o.excerpt))
             out.obs.append(Obs(i, linked[0], "mentioned" if anomalous else "noted", True, None, span,
-                               origin="span"))
+                               origin="span", rule="span_text", anomaly=anomalous))
         elif isinstance(o, ArtifactRef):
             out.stubs.append({"reason": "artifact_content_unavailable_to_worker", "observation": i,
                               "artifact_id": o.artifact_id})
-            out.obs.append(Obs(i, None, "artifact", True, None, None, o.artifact_id, origin="artifact"))
+            out.obs.append(Obs(i, None, "artifact", True, None, None, o.artifact_id, origin="artifact",
+                               rule="artifact"))
     # conflicting reports about the same (entity, predicate)
     seen: dict[tuple[str, str], list[Obs]] = {}
     for ob in out.obs:
@@ -155,21 +157,6 @@ def _time_of(ken: Ken, nid: str, anomalies: dict[str, Anomaly]) -> int | None:
     return a.ts if a is not None else None
 
 
-def atoms_in(clause: Any) -> list[Atom]:
-    found: list[Atom] = []
-
-    def walk(x: Any) -> None:
-        if isinstance(x, Atom):
-            found.append(x)
-        elif isinstance(x, Holds):
-            found.append(x.atom)
-        elif isinstance(x, Not | Prefer):
-            walk(x.inner)
-
-    walk(clause)
-    return found
-
-
 def build_facts(clauses: list[Any], ken: Ken, obs: list[Obs], anomalies: dict[str, Anomaly], gated: set[str],
                 risk: int) -> tuple[Facts, list[dict[str, Any]], list[str]]:
     """Facts for every reference in the clauses; returns (facts, Ken path receipts, unknown refs)."""
@@ -197,7 +184,7 @@ def build_facts(clauses: list[Any], ken: Ken, obs: list[Obs], anomalies: dict[st
                 facts.values[r.id] = vals.pop()
             elif vals:
                 facts.values.pop(r.id, None)
-        for atom in atoms_in(clause):
+        for atom in atoms_of(clause):
             truth = atom_truth(atom, ken, obs, gated)
             if truth is not None:
                 facts.atoms[atom.key] = truth
@@ -230,7 +217,7 @@ def atom_truth(atom: Atom, ken: Ken, obs: list[Obs], gated: set[str]) -> bool | 
         return None
     if len(atom.args) == 1 and ids:
         rel = [ob for ob in obs if ob.entity == ids[0] and ob.predicate == atom.pred]
-        vals = {_truthy(ob.value) for ob in rel}
+        vals = {signals.truthy(ob.value) for ob in rel}
         if len(vals) == 1:
             return vals.pop()
         if len(vals) > 1:

@@ -20,7 +20,8 @@ from pydantic import (
     model_validator,
 )
 
-from abilities.cda.dsl import DSLError, Prefer, parse_clause  # noqa: E402
+from abilities.cda import signals  # noqa: E402
+from abilities.cda.dsl import DSLError, Prefer, atoms_of, parse_clause  # noqa: E402
 
 MAX_OBSERVATIONS = 500
 MAX_CLAUSES = 64
@@ -65,6 +66,14 @@ class InlineObservation(_Strict):
     value: bool | int | float | str | None = True
     timestamp: int | float | None = Field(default=None, ge=0, le=10**11)
     source: SpanRef | None = None
+    threshold: float | None = Field(default=None, allow_inf_nan=False,
+                                    description="a numeric value beyond it (see direction) is a symptom")
+    baseline: float | None = Field(default=None, allow_inf_nan=False,
+                                   description="a numeric value deviating from it by more than tolerance is a symptom")
+    direction: Literal["above", "below"] = Field(default="above", description="which side of the threshold or "
+                                                 "baseline is bad")
+    tolerance: float | None = Field(default=None, ge=0, le=1000, allow_inf_nan=False,
+                                    description="relative deviation from the baseline still normal (default 0.2)")
 
     @field_validator("entity")
     @classmethod
@@ -233,6 +242,24 @@ class CDAInputs(_Strict):
         description="legacy correlation id; `work_unit_id` is accepted as an alias (spec §13)",
     )
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    def constraint_predicates(self) -> frozenset[str]:
+        """Predicates the constraints and success criteria refer to: observations of them are facts."""
+        texts = [*(self.constraints.hard or []), *(c.clause for c in self.constraints.soft or []),
+                 *(self.goals.success_criteria or [])]
+        return frozenset(atom.pred for text in texts for atom in atoms_of(parse_clause(text)))
+
+    @model_validator(mode="after")
+    def _every_observation_counts(self) -> CDAInputs:
+        """Each inline observation must count by a documented rule (signals.py); none is dropped."""
+        preds = self.constraint_predicates()
+        for i, o in enumerate(self.observations):
+            if isinstance(o, InlineObservation):
+                try:
+                    signals.read_observation(o, preds)
+                except signals.ObservationRuleError as exc:
+                    raise ValueError(f"observations[{i}]: {exc}") from None
+        return self
 
 
 class Verdict(_Strict):
