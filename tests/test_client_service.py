@@ -183,3 +183,20 @@ async def test_a_dropped_connection_fails_calls_in_flight_then_reconnects_or_giv
     assert time.monotonic() - t0 < 3
     assert "cannot reach" in err.value.message or "could not reconnect" in err.value.message
     await c.close()
+
+
+async def test_a_stream_token_opens_a_stream_the_bearer_token_may_not_read(metis_server):
+    async with Client(metis_server.http_url, token=metis_server.token()) as c:
+        act = await c.start("t_emit", {"n": 1})
+        await act.result(timeout=60)
+    async with Client(metis_server.http_url, token=metis_server.token("reviewer")) as rv:
+        with pytest.raises(MetisError) as err:
+            async for _ in rv.stream(act.topic):
+                pass
+        assert err.value.code == -32001 and "refused the token" in err.value.message
+        names = []
+        async for ev in rv.stream(act.topic, stream_token=act.stream_token):
+            names.append(ev.event)
+            if ev.terminal:
+                break
+    assert names[0] == "action_started" and names[-1] == "action_completed"
