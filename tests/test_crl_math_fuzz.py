@@ -75,3 +75,27 @@ def test_real_domain_outputs_never_mention_re_or_im():
     out = run_problem(Request(goal="simplify", expression="abs(exp(x+x))^2"), b"fuzz" * 8, NullHooks())
     text = out["result"] + " ".join(out["conditions"]) + " ".join(s["output"] for s in out["steps"])
     assert "re(" not in text and "im(" not in text
+
+
+def test_random_relations_get_a_right_set_or_a_clean_refusal():
+    """Random equations and inequalities (trigonometric ones on a window): every answered set is
+    re-graded by the strict set check with an independent seed; anything else is a clean refusal."""
+    from abilities.crl_math.grading import grade_set
+
+    rng = random.Random(7)
+    answered = 0
+    for i in range(36):
+        eq = f"{_gen(rng)} {rng.choice(['=', '<', '<=', '>', '>='])} {_gen(rng, 1)}".replace("y", "2")
+        if "x" not in eq:
+            continue
+        assume = ["x >= -2", "x <= 5"] if any(f in eq for f in ("sin", "cos", "tan")) else []
+        try:
+            out = run_problem(Request(goal="solve", equation=eq, variable="x", assumptions=assume),
+                              b"fuzz" * 8, NullHooks())
+        except AbilityError:
+            continue
+        answered += 1
+        grade = grade_set({"id": f"fuzz-{i}", "equation": eq, "variable": "x", "assumptions": assume},
+                          out["solution_set"], seed=b"independent")
+        assert grade.status == "correct", (eq, assume, out["solution_set"], grade.notes)
+    assert answered >= 6

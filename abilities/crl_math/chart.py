@@ -268,6 +268,8 @@ def violated(conds: list[Cond], x: sympy.Symbol, value: sympy.Expr, real: bool) 
     env = {x.name: as_mp(value)}
     for c in conds:
         g = c.expr.xreplace({x: value})
+        if g.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo):
+            return c  # the condition's own expression is undefined at the point (27/tan(pi))
         approx = complex(g.evalf(60)) if not g.free_symbols else None
         if approx is not None and abs(approx) < 1e-40:
             exact_zero = is_exact_zero(g)

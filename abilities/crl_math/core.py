@@ -11,7 +11,7 @@ from typing import Any
 import sympy
 
 from abilities.base import AbilityError
-from abilities.crl_math import report
+from abilities.crl_math import numeric, report
 from abilities.crl_math.check import run_check
 from abilities.crl_math.domain import Cond, Contradiction, domain, satisfiable
 from abilities.crl_math.parser import ParseError, evaluated, parse_expr_safe, realify
@@ -124,6 +124,8 @@ def run_problem(req: Request, seed: bytes, hooks: Hooks) -> dict[str, Any]:
         out = _dispatch(req, trail)
     except Contradiction as exc:
         raise AbilityError("undefined_everywhere", str(exc)) from None
+    except numeric.Unevaluable as exc:
+        raise AbilityError("unsupported", f"a value needed for the answer cannot be judged numerically: {exc}") from None
     except SYMPY_ERRORS as exc:
         raise AbilityError("unsupported", f"sympy could not process this input: {type(exc).__name__}: {exc}") from None
     out["round_trip"] = report.round_trip(_printed(trail, out), real)

@@ -196,6 +196,13 @@ def _canonical(expr: sympy.Expr, op: str, real: bool = True) -> list[Cond]:
         return [] if op == ">=" else canonical(expr.base, "!=", real)
     num, den = sympy.fraction(sympy.together(expr))
     if not (_is_poly(num) and _is_poly(den)):
+        if op == "!=" and den.free_symbols:
+            # n/d != 0 is n != 0 (d != 0 is a domain atom of its own): 27/tan(x) != 0 always holds
+            if not num.free_symbols:
+                return [] if num != 0 else canonical(num, op, real)
+            if _is_poly(num):
+                return canonical(num, op, real)
+            expr = num
         if _always(expr, op, real):
             return []
         if op == "!=" and real:

@@ -88,7 +88,7 @@ def _nice_angle(tv: sympy.Expr) -> sympy.Expr:
     forms.append(sympy.asin(s) if cv >= 0 else sympy.pi - sympy.asin(s))
     forms.append(sympy.acos(c) if sv >= 0 else -sympy.acos(c))
     if abs(cv) > 1e-30:
-        forms.append(sympy.atan(s / c) + (0 if cv > 0 else sympy.pi))
+        forms.append(sympy.atan(sympy.radsimp(s / c)) + (0 if cv > 0 else sympy.pi))
     target = as_mp(2 * sympy.atan(tv))
     good = []
     for fm in forms:
