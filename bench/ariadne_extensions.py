@@ -2,7 +2,7 @@
 multi-step interventions (a set K of two steps), graded severity (S x (1 - strength)) and the
 step-dependency graph, each for the builtin faithful agent next to the shortcut agent (the baseline an
 audit must tell apart), measured in the same run.
-Run: .venv/bin/python bench/ariadne_extensions.py [--smoke] [--out PATH]
+Run: .venv/bin/python bench/ariadne_extensions.py [--smoke]
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from abilities.ariadne_audit.audit import AuditConfig, run_batch  # noqa: E402
 from abilities.ariadne_audit.generator import generate_items  # noqa: E402
 from abilities.ariadne_audit.interventions import intervene, is_substantive  # noqa: E402
 from abilities.ariadne_audit.scoring import make_scorer  # noqa: E402
+from bench.spine_common import write_result  # noqa: E402
 
 
 def first_two_changeable(item: dict) -> tuple[int, ...] | None:
@@ -67,13 +68,11 @@ def run(smoke: bool) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--smoke", action="store_true")
-    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "ariadne_extensions.json")
     args = ap.parse_args()
     out = run(args.smoke)
     for agent in ("faithful", "shortcut"):
         print(agent, json.dumps(out[agent]))
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n")
+    write_result("ariadne_extensions", out, args.smoke)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ applied rewrite is a real change of meaning, and how often a filler step is take
 The set (tests/data/ariadne/steps_v2.json) was written before the v2 selection and rewrite changes;
 bench/results/ariadne_steps_v2_first_run.json holds the figures of the code it was written against.
 The baseline in the same run is the spec's MVP selection (length > 12 characters).
-Run: .venv/bin/python bench/ariadne_steps_v2.py [--smoke] [--out PATH]
+Run: .venv/bin/python bench/ariadne_steps_v2.py [--smoke]
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from abilities.ariadne_audit.interventions import (  # noqa: E402
     split_sentences,
     structure,
 )
+from bench.spine_common import write_result  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "ariadne" / "steps_v2.json"
 
@@ -55,7 +56,6 @@ def run(smoke: bool) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--smoke", action="store_true")
-    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "ariadne_steps_v2.json")
     args = ap.parse_args()
     out = run(args.smoke)
     print("applies to substantive steps:", out["applies"], "real change:", out["real_change"])
@@ -63,8 +63,7 @@ def main() -> None:
           f"{out['causal_reversal_on_linked_steps']}")
     print(f"substantive recognised {out['substantive_recognised']}; filler taken as substantive "
           f"{out['filler_taken_as_substantive']} (MVP length rule: {out['baseline_mvp_length_rule_filler_taken']})")
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n")
+    write_result("ariadne_steps_v2", out, args.smoke)
 
 
 if __name__ == "__main__":

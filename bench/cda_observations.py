@@ -7,13 +7,12 @@ anomaly score or a boolean flag, and with a healthy reading added for services t
 A root cause found first on the plain form should be found first on the mixed form too; an
 observation the ability cannot read must be refused (-32602), never dropped.
 bench/results/cda_observations_first_run.json holds the figures of the code the set was written
-against. Run: .venv/bin/python bench/cda_observations.py [--smoke] [--out PATH]
+against. Run: .venv/bin/python bench/cda_observations.py [--smoke]
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from abilities.cda import rca  # noqa: E402
 from abilities.cda.ability import CdaAbility  # noqa: E402
 from abilities.cda.local import LocalContext  # noqa: E402
 from abilities.cda.models import CDAInputs  # noqa: E402
+from bench.spine_common import write_result  # noqa: E402
 
 FORMS = ("error_rate", "latency", "status", "score", "flag")
 
@@ -95,15 +95,13 @@ def run(smoke: bool) -> dict[str, Any]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--smoke", action="store_true")
-    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "cda_observations.json")
     args = ap.parse_args()
     out = run(args.smoke)
     print(f"{out['incidents']} incidents: AC@1 plain alerts {out['plain_ac1_rate']}, mixed forms "
           f"{out['mixed_ac1_rate']}; same top cause {out['same_top_rate']}; refused {out['refused']}")
     print(f"without thresholds or baselines: AC@1 {out['bare_ac1']}/{out['incidents']}, refused "
           f"{out['bare_refused']}/{out['incidents']} (each should be refused, none silently dropped)")
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n")
+    write_result("cda_observations", out, args.smoke)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ the figures of the code they were written against. A constant counts as correct 
 identified and the best form equals the true value to 50 digits, or, for a negative, when nothing is
 identified; any other identification is a false positive. Latency is reported next to plain
 ``mpmath.identify`` over a comparable basis, measured in the same run.
-Run: .venv/bin/python bench/mathlas_eval_v2.py [--smoke] [--out PATH]
+Run: .venv/bin/python bench/mathlas_eval_v2.py [--smoke]
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 from abilities.mathlas import closedform as cf  # noqa: E402
 from abilities.mathlas.numeric import identify_constant  # noqa: E402
 from abilities.mathlas.sequence import identify_sequence  # noqa: E402
+from bench.spine_common import write_result  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "mathlas"
 
@@ -99,7 +100,6 @@ def run(smoke: bool) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--smoke", action="store_true", help="a few cases only, to check the script runs")
-    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "mathlas_v2.json")
     args = ap.parse_args()
     out = run(args.smoke)
     c = out["constants"]
@@ -108,8 +108,7 @@ def main() -> None:
           f"plain mpmath.identify p50 {c['baseline_mpmath_identify_latency_ms']['p50']} ms "
           f"p95 {c['baseline_mpmath_identify_latency_ms']['p95']} ms")
     print(f"sequences {out['sequences']['correct']}/{out['sequences']['of']}; total {out['total']}")
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n")
+    write_result("mathlas_v2", out, args.smoke)
 
 
 if __name__ == "__main__":
