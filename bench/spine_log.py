@@ -87,12 +87,14 @@ async def metis_appends(data_dir: Path, seconds: float, appenders: int) -> dict:
             i += 1
 
     commits0 = rlog.commits_total
+    cpu0 = time.process_time()
     t0 = time.perf_counter()
     tasks = [asyncio.create_task(appender(k)) for k in range(appenders)]
     await asyncio.sleep(seconds)
     stop = True
     await asyncio.gather(*tasks)
     elapsed = time.perf_counter() - t0
+    cpu = time.process_time() - cpu0
     commits = rlog.commits_total - commits0
     rlog.close()
     conn = sqlite3.connect(data_dir / DB_FILE)
@@ -104,6 +106,7 @@ async def metis_appends(data_dir: Path, seconds: float, appenders: int) -> dict:
     return {"appenders": appenders, "acknowledged": acked, "on_disk": on_disk, "seconds": round(elapsed, 3),
             "records_per_s": round(acked / elapsed, 1), "commits": commits,
             "records_per_commit": round(acked / max(1, commits), 1),
+            "cpu_us_per_record": round(cpu / max(1, acked) * 1e6, 2),
             "append_p50_ms": ms(pct(latencies, 0.50)), "append_p99_ms": ms(pct(latencies, 0.99)),
             "all_acknowledged_on_disk": on_disk == acked, "verify_ok": report.ok,
             "verify_checked": report.checked, "verify_seconds": round(verify_s, 3)}
@@ -124,6 +127,7 @@ def merge(runs: list[dict]) -> dict:
         out["append_p50_ms"] = max(r["append_p50_ms"] for r in runs)
         out["append_p99_ms"] = max(r["append_p99_ms"] for r in runs)
         out["records_per_commit"] = round(out[count] / max(1, out["commits"]), 1)
+        out["cpu_us_per_record"] = sorted(r["cpu_us_per_record"] for r in runs)
         out["all_acknowledged_on_disk"] = all(r["all_acknowledged_on_disk"] for r in runs)
         out["verify_ok"] = all(r["verify_ok"] for r in runs)
     else:
@@ -170,6 +174,7 @@ def main() -> None:
          f"{result['ratio_vs_1_per_commit']:.2f}x"),
         ("  vs raw 100/commit", "", f"{hundred['records_per_s']:,.0f}", f"{result['ratio_vs_100_per_commit']:.2f}x"),
         ("records per commit", f"{metis['records_per_commit']}", "1 / 100", ""),
+        ("process CPU us/record (min/med/max)", "/".join(f"{x:g}" for x in metis["cpu_us_per_record"]), "", ""),
         ("append p50 ms", f"{metis['append_p50_ms']}", "", ""),
         ("append p99 ms", f"{metis['append_p99_ms']}", "", ""),
         ("acked == on disk", f"{metis['acknowledged']}=={metis['on_disk']}", "", ""),
