@@ -2,8 +2,9 @@
 
 Figures, each next to a baseline measured in the same run (min / median / max over ``--rounds``):
 - 1,000 ``actions.start`` (``t_noop``) sent back to back on ONE connection without waiting:
-  p50 / p99 latency of each start (send to its response, matched by id). Baseline: the same 1,000
-  starts spread over 32 connections (32 in flight at a time), the load the ToolBus already served.
+  p50 / p99 latency of each start (send to its response, matched by id), and starts/s. Baseline:
+  the same 1,000 starts sent at once over 32 connections (each pipelining its share), the load the
+  ToolBus already served well: when one connection does as well, the connection is not the limit.
 - ``session.whoami`` round trips/s, one request in flight, against a bare ``websockets`` echo
   server in its own process (the same client library and frame).
 
@@ -33,52 +34,45 @@ GOAL_P50_MS = 100.0
 GOAL_WHOAMI_RATIO = 0.8
 
 
-async def pipelined_starts(url: str, n: int) -> list[float]:
-    """Send ``n`` starts at once on one connection; each one's latency, matched by id."""
-    import websockets
+async def _pipeline(ws, ids: range, lat: list[float]) -> None:  # noqa: ANN001
+    """Send a start per id without waiting, then collect each one's latency (matched by id)."""
+    sent: dict[int, float] = {}
+    want = len(ids)
+    got = 0
 
-    headers = {"Authorization": f"Bearer {token_for('partner')}"}
-    async with websockets.connect(url, additional_headers=headers, max_size=16 * 1024 * 1024) as ws:
-        sent: dict[int, float] = {}
-        lat: list[float] = []
-
-        async def reader() -> None:
-            while len(lat) < n:
-                msg = json.loads(await ws.recv())
-                if "id" in msg and msg["id"] in sent:
-                    if "result" not in msg:
-                        raise RuntimeError(f"start failed: {msg}")
-                    lat.append(time.perf_counter() - sent.pop(msg["id"]))
-
-        task = asyncio.get_running_loop().create_task(reader())
-        for i in range(n):
-            sent[i] = time.perf_counter()
-            await ws.send(json.dumps({"jsonrpc": "2.0", "id": i, "method": "actions.start",
-                                      "params": {"ability": "t_noop", "inputs": {}}}))
-        await asyncio.wait_for(task, 300)
-        return lat
-
-
-async def spread_starts(url: str, n: int, conns: int) -> list[float]:
-    """The same ``n`` starts over ``conns`` connections, one in flight on each."""
-    import websockets
-
-    headers = {"Authorization": f"Bearer {token_for('partner')}"}
-    lat: list[float] = []
-
-    async def worker(k: int) -> None:
-        async with websockets.connect(url, additional_headers=headers) as ws:
-            for i in range(k, n, conns):
-                t = time.perf_counter()
-                await ws.send(json.dumps({"jsonrpc": "2.0", "id": i, "method": "actions.start",
-                                          "params": {"ability": "t_noop", "inputs": {}}}))
-                msg = json.loads(await ws.recv())
+    async def reader() -> None:
+        nonlocal got
+        while got < want:
+            msg = json.loads(await ws.recv())
+            if "id" in msg and msg["id"] in sent:
                 if "result" not in msg:
                     raise RuntimeError(f"start failed: {msg}")
-                lat.append(time.perf_counter() - t)
+                lat.append(time.perf_counter() - sent.pop(msg["id"]))
+                got += 1
 
-    await asyncio.gather(*(worker(k) for k in range(conns)))
-    return lat
+    task = asyncio.get_running_loop().create_task(reader())
+    for i in ids:
+        sent[i] = time.perf_counter()
+        await ws.send(json.dumps({"jsonrpc": "2.0", "id": i, "method": "actions.start",
+                                  "params": {"ability": "t_noop", "inputs": {}}}))
+    await asyncio.wait_for(task, 300)
+
+
+async def pipelined_starts(url: str, n: int, conns: int = 1) -> tuple[list[float], float]:
+    """``n`` starts sent at once over ``conns`` connections; (latencies, seconds for all)."""
+    import websockets
+
+    headers = {"Authorization": f"Bearer {token_for('partner')}"}
+    sockets = [await websockets.connect(url, additional_headers=headers, max_size=16 * 1024 * 1024)
+               for _ in range(conns)]
+    lat: list[float] = []
+    try:
+        t0 = time.perf_counter()
+        await asyncio.gather(*(_pipeline(ws, range(k, n, conns), lat) for k, ws in enumerate(sockets)))
+        return lat, time.perf_counter() - t0
+    finally:
+        for ws in sockets:
+            await ws.close()
 
 
 def wait_idle(server: MetisServer, timeout: float = 300.0) -> None:
@@ -113,18 +107,20 @@ def main() -> None:
     p_ws = free_port()
     echo = spawn("--serve-websockets-echo", p_ws)
     server.start()
-    one_p50, one_p99, many_p50, many_p99, who, bare = [], [], [], [], [], []
+    one_p50, one_p99, many_p50, many_p99, who, bare, one_rate, many_rate = [], [], [], [], [], [], [], []
     try:
         asyncio.run(pipelined_starts(server.ws_url, min(args.starts, 100)))  # warm-up: workers, caches
         wait_idle(server)
         for _ in range(args.rounds):
-            lat = asyncio.run(pipelined_starts(server.ws_url, args.starts))
+            lat, el = asyncio.run(pipelined_starts(server.ws_url, args.starts))
             one_p50.append(ms(pct(lat, 0.5)))
             one_p99.append(ms(pct(lat, 0.99)))
+            one_rate.append(args.starts / el)
             wait_idle(server)
-            lat = asyncio.run(spread_starts(server.ws_url, args.starts, 32))
+            lat, el = asyncio.run(pipelined_starts(server.ws_url, args.starts, 32))
             many_p50.append(ms(pct(lat, 0.5)))
             many_p99.append(ms(pct(lat, 0.99)))
+            many_rate.append(args.starts / el)
             wait_idle(server)
             n, el, _ = asyncio.run(round_trips(server.ws_url, args.seconds,
                                                {"Authorization": f"Bearer {token_for('partner')}"}, True))
@@ -139,8 +135,10 @@ def main() -> None:
     ratios = [ratio(w, b) for w, b in zip(who, bare, strict=True)]
     result = {
         "benchmark": "api_toolbus", "starts": args.starts, "rounds": args.rounds,
-        "pipelined_one_connection": {"p50_ms": spread(one_p50), "p99_ms": spread(one_p99)},
-        "baseline_32_connections": {"p50_ms": spread(many_p50), "p99_ms": spread(many_p99)},
+        "pipelined_one_connection": {"p50_ms": spread(one_p50), "p99_ms": spread(one_p99),
+                                     "starts_per_s": spread(one_rate)},
+        "baseline_32_connections": {"p50_ms": spread(many_p50), "p99_ms": spread(many_p99),
+                                    "starts_per_s": spread(many_rate)},
         "whoami_round_trips_per_s": spread(who), "baseline_websockets_echo_per_s": spread(bare),
         "whoami_ratio_vs_echo": spread(ratios),
         "goals": {"pipelined_p50_ms": GOAL_P50_MS, "whoami_ratio": GOAL_WHOAMI_RATIO},
@@ -155,6 +153,8 @@ def main() -> None:
          f"{ratio(med(one_p50), med(many_p50)):.2f}x"),
         ("starts p99 ms (1 conn vs 32 conns)", f"{med(one_p99):.1f}", f"{med(many_p99):.1f}",
          f"{ratio(med(one_p99), med(many_p99)):.2f}x"),
+        ("starts/s (1 conn vs 32 conns)", f"{med(one_rate):,.0f}", f"{med(many_rate):,.0f}",
+         f"{ratio(med(one_rate), med(many_rate)):.2f}x"),
         ("whoami round trips/s vs bare echo", f"{med(who):,.0f}", f"{med(bare):,.0f}", f"{med(ratios):.2f}x"),
     ])
     print(f"met: {result['met']}\nwrote {path}")
