@@ -25,6 +25,7 @@ from orchestrator.datadir import DataDirInUse, DataDirLock, make_private
 from orchestrator.gateway import stream_endpoint
 from orchestrator.hub import Hub
 from orchestrator.metrics import Metrics
+from orchestrator.replicas import owned
 from orchestrator.scheduler import Scheduler
 from orchestrator.seeds import load_or_create_key
 from orchestrator.service import Service
@@ -46,6 +47,8 @@ async def readyz(request: Request) -> Response:
     """200 only while the log takes appends; 503 with the reason while storage refuses them."""
     service: Service = request.app.state.service
     failing = service.scheduler.outbox.failing
+    if not failing and getattr(service.log, "available", True) is False:  # a store that knows it is cut off
+        failing = "the database does not answer"
     if failing:
         return JSONResponse({"status": "not_ready", "reason": f"storage unavailable: {failing}"}, status_code=503)
     return JSONResponse({"status": "ready"})
@@ -123,6 +126,8 @@ def create_app(settings: Settings) -> Starlette:
             sys.stderr.write(f"metis: {exc}\n")
             raise
         rlog = open_store(settings.database_url or None, settings.data_dir, settings.keys_dir)
+        if settings.database_url:  # several replicas may share the log: each action is leased to one
+            rlog = owned(rlog, settings.database_url)
         rlog.open()
         rlog.bind_loop(asyncio.get_running_loop())
         key = load_or_create_key(settings.keys_dir or settings.data_dir)
@@ -138,7 +143,7 @@ def create_app(settings: Settings) -> Starlette:
         scheduler = Scheduler(rlog, pool, key, settings.max_concurrent, settings.max_wall_s,
                               tenants=len(tokens.tenants),
                               retry={"max_attempts": settings.retry_attempts, "backoff_s": settings.retry_backoff_s},
-                              probe=None if settings.database_url else file_probe(settings.data_dir))
+                              probe=getattr(rlog, "probe", None) or file_probe(settings.data_dir))
         scheduler.on_ended.append(lambda a: metrics.actions_ended.labels(a.ability, str(a.status)).inc())
         hub = Hub(rlog, settings.subscriber_buffer)
         approvals = Approvals(rlog)
