@@ -12,6 +12,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from contextlib import aclosing
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
 import structlog
@@ -159,17 +160,19 @@ class Service:
     async def actions_list(self, session: Session, p: S.ListParams) -> dict[str, Any]:
         assert session.principal is not None
         tenant = session.principal.tenant
-        mine = [a for a in self.scheduler.actions.values() if a.tenant == tenant
-                and (p.topic is None or a.topic == p.topic) and (p.status is None or str(a.status) == p.status)]
+        # lazily, stopping after one page: a call costs what it shows (and what it skips), not the table
+        mine = (a for a in self.scheduler.actions.values() if a.tenant == tenant
+                and (p.topic is None or a.topic == p.topic) and (p.status is None or str(a.status) == p.status))
         if p.after is not None:
-            ids = [a.action_id for a in mine]
-            if p.after not in ids:
+            for a in mine:
+                if a.action_id == p.after:
+                    break
+            else:
                 raise RpcError(E.NOT_FOUND, f"unknown cursor {p.after}")
-            mine = mine[ids.index(p.after) + 1:]
-        page = mine[: p.limit]
-        result: dict[str, Any] = {"actions": [a.view() for a in page]}
-        if len(mine) > p.limit:
-            result["next"] = page[-1].action_id
+        page = list(islice(mine, p.limit + 1))
+        result: dict[str, Any] = {"actions": [a.view() for a in page[: p.limit]]}
+        if len(page) > p.limit:
+            result["next"] = page[p.limit - 1].action_id
         return result
 
     async def actions_cancel(self, session: Session, p: S.CancelParams) -> dict[str, Any]:
