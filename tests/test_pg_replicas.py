@@ -18,8 +18,9 @@ import httpx
 import psycopg
 import pytest
 
+from receipts.canonical import canonical_json
 from tests.conftest import new_pg_schema
-from tests.support import ROOT, MetisServer, RpcFailure, ToolBus, ended, sse_read
+from tests.support import ROOT, MetisServer, RpcFailure, ToolBus, answer_open_request, ended, sse_read
 
 
 @pytest.fixture(scope="module")
@@ -150,3 +151,59 @@ def test_database_outage_answers_retryable_storage_errors_then_recovers(pg_url, 
     finally:
         server.stop(kill=True)
         proxy.close()
+
+
+def test_a_replica_starting_later_leaves_running_actions_alone_and_one_that_died_is_taken_over(pg_url, tmp_path):
+    """Each action is leased to one replica: a replica that starts while another runs actions does not
+    resume them (no duplicate run), and when a replica is killed -9 the next replica to start takes its
+    actions over after the lease lapses, resuming by replay to outputs equal to an undisturbed run's."""
+    keys = tmp_path / "keys"
+    subprocess.run([sys.executable, "-m", "orchestrator.cli", "keys", "init", "--keys-dir", str(keys)], cwd=ROOT,
+                   check=True, capture_output=True, timeout=60)
+
+    def replica(name: str) -> MetisServer:
+        return MetisServer(tmp_path / name, extra_args=["--database", pg_url, "--keys-dir", str(keys)],
+                           env={"METIS_LEASE_S": "2"})
+
+    first, later = replica("first"), replica("later")
+    first.start()
+    inputs, seed = {"n": 30, "delay_s": 0.15}, {"purpose": "takeover"}
+    try:
+        async def go() -> None:
+            async with ToolBus.connect(first) as tb:
+                reference, _ = await tb.run("t_emit", inputs, seed=seed)
+                assert reference["status"] == "completed"
+                asking = await tb.start("t_ask", {"question": "still mine?"})
+                await tb.wait_status(asking["action_id"], {"waiting_user"})
+            later.start()  # recovers from the shared log while `first` holds an unfinished action
+            async with ToolBus.connect(later) as tb2:
+                with pytest.raises(RpcFailure) as err:
+                    await tb2.call("actions.get", {"action_id": asking["action_id"]})
+                assert err.value.code == -32004  # not taken: it belongs to the live replica
+                assert (await tb2.call("actions.get", {"action_id": reference["action_id"]}))["status"] == "completed"
+            async with ToolBus.connect(first) as tb:
+                await answer_open_request(tb, asking["action_id"], "yes")
+                assert (await tb.wait_status(asking["action_id"], {"completed"}))["outputs"]
+
+            async with ToolBus.connect(first) as tb:
+                doomed = await tb.start("t_emit", inputs, seed=seed)
+            _, early = await sse_read(first, doomed["topic"], max_events=6, timeout=60)
+            first.stop(kill=True)  # kill -9 the replica (and its workers) mid-action
+            heir = replica("heir")
+            heir.start()  # after first's lease (2 s) lapsed: it takes the action over
+            async with ToolBus.connect(heir) as tb3:
+                view = await tb3.wait_status(doomed["action_id"], {"completed", "failed", "partial"}, timeout=120)
+            assert view["status"] == "completed", view
+            assert canonical_json(view["outputs"]) == canonical_json(reference["outputs"])  # equal to undisturbed
+            _, whole = await sse_read(heir, doomed["topic"], query={"token": doomed["stream"]["token"]},
+                                      until=ended(doomed["action_id"]), timeout=60)
+            ids = [e["id"] for e in whole]
+            assert ids == sorted(set(ids)) and whole[: len(early)] == early
+            assert [e["event"] for e in whole].count("action_checkpoint") == inputs["n"] + 1  # each step once
+            heir.stop()
+
+        asyncio.run(go())
+    finally:
+        first.stop(kill=True)
+        later.stop(kill=True)
+    verify(pg_url, keys)
