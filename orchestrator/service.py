@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from itertools import islice
+from pathlib import Path
 from typing import Any
 
 import structlog
@@ -22,6 +23,7 @@ from abilities import registry
 from orchestrator import errors as E
 from orchestrator.approvals import Approvals
 from orchestrator.auth import Principal, StreamTokens, TokenStore
+from orchestrator.datasets import DatasetStore, offer_updates
 from orchestrator.errors import RpcError
 from orchestrator.events import event_data
 from orchestrator.hub import Dropped, Hub, resume_then_live
@@ -88,7 +90,14 @@ class Service:
             "reflect.verify": (self.reflect_verify, ("reviewer", "operator")),
             "reflect.proof": (self.reflect_proof, ("reviewer",)),
             "reflect.replay": (self.reflect_replay, ("reviewer",)),
+            "datasets.put": (self.datasets_put, ("partner",)),
+            "datasets.list": (self.datasets_list, ACTORS),
+            "datasets.get": (self.datasets_get, ACTORS),
         }
+        self.datasets = DatasetStore(receipt_log, Path(scheduler.pool.env.get("METIS_DATA_DIR")
+                                                       or receipt_log.data_dir))
+        self.datasets.on_commit.append(lambda tenant, meta: offer_updates(scheduler, self.datasets, tenant, meta))
+        self.datasets.rebuild()
         scheduler.approval_hook = self._approval_requested
         self._abilities_cache: list[dict[str, Any]] | None = None
 
@@ -204,6 +213,20 @@ class Service:
                 return {"artifact_id": body["artifact_id"], "kind": body["kind"],
                         "media_type": body["media_type"], "content": body["content"]}
         raise RpcError(E.NOT_FOUND, f"unknown artifact {p.artifact_id}")
+
+    # -- datasets (orchestrator/datasets.py) -------------------------------------------------
+
+    async def datasets_put(self, session: Session, p: S.DatasetPutParams) -> dict[str, Any]:
+        assert session.principal is not None
+        return await self.datasets.put(session.principal.tenant, session.principal.subject, p)
+
+    async def datasets_list(self, session: Session, p: S.DatasetListParams) -> dict[str, Any]:
+        assert session.principal is not None
+        return self.datasets.list(session.principal.tenant, p.kind)
+
+    async def datasets_get(self, session: Session, p: S.DatasetGetParams) -> dict[str, Any]:
+        assert session.principal is not None
+        return await self.datasets.get(session.principal.tenant, p.kind, p.name, p.version, p.offset)
 
     # -- events ------------------------------------------------------------------------------
 

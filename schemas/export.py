@@ -239,6 +239,7 @@ ROLES: dict[str, list[str]] = {
     **{m: ["approver"] for m in S.METHODS if m.startswith("approvals.")},
     **{m: ["reviewer"] for m in S.METHODS if m.startswith("reflect.")},
     "reflect.verify": ["reviewer (own tenant's counts)", "operator (the whole log, no approval)"],
+    "datasets.put": ["partner"], "datasets.list": ["partner", "canvas"], "datasets.get": ["partner", "canvas"],
 }
 
 EVENT_NAMES = ("action_started", "action_progress", "action_notice", "action_waiting_user", "action_linked",

@@ -141,6 +141,45 @@ class ProofParams(Params):
     seq: int = Field(ge=1, le=MAX_SEQ)
 
 
+DatasetKind = Literal["ken", "corpus"]
+DATASET_NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$"
+MAX_CHUNK_CHARS = 512 * 1024  # with JSON escaping a chunk still fits the 1 MiB frame
+
+
+class DatasetChunk(BaseModel):
+    """One piece of a large dataset's JSON text; index 0 opens an upload, ``final`` commits it."""
+
+    model_config = ConfigDict(extra="forbid")
+    index: int = Field(ge=0, le=1023)
+    data: str = Field(max_length=MAX_CHUNK_CHARS)
+    final: bool = False
+
+
+class DatasetPutParams(Params):
+    kind: DatasetKind
+    name: str = Field(pattern=DATASET_NAME_PATTERN)
+    content: Any = Field(None, description="the whole dataset (a Ken graph object or a corpus list)")
+    chunk: DatasetChunk | None = None
+    upload_id: str | None = Field(None, pattern=ID_PATTERN, description="from the answer to chunk 0")
+
+    @model_validator(mode="after")
+    def one_form(self) -> DatasetPutParams:
+        if (self.content is None) == (self.chunk is None):
+            raise ValueError("give either content or chunk")
+        return self
+
+
+class DatasetListParams(Params):
+    kind: DatasetKind | None = None
+
+
+class DatasetGetParams(Params):
+    kind: DatasetKind
+    name: str = Field(pattern=DATASET_NAME_PATTERN)
+    version: int | None = Field(None, ge=1, le=MAX_COUNT)
+    offset: int | None = Field(None, ge=0, le=MAX_COUNT, description="character offset of the page to read")
+
+
 # -- results ------------------------------------------------------------------------------------
 
 
@@ -212,6 +251,68 @@ class EventNotification(BaseModel):
     data: EventData
 
 
+class ReceiptRef(BaseModel):
+    seq: int
+    hash: str
+
+
+class DatasetVersion(BaseModel):
+    kind: DatasetKind
+    name: str
+    version: int
+    sha256: str = Field(description="SHA-256 hex of the content's canonical JSON (RFC 8785), UTF-8")
+    bytes: int
+    chars: int
+    chunks: int = Field(description="dataset_chunk records holding the content in the log")
+    items: int = Field(description="nodes + edges of a Ken graph, documents of a corpus")
+    created_by: str
+    created_at: str
+    receipt: ReceiptRef = Field(description="the dataset_version record (reflect.proof proves it)")
+
+
+class DatasetPutResult(BaseModel):
+    committed: bool = Field(description="false while a chunked upload waits for more chunks")
+    upload_id: str | None = None
+    next_index: int | None = Field(None, description="the chunk index expected next (uncommitted uploads)")
+    unchanged: bool | None = Field(None, description="the content equals the latest version: no new version")
+    kind: DatasetKind | None = None
+    name: str | None = None
+    version: int | None = None
+    sha256: str | None = None
+    bytes: int | None = None
+    chars: int | None = None
+    chunks: int | None = None
+    items: int | None = None
+    created_by: str | None = None
+    created_at: str | None = None
+    receipt: ReceiptRef | None = None
+
+
+class DatasetSummary(BaseModel):
+    kind: DatasetKind
+    name: str
+    versions: int
+    latest: DatasetVersion
+
+
+class DatasetList(BaseModel):
+    datasets: list[DatasetSummary]
+
+
+class DatasetPage(BaseModel):
+    offset: int
+    data: str = Field(description="characters offset .. offset + len(data) of the canonical JSON text")
+    total_chars: int
+    next_offset: int | None = None
+
+
+class DatasetGetResult(BaseModel):
+    dataset: DatasetVersion
+    versions: list[int]
+    content: Any = Field(None, description="the content itself when small (no offset given)")
+    page: DatasetPage | None = None
+
+
 METHODS: dict[str, tuple[type[BaseModel], type[BaseModel] | None]] = {
     "session.authenticate": (AuthenticateParams, WhoAmI),
     "session.whoami": (EmptyParams, WhoAmI),
@@ -233,4 +334,7 @@ METHODS: dict[str, tuple[type[BaseModel], type[BaseModel] | None]] = {
     "reflect.verify": (VerifyParams, None),
     "reflect.proof": (ProofParams, None),
     "reflect.replay": (ActionRef, None),
+    "datasets.put": (DatasetPutParams, DatasetPutResult),
+    "datasets.list": (DatasetListParams, DatasetList),
+    "datasets.get": (DatasetGetParams, DatasetGetResult),
 }

@@ -4,19 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from abilities import datasets
 from abilities.base import Ability, AbilityError
 from abilities.cda import signals
 from abilities.cda.engine import CdaRun, hyp_id_for
-from abilities.cda.ken import Ken, KenError, load_tenant_graph
+from abilities.cda.ken import Ken, KenError, load_dataset_graph
 from abilities.cda.models import CDAInputs, CDAOutputs, InlineObservation
 
 
-def resolve_ken(tenant: str, inputs: CDAInputs) -> Ken:
-    """Inline graph, a named file of the tenant's data dir, or both (inline added on top)."""
+def resolve_ken(ctx: Any, inputs: CDAInputs) -> Ken:
+    """Inline graph, a dataset of the tenant (``datasets.put``), or both (inline added on top).
+    The dataset version read is pinned for this revision and named in a ``dataset_read`` receipt."""
     src = inputs.ken
     data: dict[str, Any] = {"nodes": [], "edges": []}
     if src is not None and src.dataset:
-        base = load_tenant_graph(tenant, src.dataset)
+        base, read = load_dataset_graph(ctx.tenant, src.dataset, src.version, pin=datasets.pin_of(ctx))
+        ctx.receipt("dataset_read", {**read, "refresh": "manual", "purpose": "ken"})
         if src.graph is None:
             return base
         data["nodes"] = [{"id": n, "attrs": a} for n, a in base.g.nodes(data=True)]
@@ -61,7 +64,7 @@ class CdaAbility(Ability):
     def run(self, ctx: Any, inputs: CDAInputs) -> CDAOutputs:
         early_draft(ctx, inputs)
         try:
-            ken = resolve_ken(ctx.tenant, inputs)
+            ken = resolve_ken(ctx, inputs)
         except KenError as exc:
             raise AbilityError(exc.reason, exc.message) from None
         try:

@@ -21,6 +21,7 @@ from typing import Any
 
 import networkx as nx
 
+from abilities import datasets
 from abilities.cda.models import MAX_INLINE_EDGES, NODE_PREFIXES
 
 NODE_TYPES = tuple(p.rstrip(":") for p in NODE_PREFIXES)
@@ -300,6 +301,28 @@ def data_dir() -> Path:
 
 
 _CACHE: dict[tuple[str, str, float], Ken] = {}
+
+
+def load_dataset_graph(tenant: str, dataset: str, version: int | None = None,
+                       pin: tuple[str, int] | None = None, base: Path | None = None) -> tuple[Ken, dict[str, Any]]:
+    """A Ken graph put with ``datasets.put`` (kind ``ken``): the newest version, the run's pinned one,
+    or ``version``; returns the graph and what was read (kind, name, version, sha256). Versions are
+    immutable, so the graph is cached per version file. Falls back to a file placed by hand under
+    ``<data>/ken/<tenant>/`` (older deployments) when no dataset of that name was put."""
+    try:
+        found = datasets.resolve(tenant, "ken", dataset, version, pin=pin, base=base)
+    except datasets.DatasetNotFound as exc:
+        if version is None:
+            try:
+                return load_tenant_graph(tenant, dataset, base), {"kind": "ken", "name": dataset, "legacy_file": True}
+            except KenError:
+                pass
+        raise KenError("unknown_dataset", str(exc)) from None
+    key = (tenant, str(found.path), float(found.version))
+    if key not in _CACHE:
+        _CACHE.clear()
+        _CACHE[key] = Ken.load(found.path)
+    return _CACHE[key], found.describe()
 
 
 def load_tenant_graph(tenant: str, dataset: str, base: Path | None = None) -> Ken:

@@ -222,7 +222,10 @@ class KenSource(_Strict):
     """Where Ken comes from: an inline graph and/or a named graph file of the tenant."""
 
     graph: KenGraph | None = None
-    dataset: str | None = Field(default=None, max_length=128, pattern=r"^[A-Za-z0-9_.-]+$")
+    dataset: str | None = Field(default=None, max_length=128, pattern=r"^[A-Za-z0-9_.-]+$",
+                                description="a `ken` dataset of the tenant (datasets.put)")
+    version: int | None = Field(default=None, ge=1, le=2**53 - 1,
+                                description="that dataset's version (default: the newest when the run starts)")
 
 
 class CDAInputs(_Strict):
