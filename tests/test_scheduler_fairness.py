@@ -21,7 +21,9 @@ def _metric(text: str, name: str, tenant: str) -> float:
 async def test_parked_and_backlogged_tenant_leaves_room_for_another(server_factory, tmp_path):
     server = server_factory(tmp_path / "fair")  # 4 slots, tenants acme and globex
     async with ToolBus.connect(server, tenant="acme") as a, ToolBus.connect(server, tenant="globex") as b:
-        parked = [await a.start("t_ask", {"question": f"q{i}"}) for i in range(4)]
+        # two wait on a person's answer, two on an approver's decision
+        parked = [await a.start("t_ask", {"question": f"q{i}", "kind": "question" if i < 2 else "approval"})
+                  for i in range(4)]
         for p in parked:
             await a.wait_status(p["action_id"], {"waiting_user"})
         hogs = [await a.start("t_sleep", {"seconds": 30}) for _ in range(6)]
