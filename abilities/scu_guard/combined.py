@@ -5,7 +5,8 @@ business days, windows, order of events), and the lexicon detector still covers 
 do not reach. Typed findings stand; a lexicon finding stands too, unless the typed reading measured
 that constraint against the claim (an amount of its dimension, a time or date for its window, both
 of its events) and found it kept: there the two disagree, and the finding is ``suspected``,
-reported apart, not rejected.
+reported apart, not rejected. Where the claim names exactly the doer a rule reserves the action for
+("Priya, a licensed operator"), that positive evidence settles it and a lexicon guess is dropped.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ def forms_for(constraints: Sequence[str], given: Sequence[Form] = ()) -> tuple[l
 def detect(claim: str, constraints: Sequence[str], forms: Sequence[Form],
            chunk_texts: Sequence[str] = ()) -> tuple[list[Finding], list[Finding]]:
     """(contradictions, suspected): typed findings plus lexicon findings they do not overrule."""
-    typed, measured = assess(claim, forms, chunk_texts)
+    typed, measured, kept = assess(claim, forms, chunk_texts)
     lexical = find_contradictions(claim, list(constraints))
     found: list[Finding] = []
     suspected: list[Finding] = []
@@ -49,8 +50,8 @@ def detect(claim: str, constraints: Sequence[str], forms: Sequence[Form],
         seen.add(f.constraint)
         found.append(f)
     for f in lexical:  # the lexicon alone where the typed reading measured the claim and found it kept
-        if f.constraint in seen:
-            continue
+        if f.constraint in seen or f.constraint in kept:
+            continue  # kept: the reserved doer named with its qualifier is positive evidence
         seen.add(f.constraint)
         (suspected if f.constraint in measured else found).append(f)
     return found, suspected

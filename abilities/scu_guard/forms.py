@@ -121,7 +121,8 @@ def keys(tokens: Any) -> list[str]:
 def band_from(amount: measure.Amount, text: str, deny: bool) -> Band:
     """The allowed band an amount sets; a denied rule flips it ("must not fall below 3 m" = at least 3 m)."""
     direction = amount.direction
-    if deny and not measure.direction_info(text, amount.start, amount.end)[1]:
+    until = re.search(r"\buntil\b", text[: amount.start], re.I)  # "must not be kegged until ... at least 14 days"
+    if deny and not until and not measure.direction_info(text, amount.start, amount.end)[1]:
         direction = {"max": "min", "min": "max", "eq": "min"}[direction]
     after = text[amount.end : amount.end + 120]
     ref: list[str] = []
@@ -202,7 +203,10 @@ def understand(text: str) -> Form | None:
     # order of two events ("before"/"after"/"only after"/"without" a prior step)
     marker = next((t for t in doc if t.lower_ in ("before", "after") and t.dep_ in ("mark", "prep")), None)
     order_span: tuple[int, int] | None = None
-    if marker is not None and not amounts and not times:
+    measured_gap = marker is not None and bool(re.search(
+        r"(?:\d|\b(?:minutes?|hours?|days?|weeks?|months?|years?))\s*$", text[: marker.idx].strip()))
+    if marker is not None and not measured_gap and not (times and not amounts and marker.lower_ == "before"
+                                                        and re.search(r"\d", text[marker.idx :])):
         sub = [w for w in (marker.head.subtree if marker.dep_ == "mark" else marker.subtree)]
         if marker.dep_ == "prep" and marker.head.i == root.i:
             sub = list(marker.subtree)
@@ -315,15 +319,15 @@ def understand(text: str) -> Form | None:
     if agent is not None and modality == "must" and not amounts:
         heads = [p for p in agent.children if p.dep_ == "pobj"]
         form.agents = [k for h in heads for k in keys([h])]
-        form.agent_qualifiers = [key(w) for h in heads for w in h.lefts if w.dep_ in ("amod", "compound")
-                                 and w.pos_ in ("ADJ", "VERB")]
+        form.agent_qualifiers = [k for h in heads for w in h.lefts if w.dep_ in ("amod", "compound")
+                                 for k in keys([w])]
         form.object = [k for k in form.object if k not in keys(agent.subtree)]
     # only-agent: "Only S may V O"
     active = [s for s in subj if s.dep_ == "nsubj"]
     if only and active and (words & {"may", "can", "must", "shall"}):
         form.agents = [key(s) for s in subj]
-        form.agent_qualifiers = [key(w) for s in subj for w in s.subtree if w.dep_ in ("amod", "compound")
-                                 and w.pos_ in ("ADJ", "VERB")]
+        form.agent_qualifiers = [k for s in subj for w in s.lefts if w.dep_ in ("amod", "compound")
+                                 for k in keys([w])]  # "head brewer", "licensed operators", "duty editor"
     # allow-list of currencies ("Room rates must be quoted in EUR")
     money = {a.dim for a in measure.find_amounts(" ".join(f"1 {t.text}" for t in doc if t.pos_ in
                                                                            ("PROPN", "NOUN")))

@@ -35,6 +35,7 @@ OPTIONAL_RE = re.compile(
 PROHIBITIVE_RE = re.compile(r"\b(?:not allowed|prohibited|forbidden|banned|may not|cannot|can't|must not|"
                             r"never allowed|not permitted|is not|are not)\b", re.I)
 REQUIRE_VERBS = frozenset(word_key(w) for w in "require need demand".split())
+STOP_CONSEQUENCE = frozenset(word_key(w) for w in "close stop halt suspend cancel evacuate shut pause".split())
 NEGATING_CONSEQUENCE = frozenset(word_key(w) for w in "void invalidate cancel annul disqualify reject".split())
 MEMBER_NOUNS = frozenset(word_key(w) for w in "member person people staff worker individual".split())
 UNBOUNDED_RE = re.compile(
@@ -119,6 +120,11 @@ def read_clauses(claim: str) -> list[Clause]:
         negs = [t for t in negs if not (t.is_sent_start and t.i + 1 < len(doc) and doc[t.i + 1].is_punct)]
         negated = bool(negs) and not (h.lemma_ in BLOCKERS and any(c.lower_ == "from" for c in h.children))
         denied: set[str] = set()
+        for t in toks:  # "left his probe at the hut", "left the harness behind": not taken along
+            if t.lemma_ == "leave" and any(c.lower_ in ("at", "behind", "in") for c in t.children):
+                for c in t.children:
+                    if c.dep_ == "dobj":
+                        denied |= set(keys(c.subtree))
         for t in toks:  # "non-root", "non-vaccinated": the prefixed word is denied
             if t.lower_ == "non" and t.i + 2 < len(doc) and doc[t.i + 1].text == "-":
                 denied.add(key(doc[t.i + 2]))
@@ -198,6 +204,8 @@ _NAME_RES = [re.compile(p) for p in (
     r"(?<=[a-z,;:] )[A-Z][a-z]{2,}\b",                  # Freedonia, mid-sentence
     r"\b[A-Z]{2,}[\w-]*\b",                            # acronyms
     r"\b[A-Z]\.\s?[A-Z][a-z]+\b",                      # A. Kim
+    r"\b(?!(?:for|at|on|in|to|by|of|from|within|than|about|after|before|under|over|every|each|the|and|or|is|"
+    r"are|was|were|with|up|into|per|until|till|around|near|past)\b)[a-z]{3,} \d{1,4}\b(?![.:,]\d)",  # car 1
 )]
 
 
@@ -345,13 +353,40 @@ def _reference_ordinal(form: Form, claim: Claim) -> int | None:
     return None
 
 
+def _named_date(claim: Claim) -> int | None:
+    """The date a cited chunk gives for a thing the claim names ("Batch 112 was brewed on 1 October")."""
+    names = _names(claim.text)
+    for text in claim.chunk_texts:
+        for sent in split_sentences(text):
+            if names & _names(sent):
+                ds = measure.find_dates(sent)
+                if ds:
+                    return ds[0].first
+    return None
+
+
+def _reference_weekday(form: Form, claim: Claim) -> int | None:
+    """The weekday a cited chunk gives for the rule's reference event, or for a thing the claim names."""
+    ref = set(form.quantity.reference) if form.quantity else set()
+    names = _names(claim.text)
+    for text in claim.chunk_texts:
+        for sent in split_sentences(text):
+            if (ref and _stem_hits(ref, set(light_keys(sent)))) or names & _names(sent):
+                wd = measure.find_weekdays(sent)
+                if wd:
+                    return wd[0][0]
+    return None
+
+
 def _topic_date(form: Form, claim: Claim) -> int | None:
     """The date a cited chunk gives for the constraint's own event ("Source S-4 was leak-tested on 10
     January 2026"): a chunk sentence sharing two of its words."""
     words = set(form.subject) | set(form.action) | set(form.object)
+    names = _names(claim.text)
     for text in claim.chunk_texts:
         for sent in split_sentences(text):
-            if _stem_hits(words, set(light_keys(sent))) >= 2:
+            hits = _stem_hits(words, set(light_keys(sent)))
+            if hits >= 2 or (hits and names & _names(sent)):
                 ds = measure.find_dates(sent)
                 if ds:
                     return ds[0].first
@@ -392,7 +427,8 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int]
         return out
     if len(claim.clocks) >= 2:
         a, b = claim.clocks[0], claim.clocks[1]
-        gap = (b.minutes - a.minutes) % (24 * 60)
+        overnight = re.search(r"\b(?:until|till|to|next|overnight|following)\b", claim.text[a.end : b.end], re.I)
+        gap = (b.minutes - a.minutes) % (24 * 60) if overnight else abs(b.minutes - a.minutes)
         out.append((gap * 60.0, False, a.start, b.end))
     elif len(claim.clocks) == 1:  # "went back in at 14:00" after a cited "sprayed at 06:00" of the same thing
         before = _topic_clock(form, claim)
@@ -418,6 +454,20 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int]
     elif len(dates) >= 2:
         a, b = dates[0], dates[1]
         out.append((abs(b.first - a.first) * 86400.0, False, a.start, b.end))
+    elif dates and not band.reference:  # "Batch 112 will be kegged on 10 October" / "brewed on 1 October"
+        named = _named_date(claim)
+        if named is not None:
+            d = dates[0]
+            first = d.first if d.year_known else dt.date.fromordinal(d.first).replace(
+                year=dt.date.fromordinal(named).year).toordinal()
+            if first >= named:
+                out.append(((first - named) * 86400.0, False, d.start, d.end))
+    if claim.weekdays and not dates and (band.reference or _names(claim.text)):
+        ref_day = _reference_weekday(form, claim)
+        if ref_day is not None:  # "emptied on Monday" (chunk) .. "cleaned on Wednesday" (claim)
+            w, _, s0, e0 = claim.weekdays[0]
+            days = (w - ref_day) % 7
+            out.append((days * 86400.0, False, s0, e0))
     if band.reference and band.reference_side == "before" and band.low is not None:
         m = re.search(r"\b(?:until|till|right up to|up to)\s+(?:the\s+)?(.{0,40})", claim.text, re.I)
         if m and _stem_hits(set(band.reference), set(light_keys(m.group(1)))):
@@ -484,8 +534,8 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         if band is None:
             continue
         for gap, business, s, e in _derived_gaps(f, claim):
-            if not any(_overlap(f, c) for c in claim.clauses) and not _distinctive(f, forms):
-                continue
+            if not any(_topic(f) & c.keys for c in claim.clauses) and not _distinctive(f, forms):
+                continue  # the claim's own words, not facts borrowed from a chunk, must speak of the rule
             a = measure.Amount(gap, gap, "[time]", "eq", False, s, e, claim.text[s:e], business)
             bad = _outside(a, band)
             if bad:
@@ -582,8 +632,8 @@ def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     for a, own_clause in claim.amounts + claim.chunk_amounts:
         for f in forms:
             band = f.trigger
-            if band is None or a.dim != band.dimension or a.direction != "eq":
-                continue
+            if band is None or a.dim != band.dimension or a.direction != "eq" or f.quantity is not None:
+                continue  # a bound under a condition is checked with the bounds
             if not _in_band(a.lo, a.hi, band):
                 continue
             # "The shipment worth 4,000 dollars left without a declaration": the amount and the broken
@@ -598,7 +648,10 @@ def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             if f.modality == "must_not":
                 broken = not clause.negated and not PROHIBITIVE_RE.search(clause.text)
             else:
-                undone = bool(consequence & NEGATING_CONSEQUENCE) and bool(re.search(
+                carried_on = bool(consequence & STOP_CONSEQUENCE) and bool(re.search(
+                    r"\b(?:kept|keeps|keep|continued|continues|carried on|went ahead|goes ahead|stayed open|"
+                    r"remained open|stays open|did not stop|didn't stop|never stopped)\b", clause.text, re.I))
+                undone = carried_on or bool(consequence & NEGATING_CONSEQUENCE) and bool(re.search(
                     r"\b(?:stands?|counts?|valid|accepted|holds?|ratified|approved|kept|keep|recogni[sz]ed)\b",
                     clause.text, re.I))
                 alone = bool(re.search(r"\b(?:second|two|another|additional|both|dual)\b", f.text, re.I)) and bool(re.search(
@@ -741,6 +794,32 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     return out
 
 
+def _reserved_agent(form: Form, words: set[str], text: str, mods: dict[str, set[str]] | None = None) -> bool:
+    """Is this doer the one the rule reserves the action for, with its qualifiers ("Priya, a licensed
+    operator"), and not "any operator, licensed or not", "an unlicensed operator" or "the assistant
+    brewer" for "the head brewer"? A doer named by the bare head noun is taken as the reserved one."""
+    same = bool(set(form.agents) & words)
+    own = set().union(*((mods or {}).get(a, set()) for a in form.agents)) if form.agents else set()
+    qualified = all(q in words for q in form.agent_qualifiers) or not own
+    unqualified = bool(re.search(r"\bor not\b|\bany\b|\bwithout\b", text)) or any(
+        re.search(rf"\b(?:non\s*-?\s*|un){re.escape(w[:5])}", text) for w in
+        list(form.agent_qualifiers) + list(form.agents))
+    return same and qualified and not unqualified
+
+
+def cleared(forms: Sequence[Form], claim: Claim) -> set[str]:
+    """Constraints the claim positively keeps: a reserved action done by exactly the reserved doer."""
+    out = set()
+    for f in forms:
+        if not f.agents:
+            continue
+        doers = [(w, t, c.mods) for c in claim.clauses if not c.negated and set(f.action) & (c.verbs | c.keys)
+                 for w, t in c.agents if w]
+        if doers and all(_reserved_agent(f, w, t, m) for w, t, m in doers):
+            out.add(f.text)
+    return out
+
+
 def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     """Only S may V O: someone else doing (or allowed to do) it contradicts."""
     out = []
@@ -761,12 +840,7 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             for words, text in c.agents:
                 if not words:
                     continue
-                same = bool(set(f.agents) & words)
-                qualified = all(q in words for q in f.agent_qualifiers)
-                unqualified = bool(re.search(r"\bor not\b|\bany\b", text)) or any(
-                    re.search(rf"\b(?:non\s*-?\s*|un){re.escape(w[:5])}", text) for w in
-                    list(f.agent_qualifiers) + list(f.agents))
-                if same and qualified and not unqualified:
+                if _reserved_agent(f, words, text, c.mods):
                     continue
                 if words <= {"who", "that", "which", "it", "they", "he", "she", "we"}:
                     continue
@@ -1074,26 +1148,30 @@ def evaluated(forms: Sequence[Form], claim: Claim) -> set[str]:
     return out
 
 
-def assess(claim: str, forms: Iterable[Form], chunk_texts: Sequence[str] = ()) -> tuple[list[Finding], set[str]]:
-    """(contradictions, constraints the typed reading could measure against this claim)."""
+def assess(claim: str, forms: Iterable[Form],
+           chunk_texts: Sequence[str] = ()) -> tuple[list[Finding], set[str], set[str]]:
+    """(contradictions, constraints the typed reading measured against this claim, constraints the
+    claim positively keeps)."""
     forms = list(forms)
     if not claim.strip() or not forms:
-        return [], set()
+        return [], set(), set()
     if len(claim) <= LONG_CLAIM:
         read = read_claim(claim, chunk_texts)
-        return _run_checks(forms, read), evaluated(forms, read)
+        return _run_checks(forms, read), evaluated(forms, read), cleared(forms, read)
     # a long claim is read in pieces of whole sentences, so the cost stays linear in its length
     found: list[Finding] = []
     measured: set[str] = set()
+    kept: set[str] = set()
     seen: set[str] = set()
     for start, piece in _pieces(claim):
-        part, part_measured = assess(piece, forms, chunk_texts)
+        part, part_measured, part_kept = assess(piece, forms, chunk_texts)
         measured |= part_measured
+        kept |= part_kept
         for f in part:
             if f.constraint not in seen:
                 seen.add(f.constraint)
                 found.append(Finding(f.constraint, f.start + start, f.end + start, f.text, f.rule, f.detail))
-    return found, measured
+    return found, measured, kept
 
 
 LONG_CLAIM = 1500

@@ -94,7 +94,7 @@ _MIN_WORDS = ("at least", "no less than", "not less than", "no fewer than", "not
               "or more", "or longer", "greater than", "higher than", "larger than", "taller than",
               "never fewer than", "never less than", "never below", "never under", "at minimum", "heavier than",
               "bigger than", "wider than", "faster than", "hotter than", "warmer than", "older than", "deeper than",
-              "thicker than", "costlier than", "louder than", "stronger than")
+              "thicker than", "costlier than", "louder than", "stronger than", "earlier than", "sooner than")
 
 
 @dataclass(frozen=True)
@@ -156,7 +156,7 @@ _CURRENCY_PREFIX_RE = re.compile(rf"(?P<cur>[$€£])\s?(?P<num>{_NUM})", re.I)
 _BARE_UNIT_RE = re.compile(rf"(?<![\w])(?:a|an|one|per|each)\s+(?P<unit>{_alt(_UNIT_KEYS)})(?![\w])", re.I)
 _EVERY_RE = re.compile(
     rf"\bevery\s+(?P<other>other\s+)?(?:(?P<n>{_NUM}|{_WORDNUM})[- ]?)?(?P<unit>{_alt(_UNIT_KEYS)}"
-    r"|morning|evening|night|shift|weekday)\b(?:\s+and\s+(?P<frac>a half))?",
+    r"|morning|evening|night|shift|weekday|quarter)\b(?:\s+and\s+(?P<frac>a half))?",
     re.I,
 )
 _TIMES_RE = re.compile(
@@ -172,6 +172,9 @@ _LATER = {"morning": (6, 24), "overnight": (6, 16), "day": (24, 24), "tomorrow":
 _LATER_RE = re.compile(r"\b(?:(?:the\s+)?(?:next|following)\s+(?:morning|day|week)|overnight|tomorrow)\b", re.I)
 _DAY_N_RE = re.compile(r"\bday\s+(?P<n>\d{1,3})\b", re.I)
 _ADVERB_RE = re.compile(rf"\b(?P<adv>{_alt(list(PERIOD_ADVERBS))})\b", re.I)
+_TIMES_SPAN_RE = re.compile(
+    rf"\b(?P<k>once|twice|thrice|(?:{_NUM}|{_WORDNUM})\s+times)\s+(?:a|an|per|each|every)\s+"
+    rf"(?P<n>{_NUM}|{_WORDNUM})[- ](?P<unit>{_alt(_UNIT_KEYS)})\b", re.I)
 _BETWEEN_RE = re.compile(r"\b(?:between|apart|intervals?\s+of|cycles?\s+of|in between)\b", re.I)
 
 
@@ -198,7 +201,8 @@ def direction_info(text: str, start: int, end: int) -> tuple[str, bool]:
     best, where = "eq", 10**9
     for words, d in ((_MAX_WORDS, "max"), (_MIN_WORDS, "min")):
         for w in words:  # the longest phrase ending at the amount wins ("never fewer than" over "fewer than")
-            for m in re.finditer(rf"(?<![\w]){re.escape(w)}(?:\s+(?:a|an|the|of|about))?\s*$", before):
+            for m in re.finditer(rf"(?<![\w]){re.escape(w)}(?:\s+(?:a|an|the|of|about))?"
+                                 rf"(?:\s+(?:a|an|the)\s+\w+\s+of|\s+\w+\s+of)?\s*$", before):
                 if m.start() < where:
                     best, where = d, m.start()
     negated = best != "eq" and bool(re.search(r"\b(?:not|no|never|n't)\b", before[where:]))
@@ -290,7 +294,16 @@ def find_amounts(text: str) -> list[Amount]:
             u = "day"
         if u == "shift":
             n, u = 8 * n, "hour"
+        if u == "quarter":
+            n, u = 3 * n, "month"
         unit_amount(n, u, m.start(), m.end(), True, frequency=True)
+    for m in _TIMES_SPAN_RE.finditer(text):  # "once per 8-hour shift"
+        k = _number(m.group("k").lower().replace(" times", ""))
+        n = _number(m.group("n"))
+        u = m.group("unit").lower()
+        if k and n and u in UNIT_WORDS:
+            dim, v = to_base(n, UNIT_WORDS[u])
+            add(v / k, v / k, dim, True, m.start(), m.end(), frequency=True)
     for m in _TIMES_RE.finditer(text):
         raw = m.group("n").lower().replace(" times", "")
         k = _number(raw)
