@@ -76,6 +76,8 @@ def test_the_readme_link_shows_events_without_a_click(server, page, shots):
         view = act.result(timeout=60)
         started = act.aio.started
     # the link `metis run` prints and the README shows: topic and the stream token from actions.start
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
     page.goto(f"{server.http_url}/canvas/?topic={started['topic']}&token={started['stream']['token']}")
     art = article(page, act.action_id)
     art.locator(".badge.completed").wait_for(timeout=15000)
@@ -89,6 +91,8 @@ def test_the_readme_link_shows_events_without_a_click(server, page, shots):
     # a stream token can watch, not act: the page says so rather than failing later
     assert "watch only" in page.locator("#calls").inner_text()
     page.screenshot(path=str(shots / "readme-link.png"), full_page=True)
+    # nothing is fetched from anywhere but the server (no CDN, no fonts, no build output)
+    assert requests and all(u.startswith((server.http_url, server.ws_url.rsplit("/", 1)[0])) for u in requests), requests
 
 
 def test_answer_a_prompt_on_the_page(server, page, shots):
