@@ -48,40 +48,28 @@ def _prepare(obj: Any, depth: int = 0) -> Any:
     if t is float:
         return orjson.Fragment(jcs_float(obj))
     if t is dict:
-        if depth > _MAX_DEPTH:
+        items: Any = obj.items()
+    elif t is list or t is tuple:
+        items = enumerate(obj)
+    else:
+        return obj  # str, int, bool, None; anything else: orjson refuses it and the reference decides
+    if depth > _MAX_DEPTH:
+        return _SLOW
+    out = None
+    for k, v in items:
+        if type(k) is str and not k.isascii() and max(k) >= "\ud800":  # (list indices are ints)
             return _SLOW
-        out = None
-        for k, v in obj.items():
-            if type(k) is str and not k.isascii() and max(k) >= "\ud800":
-                return _SLOW
-            tv = type(v)
-            if tv is str or tv is int or tv is bool or v is None:
-                continue
-            nv = _prepare(v, depth + 1)
-            if nv is _SLOW:
-                return _SLOW
-            if nv is not v:
-                if out is None:
-                    out = dict(obj)
-                out[k] = nv
-        return obj if out is None else out
-    if t is list or t is tuple:
-        if depth > _MAX_DEPTH:
+        tv = type(v)
+        if tv is str or tv is int or tv is bool or v is None:
+            continue
+        nv = _prepare(v, depth + 1)
+        if nv is _SLOW:
             return _SLOW
-        out_list = None
-        for i, v in enumerate(obj):
-            tv = type(v)
-            if tv is str or tv is int or tv is bool or v is None:
-                continue
-            nv = _prepare(v, depth + 1)
-            if nv is _SLOW:
-                return _SLOW
-            if nv is not v:
-                if out_list is None:
-                    out_list = list(obj)
-                out_list[i] = nv
-        return obj if out_list is None else out_list
-    return obj  # str, int, bool, None; anything else: orjson refuses it and the reference decides
+        if nv is not v:
+            if out is None:
+                out = dict(obj) if t is dict else list(obj)
+            out[k] = nv
+    return obj if out is None else out
 
 
 def reference_json(obj: Any) -> bytes:
