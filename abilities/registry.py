@@ -25,6 +25,7 @@ BUILTIN: dict[str, str] = {
     "ariadne_audit": "abilities.ariadne_audit.ability:AriadneAuditAbility",
     "mathlas": "abilities.mathlas.ability:MathlasAbility",
     "sandbox": "abilities.sandbox.ability:SandboxAbility",
+    "research": "abilities.research.ability:ResearchAbility",
 }
 
 
