@@ -31,7 +31,8 @@ DATA = ROOT / "tests" / "data" / "scu_guard"
 SETS = {"labelled": "cases.jsonl", "holdout": "holdout.jsonl", "holdout2": "holdout2.jsonl",
         "holdout3": "holdout3.jsonl", "holdout4": "holdout4.jsonl",
         "heldout_v5": "heldout_v5.jsonl", "heldout_v6": "heldout_v6.jsonl", "heldout_v7": "heldout_v7.jsonl",
-        "heldout_v8": "heldout_v8.jsonl", "heldout_v9": "heldout_v9.jsonl"}
+        "heldout_v8": "heldout_v8.jsonl", "heldout_v9": "heldout_v9.jsonl", "heldout_v10": "heldout_v10.jsonl",
+        "heldout_v11": "heldout_v11.jsonl"}
 # Each held-out set was written after the detector and scored once before any fix it prompted;
 # those first-run figures (ours) are the honest generalization numbers. Recorded here from the runs
 # in the commit history (tests/data/scu_guard/holdout*.jsonl, "first run" in docs/abilities/scu_guard.md).
@@ -48,8 +49,11 @@ FIRST_RUN = {
     # (bench/results/scu_guard_firstrun_v7_v8.json; NEG_MAP: 0.495 / 0.947 / 0.25 and 0.435 / 0.867 / 0.181)
     "heldout_v7": {"verdict_accuracy": 0.532, "contradiction_precision": 0.889, "contradiction_recall": 0.333},
     "heldout_v8": {"verdict_accuracy": 0.5, "contradiction_precision": 0.875, "contradiction_recall": 0.292},
-    # written after the typed reading was done; first run (bench/results/scu_guard_firstrun_v9.json)
+    # written after round 1 of the typed reading; first run (bench/results/scu_guard_firstrun_v9.json)
     "heldout_v9": {"verdict_accuracy": 0.814, "contradiction_precision": 0.925, "contradiction_recall": 0.822},
+    # written after rounds 2 and 3 of the typed reading (scu_guard_firstrun_v10.json / _v11.json)
+    "heldout_v10": {"verdict_accuracy": 0.714, "contradiction_precision": 0.936, "contradiction_recall": 0.644},
+    "heldout_v11": {"verdict_accuracy": 0.686, "contradiction_precision": 0.853, "contradiction_recall": 0.644},
 }
 
 # Our detector before the v5/v6 round of general fixes (commit b1a5491, same script), for the before/after
