@@ -103,43 +103,53 @@ class RssSampler:
 @dataclass
 class ReaderResult:
     ids: list[int] = field(default_factory=list)
+    reconnects: int = 0
     error: str | None = None
 
 
-async def read_topic(port: int, topic: str, last_id: int, timeout: float, token: str) -> ReaderResult:
-    """One raw-socket SSE reader from Last-Event-ID 0 until it has read ``last_id``; every id seen."""
+async def read_topic(port: int, topic: str, last_id: int, timeout: float, token: str,
+                     max_reconnects: int = 20) -> ReaderResult:
+    """One raw-socket SSE reader from Last-Event-ID 0 until it has read ``last_id``; every id seen.
+    Like an EventSource, it reconnects with its last id when the server closes the stream (the
+    server drops a reader that leaves a send unread for longer than its send timeout)."""
     out = ReaderResult()
     try:
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    except OSError as exc:
-        out.error = f"connect: {exc}"
-        return out
-    try:
-        writer.write(f"GET /streams/{topic} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
-                     f"Authorization: Bearer {token}\r\nLast-Event-ID: 0\r\n\r\n".encode())
         async with asyncio.timeout(timeout):
-            head = await reader.readuntil(b"\r\n\r\n")
-            if not head.startswith(b"HTTP/1.1 200"):
-                out.error = f"status {head[:40]!r}"
-                return out
-            carry = b""
             while not out.ids or out.ids[-1] < last_id:
-                data = await reader.read(1 << 16)
-                if not data:
-                    out.error = "stream closed early"
+                if out.reconnects > max_reconnects:
+                    out.error = "too many reconnects"
                     break
-                buf = carry + data
-                cut = buf.rfind(b"\n\n") + 2
-                out.ids.extend(int(m) for m in ID.findall(buf, 0, cut) if m)
-                carry = buf[cut:] if cut >= 2 else buf
+                await _read_once(port, topic, token, out, last_id)
+                if not out.ids or out.ids[-1] < last_id:
+                    out.reconnects += 1
     except (TimeoutError, OSError, asyncio.IncompleteReadError) as exc:
         out.error = f"{type(exc).__name__}: {exc}"
-    finally:
-        writer.close()
     return out
 
 
-async def poll_whoami(server: MetisServer, stop: asyncio.Event, interval: float) -> list[float]:
+async def _read_once(port: int, topic: str, token: str, out: ReaderResult, last_id: int) -> None:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        after = out.ids[-1] if out.ids else 0
+        writer.write(f"GET /streams/{topic} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+                     f"Authorization: Bearer {token}\r\nLast-Event-ID: {after}\r\n\r\n".encode())
+        head = await reader.readuntil(b"\r\n\r\n")
+        if not head.startswith(b"HTTP/1.1 200"):
+            raise OSError(f"status {head[:40]!r}")
+        carry = b""
+        while not out.ids or out.ids[-1] < last_id:
+            data = await reader.read(1 << 16)
+            if not data:
+                return
+            buf = carry + data
+            cut = buf.rfind(b"\n\n") + 2
+            out.ids.extend(int(m) for m in ID.findall(buf, 0, cut) if m)
+            carry = buf[cut:] if cut >= 2 else buf
+    finally:
+        writer.close()
+
+
+async def poll_whoami(server: MetisServer, stop: asyncio.Event, interval: float, ready: bool = False) -> list[float]:
     """``session.whoami`` round trips until ``stop`` is set. A call that gets no answer counts as
     the time waited (60 s at most); a connection the server let die is counted so and reopened."""
     times: list[float] = []
@@ -152,6 +162,8 @@ async def poll_whoami(server: MetisServer, stop: asyncio.Event, interval: float)
                         await tb.call("session.whoami", {}, timeout=60)
                     finally:
                         times.append(time.perf_counter() - t0)
+                    if ready and len(times) == 1:
+                        print("ready", flush=True)  # the session is open: timing starts now
                     try:
                         await asyncio.wait_for(stop.wait(), interval)
                     except TimeoutError:
@@ -167,7 +179,7 @@ async def _probe_main(port: int) -> None:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     loop.add_reader(sys.stdin.fileno(), stop.set)
-    times = await poll_whoami(MetisServer(Path("."), port=port), stop, 0.02)
+    times = await poll_whoami(MetisServer(Path("."), port=port), stop, 0.02, ready=True)
     print(json.dumps(times), flush=True)
 
 
@@ -179,9 +191,12 @@ class Probe:
         self.proc: asyncio.subprocess.Process | None = None
 
     async def start(self) -> None:
+        """Returns once the probe has made its first call (its interpreter start is not timed)."""
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable, __file__, "--probe-port", str(self.port), cwd=REPO,
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+        assert self.proc.stdout is not None
+        await self.proc.stdout.readline()
 
     async def stop(self) -> list[float]:
         assert self.proc is not None and self.proc.stdin is not None
@@ -198,12 +213,11 @@ async def storm(server: MetisServer, seqs: list[int], readers: int, idle_s: floa
         probe = Probe(server.port)
         await probe.start()
         await asyncio.sleep(idle_s)
-        idle = (await probe.stop())[1:]  # the first call opens the session
+        idle = (await probe.stop())[1:]  # the first call opened the session
         rss_idle = rss_bytes(pid)
         t_start = time.monotonic()
         probe = Probe(server.port)
         await probe.start()
-        await asyncio.sleep(0.5)  # the probe's interpreter is up and polling
         t0 = time.perf_counter()
         results = await asyncio.gather(*(read_topic(server.port, TOPIC, seqs[-1], timeout, token)
                                          for _ in range(readers)))
@@ -213,12 +227,13 @@ async def storm(server: MetisServer, seqs: list[int], readers: int, idle_s: floa
         await asyncio.sleep(settle_s)
         rss_after = rss_bytes(pid)
     complete = sum(1 for r in results if r.ids == seqs)
+    reconnects = sum(r.reconnects for r in results)
     errors = sorted({r.error for r in results if r.error})[:5]
     delivered = sum(len(r.ids) for r in results)
     mb = 1024 * 1024
     return {
         "readers": readers, "topic_events": len(seqs), "readers_complete_in_order": complete,
-        "reader_errors": errors, "storm_seconds": round(elapsed, 3),
+        "reader_errors": errors, "reader_reconnects": reconnects, "storm_seconds": round(elapsed, 3),
         "events_delivered_per_s": round(delivered / elapsed, 1),
         "rss_idle_mb": round(rss_idle / mb, 1), "rss_peak_mb": round(rss_peak / mb, 1),
         "rss_growth_mb": round((rss_peak - rss_idle) / mb, 1),
@@ -291,7 +306,8 @@ def main() -> None:
         ("whoami p50 during storm, ms", spread(runs, "whoami_storm_p50_ms"), spread(runs, "whoami_idle_p50_ms"), ""),
         ("storm seconds", spread(runs, "storm_seconds"), "", ""),
         ("events delivered/s", spread(runs, "events_delivered_per_s"), "", ""),
-        ("readers complete, in order", spread(runs, "readers_complete_in_order"), str(args.readers), ""),
+        ("readers complete, in order, once", spread(runs, "readers_complete_in_order"), str(args.readers), ""),
+        ("reader reconnects (send timeout)", spread(runs, "reader_reconnects"), "", ""),
     ]
     show(f"replay storm: {args.readers} readers x {args.events} events from Last-Event-ID 0", rows)
     print(json.dumps({"reader_errors": [r["reader_errors"] for r in runs]}))
