@@ -204,3 +204,22 @@ def test_a_client_typed_form_replaces_the_parsed_one() -> None:
 def test_a_form_must_name_one_of_the_constraints() -> None:
     with pytest.raises(ValueError, match="forms"):
         Inputs(constraints=["A must not B."], question="q", forms=[{"text": "Something else.", "modality": "must"}])
+
+
+def test_the_parser_loads_and_reads_with_no_network() -> None:
+    """Nothing is fetched at run time: a fresh process without any network interface (a user
+    namespace with its own empty network) loads the weights and reads a constraint."""
+    import shutil
+    import subprocess
+    import sys
+
+    unshare = shutil.which("unshare")
+    if unshare is None or subprocess.run([unshare, "-rn", "true"], capture_output=True).returncode != 0:
+        pytest.skip("no network namespaces on this machine")
+    code = ("from abilities.scu_guard.forms import understand; "
+            "f = understand('Filters must be backwashed at least every 72 hours.'); "
+            "print(f.quantity.high, f.quantity.period)")
+    out = subprocess.run([unshare, "-rn", sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         cwd=str(__import__("pathlib").Path(__file__).resolve().parents[1]))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["259200.0", "True"]
