@@ -81,6 +81,9 @@ TEMPLATES: dict[str, dict[str, Any]] = {
     "reflect.verify": {"from_seq": 1},
     "reflect.proof": {"seq": 1},
     "reflect.replay": {"action_id": "act_00000000000000000000"},
+    "datasets.put": {"kind": "corpus", "name": "fuzz", "content": ["a fuzzed line"]},
+    "datasets.list": {},
+    "datasets.get": {"kind": "corpus", "name": "fuzz"},
 }
 
 
