@@ -103,6 +103,7 @@ class CdaRun:
         self.converged = "not_started"
         self.contradiction: dict[str, Any] | None = None
         self.clause_states: list[dict[str, Any]] = []
+        self.test_targets: dict[str, dict[str, Any]] = {}  # next-test question -> what a sub-action needs
         wall = ctx.budgets.get("wall_s") if isinstance(ctx.budgets, dict) else None
         if inputs.budgets.wall is not None:
             wall = inputs.budgets.wall if wall is None else min(wall, inputs.budgets.wall)
@@ -180,6 +181,7 @@ class CdaRun:
         esc = self.escalate()
         self.params = search_params(self.ctx.seed, self.inp.seed.purpose or "", self.wall, esc.escalate)
         self.search()
+        self.follow_up()
         return self.finish(incomplete=False)
 
     def params_preview(self) -> dict[str, int]:
@@ -288,6 +290,52 @@ class CdaRun:
             self.ctx.checkpoint("verifier_update", {"stage": "sub_action", "ability": ability,
                                                     "clause": claim["label"], "result": rec.get("result"),
                                                     "stub": bool(rec.get("stub"))})
+
+    def follow_up(self) -> None:
+        """Escalation (§4, §7.1): the best next tests that `research` or `sandbox` can answer are
+        spawned as bound sub-actions when worth their budget (one per ability); each decision is an
+        ``escalation`` receipt, each result a ``sub_action`` receipt and a ``verifier_update``."""
+        done: dict[str, int] = {}
+        if self.ctx.revision > 1:  # a structure revision: the bound results held are the evidence now
+            for ab in ("research", "sandbox"):
+                for i in range(subactions.held(self.ctx, ab)):
+                    done[ab] = done.get(ab, 0) + 1
+                    self._sub_result(ab, {"label": f"held:{ab}[{i}]"}, subactions.run_check(self.ctx, ab, {}, i),
+                                     "bound result held")
+        for t in self.next_tests():
+            ab, power = t.suggested_ability, t.expected_discriminative_power or 0.0
+            target = self.test_targets.get(t.question)
+            if ab not in ("research", "sandbox") or target is None or done.get(ab, 0) >= escalation.SUB_PER_ABILITY:
+                continue
+            worth, why = escalation.worth_spawning(power, self.wall)
+            self.receipt("escalation", {"stage": "next_test", "ability": ab, "question": t.question,
+                                        "expected_discriminative_power": power, "decision": "spawn" if worth else "skip",
+                                        "reason": why})
+            if not worth:
+                continue
+            i = sum(1 for r in self.sub_log if r.get("ability") == ab)
+            done[ab] = done.get(ab, 0) + 1
+            claim = {"label": f"next_test:{t.question[:80]}", **target}
+            self._sub_result(ab, claim, subactions.run_check(self.ctx, ab, claim, i), t.question)
+
+    def _sub_result(self, ab: str, claim: dict[str, Any], rec: dict[str, Any], question: str) -> None:
+        """Record one research/sandbox result: receipt (or stub), checkpoints, caveat."""
+        self.sub_log.append(rec)
+        if rec.get("stub"):
+            self.stub({"reason": f"sub_action_{rec['reason']}", "ability": ab, "clause": claim["label"]})
+        else:
+            self.receipt("sub_action", rec)
+        if ab == "sandbox" and rec.get("result") == "fail":
+            self.caveats.append(f"a code check failed in the sandbox ({rec.get('failed')} of its tests): "
+                                "the change it belongs to broke them")
+        self.ctx.checkpoint("verifier_update", {"stage": "next_test", "ability": ab, "question": question,
+                                                "result": rec.get("result"), "stub": bool(rec.get("stub")),
+                                                "child_action_id": rec.get("child_action_id"),
+                                                "revision": rec.get("revision"), "reused": rec.get("reused")})
+        spans = [f"span:{s['doc_id']}:{s['start']}-{s['end']}" for s in rec.get("spans") or []]
+        if spans:
+            self.ctx.checkpoint("context_delta", {"stage": "next_test", "adopted_evidence": spans[:20],
+                                                  "source": "research", "child_action_id": rec.get("child_action_id")})
 
     # ------------------------------------------------------------------ constraints
     def _system(self, cands: list[Candidate]) -> ConstraintSystem:
@@ -645,14 +693,21 @@ class CdaRun:
                 q = f"Confirm {ent} is healthy: no alert was seen but some hypotheses predict one"
             else:
                 q = f"Is {ent} showing anomalies (alerts, errors, latency) since the first alert?"
-            tests.append((ig, q, "research" if cls != "local" else "default"))
+            tests.append((ig, q, "research" if cls != "local" or self.inp.research else "default"))
+            self._researchable(q)
         for c in survivors[:3]:
             if len(survivors) > 1 and c.kind != "event":
                 p_yes = [0.9 if o.hid == c.hid else 0.1 for o in survivors]
-                tests.append((information_gain(prior, p_yes),
-                              f"Inspect {c.target} directly for a fault (logs, recent changes, saturation)",
-                              "default"))
+                q = f"Inspect {c.target} directly for a fault (logs, recent changes, saturation)"
+                tests.append((information_gain(prior, p_yes), q, "research" if self.inp.research else "default"))
+                self._researchable(q)
         for c in survivors:
+            check = self.ken.attrs(c.target).get("check") if c.target in self.ken else None
+            if isinstance(check, dict) and c.target not in self.gated and len(survivors) > 1:
+                p_yes = [0.9 if o.hid == c.hid else 0.2 for o in survivors]
+                q = f"Run the code check of {c.target} in the sandbox: does the change still pass its tests?"
+                tests.append((information_gain(prior, p_yes), q, "sandbox"))
+                self.test_targets[q] = {"node": c.target, "check": check}
             if c.kind == "event" and len(survivors) > 1:
                 p_yes = [0.95 if o.hid == c.hid else 0.3 for o in survivors]
                 hit = ", ".join(e for e in self.ken.fault_down.get(c.target, [])[:3]) or "its target"
@@ -687,6 +742,12 @@ class CdaRun:
             if len(out) >= MAX_NEXT_TESTS:
                 break
         return out
+
+    def _researchable(self, question: str) -> None:
+        if self.inp.research is not None:
+            r = self.inp.research
+            self.test_targets[question] = {"question": question, "corpus": r.corpus, "version": r.version,
+                                           "top_k": r.top_k}
 
     def finish(self, incomplete: bool, final: bool = True) -> CDAOutputs:
         verdicts = self.verdicts() if self.scored or self.criteria else []

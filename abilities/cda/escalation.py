@@ -39,3 +39,20 @@ def can_proceed(esc: Escalation, wall_left_s: float | None) -> bool:
     if not esc.escalate or esc.reserve_s is None or wall_left_s is None:
         return True
     return wall_left_s >= esc.reserve_s
+
+
+#: A next test spawns a sub-action (spec §4 escalation) only when it is worth its budget: it must be
+#: expected to discriminate (information gain in bits) and the action's wall budget must leave room.
+SUB_MIN_POWER = 0.05
+SUB_MIN_WALL_S = 10.0
+SUB_PER_ABILITY = 1
+
+
+def worth_spawning(power: float, wall_s: float | None) -> tuple[bool, str]:
+    """Decided from the test's power and the action's *budget* (never the clock), so a replayed run
+    decides the same way."""
+    if power < SUB_MIN_POWER:
+        return False, f"expected discriminative power {power} below {SUB_MIN_POWER} bits"
+    if wall_s is not None and wall_s < SUB_MIN_WALL_S:
+        return False, f"wall budget {wall_s} s below {SUB_MIN_WALL_S} s"
+    return True, "worth its budget"

@@ -68,6 +68,12 @@ def ingest(observations: list[Any], ken: Ken, dependencies: dict[str, dict[str, 
                 items.append((f"dependency:{dep_id}@{dep.get('revision')}", InlineObservation.model_validate(raw)))
             except Exception:
                 out.stubs.append({"reason": "dependency_observation_invalid", "dependency": dep_id})
+        for raw in (outs.get("spans") or [])[:10] if isinstance(outs, dict) and "corpus" in outs else []:
+            try:  # a bound research result: its cited spans are evidence like SpanRef observations
+                items.append((f"research:{dep_id}@{dep.get('revision')}", SpanRef.model_validate(
+                    {k: raw.get(k) for k in ("doc_id", "start", "end")} | {"excerpt": str(raw.get("excerpt", ""))[:2000]})))
+            except Exception:
+                out.stubs.append({"reason": "dependency_span_invalid", "dependency": dep_id})
     for i, (origin, o) in enumerate(items):
         if isinstance(o, InlineObservation):
             try:

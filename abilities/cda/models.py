@@ -228,6 +228,14 @@ class KenSource(_Strict):
                                 description="that dataset's version (default: the newest when the run starts)")
 
 
+class ResearchSpec(_Strict):
+    """Where cda's ``research`` sub-actions search: a ``corpus`` dataset of the tenant."""
+
+    corpus: str = Field(max_length=128, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+    version: int | None = Field(default=None, ge=1, le=2**53 - 1)
+    top_k: int = Field(default=3, ge=1, le=10)
+
+
 class CDAInputs(_Strict):
     """Action inputs (spec §2.1), plus ``ken`` (where the graph comes from) and the §13 alias."""
 
@@ -240,6 +248,8 @@ class CDAInputs(_Strict):
     risk_class: Literal["low", "medium", "high", "hard"] = "low"
     seed: SeedSpec = Field(default_factory=SeedSpec)
     ken: KenSource | None = None
+    research: ResearchSpec | None = Field(
+        default=None, description="a corpus for the `research` sub-actions next tests may spawn (escalation)")
     action_id: str | None = Field(
         default=None, max_length=128, validation_alias=AliasChoices("action_id", "work_unit_id"),
         description="legacy correlation id; `work_unit_id` is accepted as an alias (spec §13)",

@@ -42,13 +42,33 @@ def candidate_payloads(ability: str, claim: dict[str, Any]) -> list[dict[str, An
                  "chunks": [{"id": cid, "text": text}],
                  "answer": {"claim": text, "citations": [cid], "constraints_echo": cons}},
                 {"text": text, "constraints": cons}]
+    if ability == "research" and claim.get("question") and claim.get("corpus"):
+        corpus = {"dataset": claim["corpus"], **({"version": claim["version"]} if claim.get("version") else {})}
+        return [{"queries": [str(claim["question"])[:2000]], "corpus": corpus, "top_k": int(claim.get("top_k", 3))}]
+    if ability == "sandbox" and isinstance(claim.get("check"), dict):
+        return [{k: v for k, v in claim["check"].items() if k in ("language", "code", "function", "tests", "limits")}]
     return []
+
+
+def summarize(ability: str, outputs: Any) -> dict[str, Any]:
+    """Boundary-safe gist of a research or sandbox result for receipts and the evidence bundle."""
+    if not isinstance(outputs, dict):
+        return {}
+    if ability == "research":
+        spans = [{k: s.get(k) for k in ("doc_id", "start", "end", "score", "excerpt", "source")}
+                 for s in (outputs.get("spans") or [])[:10] if isinstance(s, dict)]
+        return {"spans": spans, "corpus": outputs.get("corpus"), "conservative": outputs.get("conservative")}
+    if ability == "sandbox":
+        return {k: outputs.get(k) for k in ("verdict", "passed", "failed", "errors", "code_sha256", "tests_sha256")}
+    return {}
 
 
 def interpret(outputs: dict[str, Any] | None, ability: str = "") -> str:
     """Map a sub-action's outputs to pass / fail / unknown, reading the usual verdict fields."""
     if not isinstance(outputs, dict):
         return "unknown"
+    if ability == "research":  # spans found answer the question; none found leaves it open
+        return "pass" if outputs.get("spans") else "unknown"
     if ability == "crl_math" and isinstance(outputs.get("result"), str):
         return "pass" if outputs["result"].strip() == "0" else "fail"
     if isinstance(outputs.get("result"), dict):  # tool-style outputs: {"tool", "result": {...}}
@@ -67,13 +87,19 @@ def interpret(outputs: dict[str, Any] | None, ability: str = "") -> str:
     return "unknown"
 
 
-_SHAPES = {"mathlas": ("tool", "result"), "crl_math": ("goal", "equivalence_mode"), "scu_guard": ("verdict", "lock")}
+_SHAPES = {"mathlas": ("tool", "result"), "crl_math": ("goal", "equivalence_mode"), "scu_guard": ("verdict", "lock"),
+           "research": ("spans", "corpus"), "sandbox": ("verdict", "code_sha256")}
 
 
 def _looks_like(ability: str, outputs: Any) -> bool:
     """Whether a held dependency's outputs have the shape of ``ability``'s outputs."""
     keys = _SHAPES.get(ability)
     return isinstance(outputs, dict) and keys is not None and all(k in outputs for k in keys)
+
+
+def held(ctx: Any, ability: str) -> int:
+    """How many bound dependencies with ``ability``'s output shape this action holds."""
+    return sum(1 for d in ctx.dependencies.values() if d.get("kind") == "bind" and _looks_like(ability, d.get("outputs")))
 
 
 def outputs_hash(outputs: Any) -> str:
@@ -88,7 +114,8 @@ def run_check(ctx: Any, ability: str, claim: dict[str, Any], index: int) -> dict
     if ctx.revision > 1 and index < len(bound):
         aid, dep = bound[index]
         return {**base, "child_action_id": aid, "revision": dep.get("revision"), "reused": True,
-                "outputs_hash": outputs_hash(dep.get("outputs")), "result": interpret(dep.get("outputs"), ability)}
+                "outputs_hash": outputs_hash(dep.get("outputs")), "result": interpret(dep.get("outputs"), ability),
+                **summarize(ability, dep.get("outputs"))}
     cls = registry.get(ability)
     if cls is None:
         return {**base, "stub": True, "reason": "ability_unavailable", "result": "unknown"}
@@ -111,4 +138,5 @@ def run_check(ctx: Any, ability: str, claim: dict[str, Any], index: int) -> dict
     return {**base, "child_action_id": view.get("action_id") if isinstance(view, dict) else None,
             "revision": view.get("revision") if isinstance(view, dict) else None, "status": status,
             "outputs_hash": outputs_hash(outputs), "reused": False,
-            "result": interpret(outputs, ability) if status == "completed" else "unknown"}
+            "result": interpret(outputs, ability) if status == "completed" else "unknown",
+            **(summarize(ability, outputs) if status == "completed" else {})}
