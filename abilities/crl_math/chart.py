@@ -28,6 +28,7 @@ from sympy.solvers.solvers import unrad
 from abilities.base import AbilityError
 from abilities.crl_math import cas, numeric
 from abilities.crl_math.domain import Cond, domain
+from abilities.crl_math.exact import is_exact_zero
 from abilities.crl_math.parser import evaluated, realify
 from abilities.crl_math.rules import bottom_up, quadratic_to_square, sqrt_of_square
 from abilities.crl_math.sets import holds
@@ -242,26 +243,6 @@ def as_mp(v: sympy.Expr) -> Any:
         if im_ == 0:
             return mpmath.mpf(str(sympy.Float(re_, 60)))
         return mpmath.mpc(str(sympy.Float(re_, 60)), str(sympy.Float(im_, 60)))
-
-
-def is_exact_zero(g: sympy.Expr) -> bool:
-    """Decide ``g == 0`` for a constant, in bounded time: a clear non-zero at 60 digits; else a
-    cheap proof (sympy's assumptions, or radsimp/expand of a small expression); else 120 digits,
-    where a value within 10^-100 of zero counts as zero. (sympy's ``simplify``/``equals`` can
-    take minutes on nested radicals, so they are not used here.)"""
-    try:
-        if abs(complex(g.evalf(60))) > 1e-40:
-            return False
-    except (TypeError, ValueError):
-        pass
-    try:
-        if g.is_zero:
-            return True
-        if sympy.count_ops(g) <= 40 and sympy.expand(sympy.radsimp(g)) == 0:
-            return True
-    except (TypeError, ValueError, NotImplementedError, RecursionError):
-        pass
-    return abs(complex(g.evalf(120))) < 1e-100
 
 
 def violated(conds: list[Cond], x: sympy.Symbol, value: sympy.Expr, real: bool) -> Cond | None:

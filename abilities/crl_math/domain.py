@@ -21,6 +21,7 @@ import z3
 from sympy import Integer
 from sympy.solvers.solvers import unrad
 
+from abilities.crl_math.exact import is_exact_zero
 from abilities.crl_math.parser import evaluated, realify
 
 OPS = ("!=", ">", ">=")
@@ -418,10 +419,8 @@ def _radical_zeros(g: sympy.Expr) -> list[sympy.Expr] | None:
                 continue
         except TypeError:
             continue
-        if sympy.simplify(v) == 0:
-            out.append(sympy.nsimplify(r) if r.is_Rational else r)
-        elif abs(complex(v.evalf(50))) < 1e-30:
-            return None  # too close to call
+        if is_exact_zero(v):
+            out.append(r)
     return out
 
 

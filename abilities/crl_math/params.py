@@ -32,13 +32,13 @@ from abilities.crl_math.chart import (
     cond_zeros,
     dedupe,
     has_radical,
-    is_exact_zero,
     reduce_to_candidates,
     relation,
     unsupported,
     violated,
 )
 from abilities.crl_math.domain import Cond, Contradiction, domain, reduce_conds
+from abilities.crl_math.exact import is_exact_zero
 from abilities.crl_math.parser import evaluated, realify
 from abilities.crl_math.request import Request, base_outputs
 from abilities.crl_math.sets import check_set, points_of, show_set

@@ -24,7 +24,6 @@ from abilities.crl_math.chart import (
     between,
     cond_zeros,
     dedupe,
-    is_exact_zero,
     order_key,
     reduce_to_candidates,
     sweep,
@@ -34,6 +33,7 @@ from abilities.crl_math.chart import (
     violated,
 )
 from abilities.crl_math.domain import Cond, domain
+from abilities.crl_math.exact import is_exact_zero
 from abilities.crl_math.parser import evaluated, realify
 from abilities.crl_math.request import Chain
 from abilities.crl_math.sets import family, holds, show_set

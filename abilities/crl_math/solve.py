@@ -34,6 +34,7 @@ from abilities.crl_math.chart import (
     violated,
 )
 from abilities.crl_math.domain import Cond, Contradiction, reduce_conds
+from abilities.crl_math.exact import is_exact_zero
 from abilities.crl_math.params import run_cases
 from abilities.crl_math.parser import ParseError, evaluated, parse_solve_relation, realify
 from abilities.crl_math.request import Chain, Request, base_outputs
@@ -281,7 +282,8 @@ def _residual(e: sympy.Basic, x: sympy.Symbol, v: sympy.Expr, real: bool) -> Any
         a = numeric.value_or_none(e.lhs, env, real)
         b = numeric.value_or_none(e.rhs, env, real)
     except numeric.Unevaluable:
-        return abs(complex(sympy.simplify((e.lhs - e.rhs).xreplace({x: v})).evalf(30)))
+        g = (e.lhs - e.rhs).xreplace({x: v})
+        return 0 if is_exact_zero(g) else abs(complex(g.evalf(30)))
     if a is None or b is None:
         return None
     return abs(a - b)
