@@ -1,4 +1,4 @@
-"""``metis``: serve, call, run, follow, input, receipts verify, mathlas.
+"""``metis``: serve, call, run, follow, input, receipts verify|checkpoint, mathlas.
 
 Client commands use ``metis_client``. No user mistake ends in a traceback; exit codes:
 0 done (the action completed), 1 the action did not complete (or the server refused the call for
@@ -437,6 +437,58 @@ def cmd_receipts(args: argparse.Namespace) -> int:
     return EXIT_OK if report.ok else EXIT_NOT_COMPLETED
 
 
+def latest_tree_head(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The newest signed tree head of a data directory's SQLite log or of a PostgreSQL log."""
+    if getattr(args, "database", None):
+        from orchestrator.db import _need_database
+        from receipts.postgres import connect
+
+        with connect(_need_database(args), autocommit=True, app="metis-checkpoint") as conn:
+            row = conn.execute("SELECT body FROM tree_heads ORDER BY tree_size DESC LIMIT 1").fetchone()
+    else:
+        import sqlite3
+
+        from receipts.log import DB_FILE
+
+        path = Path(args.data_dir) / DB_FILE
+        if not path.is_file():
+            fail(f"--data-dir: no receipt log in {args.data_dir} (is it a Metis data directory?)")
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            row = conn.execute("SELECT body FROM tree_heads ORDER BY tree_size DESC LIMIT 1").fetchone()
+        finally:
+            conn.close()
+    return json.loads(row[0]) if row else None
+
+
+def cmd_checkpoint(args: argparse.Namespace) -> int:
+    """``metis receipts checkpoint``: the latest tree head as a C2SP signed checkpoint (or ``--vkey``)."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from receipts.checkpoint import CheckpointError, checkpoint_for_head, default_origin, vkey_of
+    from receipts.signing import PRIVATE_KEY_FILE
+
+    key_path = Path(getattr(args, "keys_dir", None) or args.data_dir) / PRIVATE_KEY_FILE
+    if not key_path.is_file():
+        fail(f"no signing key at {key_path} (pass --data-dir or --keys-dir)")
+    key = serialization.load_pem_private_key(key_path.read_bytes(), password=None)
+    if not isinstance(key, Ed25519PrivateKey):
+        fail(f"{key_path} does not hold an Ed25519 private key")
+    origin = args.origin or os.environ.get("METIS_LOG_ORIGIN") or default_origin(key.public_key())
+    if args.vkey:
+        print(vkey_of(origin, key.public_key()))
+        return EXIT_OK
+    sth = latest_tree_head(args)
+    if sth is None:
+        fail("no signed tree head yet (the server signs one every few seconds after a write)")
+    try:
+        sys.stdout.write(checkpoint_for_head(sth, key, origin))
+    except CheckpointError as exc:
+        fail(str(exc))
+    return EXIT_OK
+
+
 def cmd_mathlas(args: argparse.Namespace) -> int:
     from abilities.mathlas.cli import main as mathlas_main
 
@@ -519,9 +571,18 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--to-seq", type=int, default=None)
     v.set_defaults(fn=cmd_receipts)
 
-    from orchestrator.db import add_commands  # db, keys; --database/--keys-dir (PostgreSQL mode)
+    ck = rsub.add_parser("checkpoint", help="print the latest tree head as a C2SP signed checkpoint (signed note)")
+    ck.add_argument("--data-dir", default=".metis")
+    ck.add_argument("--origin", default=None, help="the log's origin line (or METIS_LOG_ORIGIN); "
+                                                    "default metis.receipts/<key id>")
+    ck.add_argument("--vkey", action="store_true", help="print the verifier key (name+hash+key) instead")
+    ck.set_defaults(fn=cmd_checkpoint)
 
-    add_commands(sub, v, s)
+    from orchestrator import db  # --database/--keys-dir (PostgreSQL mode)
+
+    db.add_commands(sub, v, s)
+    db.database_option(ck, " to read the PostgreSQL log's tree heads instead of --data-dir")
+    db.keys_option(ck)
 
     m = sub.add_parser("mathlas", help="mathlas tools: a number, a sequence, a query, or 'mcp' ('metis mathlas help')",
                        add_help=False)
