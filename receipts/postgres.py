@@ -337,10 +337,9 @@ class PostgresReceiptLog(LogCore):
         self._inflight = None
         self._attempt_records = {}
         if own:
-            self._integrate(own)
             self.appended_total += len(own)
             self.commits_total += 1
-        self._acknowledge(results)
+        self._integrate(own, lambda: self._acknowledge(results))
 
     def _commit_batch(self, conn: psycopg.Connection, batch: list[tuple[Any, ...]],
                       mark: Callable[[int, str], None]) -> None:
@@ -398,18 +397,25 @@ class PostgresReceiptLog(LogCore):
 
     # -- following ---------------------------------------------------------------------------
 
-    def _integrate(self, recs: list[Record]) -> None:
+    def _integrate(self, recs: list[Record], before_listeners: Callable[[], None] | None = None) -> None:
         """Add records that follow ``last_seq`` to the tree, in order, and hand them to the listeners.
         Records already integrated are skipped; a batch that does not follow on is left for the
-        follower, which reads from ``last_seq`` on."""
+        follower, which reads from ``last_seq`` on. ``before_listeners`` runs once the tree holds the
+        records and before the listeners are called (the writer acknowledges its appenders there, so,
+        as with the embedded log, an appender hears of its commit before any subscriber does)."""
         with self._follow_lock:
             new = [r for r in recs if r.seq > self._last_seq]
-            if not new or new[0].seq != self._last_seq + 1:
+            if new and new[0].seq == self._last_seq + 1:
+                leaves = [leaf_hash(r.body) for r in new]
+                with self._tree_lock:
+                    self._tree.extend(leaves)
+                    self._last_seq, self._last_hash = new[-1].seq, new[-1].hash
+            else:
+                new = []
+            if before_listeners is not None:
+                before_listeners()
+            if not new:
                 return
-            leaves = [leaf_hash(r.body) for r in new]
-            with self._tree_lock:
-                self._tree.extend(leaves)
-                self._last_seq, self._last_hash = new[-1].seq, new[-1].hash
             loop = self._loop
             if self._listeners and loop is not None and not loop.is_closed():
                 try:

@@ -129,15 +129,15 @@ class WorkQueue:
     def take(self, action_id: str, tenant: str, kind: str, owner: str,
              payload: dict[str, Any] | None = None, max_attempts: int = 3) -> Lease | None:
         """Claim one named action for ``owner``: creates its job if there is none, or takes it over when
-        it is available, parked, or running under an expired lease. None while another owner's lease
-        is live. This is how a replica that accepted (or, at start-up, found) an action makes sure no
+        it is available, parked, ended (a revision runs it again) or running under an expired lease.
+        None while another owner's lease is live. This is how a replica that accepted (or, at start-up, found) an action makes sure no
         other replica runs it at the same time."""
         rows = self._run(
             "INSERT INTO metis_jobs AS j (action_id, tenant, kind, payload, max_attempts, state, owner, epoch, attempt, "
             "lease_until) VALUES (%s, %s, %s, %s, %s, 'running', %s, 1, 1, now() + make_interval(secs => %s)) "
             "ON CONFLICT (action_id) DO UPDATE SET state = 'running', owner = EXCLUDED.owner, epoch = j.epoch + 1, "
             "attempt = j.attempt + 1, lease_until = EXCLUDED.lease_until, updated_at = now() "
-            "WHERE j.state IN ('available', 'parked') OR (j.state = 'running' AND j.lease_until < now()) "
+            "WHERE j.state IN ('available', 'parked', 'done', 'failed') OR (j.state = 'running' AND j.lease_until < now()) "
             f"RETURNING {', '.join('j.' + c for c in _RETURNING.split(', '))}",
             (action_id, tenant, kind, json.dumps(payload or {}), max_attempts, owner, self.lease_s))
         return Lease(**rows[0]) if rows else None

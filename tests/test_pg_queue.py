@@ -164,4 +164,5 @@ def test_take_gives_an_action_to_one_replica_until_its_lease_lapses(queue):
     assert second is not None and second.epoch == 2 and second.owner == "replica-2"
     assert not queue.heartbeat(first) and queue.heartbeat(second)
     assert queue.complete(second)
-    assert queue.take("act_t", "acme", "t_emit", owner="replica-3") is None  # done stays done
+    again = queue.take("act_t", "acme", "t_emit", owner="replica-3")  # an ended action runs again (a revision)
+    assert again is not None and again.epoch == 3
