@@ -40,6 +40,7 @@ import psycopg  # noqa: E402
 from bench.spine_common import REPO, ms, pct, ratio, show, write_result  # noqa: E402
 from receipts.log import Entry  # noqa: E402
 from receipts.postgres import COPY, PostgresReceiptLog, upgrade, verify_database  # noqa: E402
+from tests.conftest import new_pg_schema  # noqa: E402
 
 TARGET_RPS = 30_000
 ADMIN_URL = os.environ.get("METIS_BENCH_PG_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
@@ -65,10 +66,7 @@ def throwaway_database(admin_url: str) -> Iterator[str]:
 
 def fresh_schema(db_url: str) -> str:
     """A URL on a new schema of ``db_url`` with the receipt-log migrations applied."""
-    schema = "b_" + secrets.token_hex(5)
-    with psycopg.connect(db_url, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {schema}")
-    url = f"{db_url}?options=-csearch_path%3D{schema}"
+    url = new_pg_schema(db_url)
     upgrade(url)
     return url
 
