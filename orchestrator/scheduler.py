@@ -229,6 +229,16 @@ class Scheduler:
         self.approval_hook: Callable[[Action, str, dict[str, Any]], None] | None = None
         self.counters: dict[str, int] = {"started": 0, "ended": 0, "parked": 0, "resumed": 0, "retried": 0,
                                          "nondeterministic": 0}
+        receipt_log.add_listener(self._on_commit)
+
+    def _on_commit(self, records: list[Record]) -> None:
+        """Views follow the log: called with each committed batch, in the same loop callback that
+        hands its events to subscribers, so no client sees an event before the view that goes with it."""
+        for rec in records:
+            if rec.type == "state" and rec.action_id is not None:
+                a = self.actions.get(rec.action_id)
+                if a is not None:
+                    a.visible = rec.payload["view"]
 
     # -- records ----------------------------------------------------------------------------
 
