@@ -754,6 +754,9 @@ def _denies_required(form: Form, clause: Clause) -> bool:
     req = set(form.object) - GENERIC - set(form.subject)
     if not (req & clause.denied) or clause.negverb or clause.negated:
         return False
+    if form.quantity is not None and form.quantity.dimension == "[time]" and not form.quantity.period and \
+            not re.search(r"\b(?:without|no)\b", clause.text, re.I):
+        return False  # "stay sealed for 48 hours": the state ends ("unsealed"); the time between decides
     words = clause.keys | clause.facts
     return bool((set(form.subject) & words) or (set(form.action) & (clause.verbs | words)))
 
@@ -805,6 +808,22 @@ def _reserved_agent(form: Form, words: set[str], text: str, mods: dict[str, set[
         re.search(rf"\b(?:non\s*-?\s*|un){re.escape(w[:5])}", text) for w in
         list(form.agent_qualifiers) + list(form.agents))
     return same and qualified and not unqualified
+
+
+def valueless(forms: Sequence[Form], claim: Claim) -> set[str]:
+    """Measured constraints (a unit-bearing quantity) of whose dimension the claim and its cited chunks
+    hold no value at all: a number the word-level reading took for one ("barn 4" for a temperature)
+    is then doubtful."""
+    dims = {a.dim for a, _ in claim.amounts + claim.chunk_amounts}
+    out = set()
+    for f in forms:
+        q = f.quantity
+        if q is None or q.dimension.startswith("count:") or q.dimension in dims or q.dimension == "[time]":
+            continue
+        if UNBOUNDED_RE.search(claim.text):
+            continue
+        out.add(f.text)
+    return out
 
 
 def cleared(forms: Sequence[Form], claim: Claim) -> set[str]:
@@ -1150,14 +1169,14 @@ def evaluated(forms: Sequence[Form], claim: Claim) -> set[str]:
 
 def assess(claim: str, forms: Iterable[Form],
            chunk_texts: Sequence[str] = ()) -> tuple[list[Finding], set[str], set[str]]:
-    """(contradictions, constraints the typed reading measured against this claim, constraints the
-    claim positively keeps)."""
+    """(contradictions, constraints the typed reading measured against this claim or found no value
+    for, constraints the claim positively keeps)."""
     forms = list(forms)
     if not claim.strip() or not forms:
         return [], set(), set()
     if len(claim) <= LONG_CLAIM:
         read = read_claim(claim, chunk_texts)
-        return _run_checks(forms, read), evaluated(forms, read), cleared(forms, read)
+        return _run_checks(forms, read), evaluated(forms, read) | valueless(forms, read), cleared(forms, read)
     # a long claim is read in pieces of whole sentences, so the cost stays linear in its length
     found: list[Finding] = []
     measured: set[str] = set()
