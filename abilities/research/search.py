@@ -20,7 +20,7 @@ import bm25s
 import numpy as np
 
 _TOKEN = re.compile(r"[a-z0-9]+")
-_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)", re.M)
+_SENTENCE = re.compile(r"[^\n]+?(?:[.!?]+(?=\s)|$)", re.M)  # "v2.3" and "10:02" stay inside
 STOPWORDS = frozenset(
     "a an and are as at be but by for from has have how if in into is it its of on or that the their then "
     "there these this to was were what when where which while who why will with does did do not no".split())
