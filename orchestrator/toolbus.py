@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
+import weakref
 from typing import Any
 
 import structlog
@@ -63,9 +64,22 @@ async def handle_request(session: Session, service: Any, req: Request) -> dict[s
     finally:
         structlog.contextvars.unbind_contextvars("request_id", "method")
     label = req.method if req.method in service.methods else "unknown"
-    metrics.toolbus_requests.labels(label, outcome).inc()
+    _counter(metrics, label, outcome).inc()
     metrics.toolbus_seconds.observe(time.perf_counter() - started)
     return None if req.notification else response
+
+
+_COUNTERS: weakref.WeakKeyDictionary[Any, dict[tuple[str, str], Any]] = weakref.WeakKeyDictionary()
+
+
+def _counter(metrics: Any, method: str, outcome: str) -> Any:
+    """The request counter's child for (method, outcome), looked up once (``labels()`` costs more
+    than the whole whoami method). Both labels come from bounded sets: known methods, codes."""
+    children = _COUNTERS.setdefault(metrics, {})
+    child = children.get((method, outcome))
+    if child is None:
+        child = children[(method, outcome)] = metrics.toolbus_requests.labels(method, outcome)
+    return child
 
 
 class _Connection:
