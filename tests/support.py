@@ -374,3 +374,21 @@ async def answer_open_request(tb: ToolBus, action_id: str, value: Any) -> dict[s
     payload = await open_request(tb, action_id)
     await tb.call("actions.input", {"action_id": action_id, "request_id": payload["request_id"], "value": value})
     return payload
+
+
+async def notices(tb: ToolBus, topic: str, action_id: str, kind: str, quiet_s: float = 0.5) -> list[dict[str, Any]]:
+    """Payloads of the ``action_notice`` events of ``kind`` on an action, read from the topic's history
+    through ``events.subscribe`` (until the subscription is quiet for ``quiet_s``)."""
+    sub = (await tb.call("events.subscribe", {"topic": topic}))["subscription_id"]
+    found: list[dict[str, Any]] = []
+    try:
+        while True:
+            note = await asyncio.wait_for(tb.notifications.get(), quiet_s)
+            p = note.get("params", {})
+            if p.get("subscription_id") == sub and p["data"].get("kind") == kind and p["data"]["action_id"] == action_id:
+                found.append(p["data"]["payload"])
+    except TimeoutError:
+        pass
+    finally:
+        await tb.call("events.unsubscribe", {"subscription_id": sub})
+    return found

@@ -9,7 +9,7 @@ import asyncio
 import copy
 import json
 
-from tests.support import ROOT, ToolBus, approved_reviewer
+from tests.support import ROOT, ToolBus, approved_reviewer, notices
 
 GRAPH = json.loads((ROOT / "tests/data/cda/checkout.json").read_text())
 CHECK = {"code": "def pool_size(cores):\n    return cores * 2\n", "function": "pool_size",
@@ -98,20 +98,7 @@ async def test_cda_spawns_research_and_sandbox_and_takes_a_revised_research_resu
         assert research2["outputs"]["spans"][0]["doc_id"] == "ops-9"
 
         async def offered():
-            sub = (await tb.call("events.subscribe", {"topic": view["topic"]}))["subscription_id"]
-            found = []
-            try:
-                while True:
-                    note = await asyncio.wait_for(tb.notifications.get(), 1.0)
-                    p = note.get("params", {})
-                    if p.get("subscription_id") == sub and p["data"].get("kind") == "update_available" \
-                            and p["data"]["action_id"] == view["action_id"]:
-                        found.append(p["data"]["payload"])
-            except TimeoutError:
-                pass
-            finally:
-                await tb.call("events.unsubscribe", {"subscription_id": sub})
-            return found
+            return await notices(tb, view["topic"], view["action_id"], "update_available", 1.0)
 
         notes = await wait_for(offered, 30)
         assert notes[-1]["dependency_id"] == research["action_id"]

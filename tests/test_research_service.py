@@ -12,7 +12,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from tests.support import MetisServer, RpcFailure, ToolBus, approved_reviewer, open_request
+from tests.support import MetisServer, RpcFailure, ToolBus, approved_reviewer, notices, open_request
 
 DOCS = [
     {"doc_id": "pm-101", "title": "Payments outage postmortem",
@@ -200,7 +200,7 @@ async def test_a_new_corpus_version_re_runs_the_action_as_a_new_revision(server)
         manual, _ = await tb.run("research", {"queries": ["lock"], "corpus": {"dataset": "live"}, "refresh": "manual"})
         await put_corpus(tb, "live", newer + [{"doc_id": "pm-300", "text": "lock"}])
         for _ in range(20):
-            notes = await update_notices(tb, manual)
+            notes = await notices(tb, manual["topic"], manual["action_id"], "update_available")
             if notes:
                 break
         mv = await tb.call("actions.get", {"action_id": manual["action_id"]})
@@ -212,19 +212,3 @@ async def test_a_new_corpus_version_re_runs_the_action_as_a_new_revision(server)
         done = await tb.wait_status(manual["action_id"], {"completed"}, timeout=60)
         assert done["outputs"]["corpus"]["version"] == 3
 
-
-async def update_notices(tb: ToolBus, started: dict) -> list[dict]:
-    """update_available notices on an action's topic, read through events.subscribe."""
-    sub = (await tb.call("events.subscribe", {"topic": started["topic"]}))["subscription_id"]
-    found: list[dict] = []
-    try:
-        while True:
-            note = await asyncio.wait_for(tb.notifications.get(), 0.5)
-            p = note.get("params", {})
-            if p.get("subscription_id") == sub and p["data"].get("kind") == "update_available":
-                found.append(p["data"]["payload"])
-    except TimeoutError:
-        pass
-    finally:
-        await tb.call("events.unsubscribe", {"subscription_id": sub})
-    return found
