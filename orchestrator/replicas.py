@@ -70,12 +70,18 @@ class OwnedStore:
         self._renewer.start()
 
     def close(self) -> None:
+        """Stop renewing and release every lease (after the log drained), so the next replica to start
+        takes this one's unfinished actions at once."""
         self._stop.set()
         self._seen.put(None)
         if self._renewer is not None:
             self._renewer.join(timeout=5)
             self._renewer = None
         self._inner.close()
+        try:
+            self.queue.release_all(self.owner)
+        except StorageUnavailable as exc:
+            log.warning("lease_release_failed", error=str(exc)[:200])
         self.queue.close()
 
     def _renew_loop(self) -> None:

@@ -166,3 +166,6 @@ def test_take_gives_an_action_to_one_replica_until_its_lease_lapses(queue):
     assert queue.complete(second)
     again = queue.take("act_t", "acme", "t_emit", owner="replica-3")  # an ended action runs again (a revision)
     assert again is not None and again.epoch == 3
+    assert queue.take("act_t", "acme", "t_emit", owner="replica-4") is None
+    assert queue.release_all("replica-3") == 1  # a clean shutdown: takeable at once, no lease to wait out
+    assert queue.take("act_t", "acme", "t_emit", owner="replica-4").epoch == 4

@@ -207,3 +207,34 @@ def test_a_replica_starting_later_leaves_running_actions_alone_and_one_that_died
         first.stop(kill=True)
         later.stop(kill=True)
     verify(pg_url, keys)
+
+
+def test_a_replica_shut_down_cleanly_hands_its_waiting_action_to_the_next_one(pg_url, tmp_path):
+    """A graceful stop releases the replica's leases: the next replica to start takes its waiting
+    action at once (no lease to wait out), is asked for the answer and completes the action."""
+    keys = tmp_path / "keys"
+    subprocess.run([sys.executable, "-m", "orchestrator.cli", "keys", "init", "--keys-dir", str(keys)], cwd=ROOT,
+                   check=True, capture_output=True, timeout=60)
+    args = ["--database", pg_url, "--keys-dir", str(keys)]
+    env = {"METIS_LEASE_S": "120"}  # long: only the release lets the next replica take the action now
+    old = MetisServer(tmp_path / "old", extra_args=args, env=env)
+    new = MetisServer(tmp_path / "new", extra_args=args, env=env)
+    old.start()
+    try:
+        async def go() -> None:
+            async with ToolBus.connect(old) as tb:
+                asking = await tb.start("t_ask", {"question": "carry on?"})
+                await tb.wait_status(asking["action_id"], {"waiting_user"})
+            old.stop()  # SIGTERM: drains, releases its leases
+            new.start()
+            async with ToolBus.connect(new) as tb2:
+                assert (await tb2.call("actions.get", {"action_id": asking["action_id"]}))["status"] == "waiting_user"
+                await answer_open_request(tb2, asking["action_id"], "yes")
+                view = await tb2.wait_status(asking["action_id"], {"completed"}, timeout=60)
+                assert view["status"] == "completed"
+
+        asyncio.run(go())
+    finally:
+        old.stop(kill=True)
+        new.stop(kill=True)
+    verify(pg_url, keys)
