@@ -123,6 +123,9 @@ def test_identities_and_change_of_base():
     assert solve("abs(x) + abs(x - 2) = 2")["solution_set"] == "Interval(0, 2)"
     assert solve("log(x)/log(3) = 2")["solutions"] == ["9"]
     assert solve("log(x)/log(2) = log(x)/log(3)")["solutions"] == ["1"]
+    # functions of constants are numbers, not functions of the unknown
+    assert solve("log(2)*x = 1")["solutions"] == ["1/log(2)"]
+    assert solve("x*sin(1) > 2")["solution_set"] == "Interval.open(2/sin(1), oo)"
 
 
 @pytest.mark.parametrize(("expr", "result", "conditions"), [

@@ -49,6 +49,11 @@ def unsupported(what: str) -> AbilityError:
     return AbilityError("unsupported", what)
 
 
+def has_fn(f: sympy.Expr, x: sympy.Symbol, *kinds: type) -> bool:
+    """A function of the unknown (log(3) or sin(1) are just numbers)."""
+    return any(isinstance(a, kinds) and a.has(x) for a in sympy.preorder_traversal(f))
+
+
 def has_radical(f: sympy.Expr, x: sympy.Symbol) -> bool:
     return any(
         p.is_Pow and p.exp.is_Rational and not p.exp.is_Integer and p.base.has(x) for p in sympy.preorder_traversal(f)
@@ -118,7 +123,7 @@ def _square_abs(f: sympy.Expr, x: sympy.Symbol) -> sympy.Expr | None:
 
 def _solvable_or_raise(f: sympy.Expr, x: sympy.Symbol) -> None:
     """CAS_SOLVE only for x inside exponentials with linear exponents (a polynomial in e^(kx))."""
-    if f.has(sympy.sin, sympy.cos, sympy.tan):
+    if has_fn(f, x, sympy.sin, sympy.cos, sympy.tan):
         raise unsupported("x both inside and outside trigonometric functions: no closed form")
     exps = sorted({e for e in sympy.preorder_traversal(f) if isinstance(e, sympy.exp) and e.has(x)}, key=sympy.sstr)
     if not exps or any(not e.args[0].is_polynomial(x) or sympy.degree(e.args[0], x) != 1 for e in exps):
@@ -187,7 +192,7 @@ def reduce_to_candidates(
                 rec("SQUARE_BOTH_SIDES", _eq(f, zero), "radicals removed by squaring")
                 continue
             break
-        if f.has(sympy.log):
+        if has_fn(f, x, sympy.log):
             g = _log_form(f, x)
             if g is not None:
                 f = g
@@ -195,7 +200,8 @@ def reduce_to_candidates(
                 continue
             break
         break
-    if not f.has(sympy.log, sympy.exp, sympy.sin, sympy.cos, sympy.tan, sympy.Abs, sympy.sign) and not has_radical(f, x):
+    if not has_fn(f, x, sympy.log, sympy.exp, sympy.sin, sympy.cos, sympy.tan, sympy.Abs, sympy.sign) \
+            and not has_radical(f, x):
         n, d = common_denominator(f)
         if d.has(x):
             rec("CLEAR_DENOMINATORS", _eq(n, zero))

@@ -61,7 +61,7 @@ def base_period(f: sympy.Expr, x: sympy.Symbol) -> sympy.Integer:
         if not slope.is_Rational:
             raise unsupported(f"trigonometric argument {sympy.sstr(a.args[0])} has an irrational frequency")
         dens.append(slope.q)
-    return sympy.Integer(sympy.ilcm(1, *dens))
+    return sympy.Integer(sympy.ilcm(1, 1, *dens))
 
 
 def _half_angle(g: sympy.Expr, x: sympy.Symbol, q: sympy.Integer, t: sympy.Symbol) -> sympy.Expr:

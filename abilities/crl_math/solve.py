@@ -96,7 +96,7 @@ def _solve_chain(trail: Trail, req: Request, e0: str, d0: list[Cond], x: sympy.S
     if real:
         lhs, rhs = realify(lhs), realify(rhs)
     chain = Chain(trail, req, e0)
-    if real and (lhs - rhs).has(*TRIG):
+    if real and any(isinstance(a, TRIG) and a.has(x) for a in sympy.preorder_traversal(lhs - rhs)):
         final, extra = periodic.solve_periodic(chain, lhs_s, op, rhs_s, x, d0, trail.assumptions)
         return chain, final, [], extra
     mark = trail.snapshot()
