@@ -32,7 +32,7 @@ SETS = {"labelled": "cases.jsonl", "holdout": "holdout.jsonl", "holdout2": "hold
         "holdout3": "holdout3.jsonl", "holdout4": "holdout4.jsonl",
         "heldout_v5": "heldout_v5.jsonl", "heldout_v6": "heldout_v6.jsonl", "heldout_v7": "heldout_v7.jsonl",
         "heldout_v8": "heldout_v8.jsonl", "heldout_v9": "heldout_v9.jsonl", "heldout_v10": "heldout_v10.jsonl",
-        "heldout_v11": "heldout_v11.jsonl"}
+        "heldout_v11": "heldout_v11.jsonl", "heldout_v12": "heldout_v12.jsonl"}
 # Each held-out set was written after the detector and scored once before any fix it prompted;
 # those first-run figures (ours) are the honest generalization numbers. Recorded here from the runs
 # in the commit history (tests/data/scu_guard/holdout*.jsonl, "first run" in docs/abilities/scu_guard.md).
@@ -54,6 +54,8 @@ FIRST_RUN = {
     # written after rounds 2 and 3 of the typed reading (scu_guard_firstrun_v10.json / _v11.json)
     "heldout_v10": {"verdict_accuracy": 0.714, "contradiction_precision": 0.936, "contradiction_recall": 0.644},
     "heldout_v11": {"verdict_accuracy": 0.686, "contradiction_precision": 0.853, "contradiction_recall": 0.644},
+    # written after round 4 (scu_guard_firstrun_v12.json)
+    "heldout_v12": {"verdict_accuracy": 0.786, "contradiction_precision": 0.919, "contradiction_recall": 0.756},
 }
 
 # Our detector before the v5/v6 round of general fixes (commit b1a5491, same script), for the before/after

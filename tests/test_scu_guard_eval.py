@@ -13,12 +13,12 @@ DATA = Path(__file__).parent / "data" / "scu_guard"
 REASONS = {"ok", "no_json", "citation_scope", "constraints_echo_mismatch", "constraint_contradiction",
            "not_in_context"}
 # (verdict accuracy, contradiction precision) each set keeps; the figures of the bench, rounded down.
-# v1-v10 were development sets for the typed reading; v11 was written after it and is kept as measured.
+# v1-v11 were development sets for the typed reading; v12 was written after it and is kept as measured.
 HELD_OUT = {
     "holdout.jsonl": (0.98, 0.98), "holdout2.jsonl": (0.92, 0.98), "holdout3.jsonl": (0.92, 0.98),
     "holdout4.jsonl": (0.95, 0.98), "heldout_v5.jsonl": (0.87, 0.98), "heldout_v6.jsonl": (0.88, 0.98),
     "heldout_v7.jsonl": (0.9, 0.98), "heldout_v8.jsonl": (0.9, 0.98), "heldout_v9.jsonl": (0.88, 0.98),
-    "heldout_v10.jsonl": (0.93, 0.98), "heldout_v11.jsonl": (0.65, 0.85),
+    "heldout_v10.jsonl": (0.93, 0.98), "heldout_v11.jsonl": (0.68, 0.9), "heldout_v12.jsonl": (0.76, 0.9),
 }
 
 
@@ -58,7 +58,8 @@ def test_held_out_sets_keep_their_figures(name: str) -> None:
 
 
 def test_unseen_sets_are_labelled_by_kind_and_cause() -> None:
-    for name in ("heldout_v7.jsonl", "heldout_v8.jsonl", "heldout_v9.jsonl", "heldout_v10.jsonl", "heldout_v11.jsonl"):
+    for name in ("heldout_v7.jsonl", "heldout_v8.jsonl", "heldout_v9.jsonl", "heldout_v10.jsonl", "heldout_v11.jsonl",
+                 "heldout_v12.jsonl"):
         cases = load_cases(DATA / name)
         assert all(c["kind"] and c["cause"] and c["domain"] for c in cases)
         ok = sum(c["expect"]["reason"] == "ok" for c in cases)
