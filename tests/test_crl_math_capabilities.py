@@ -123,6 +123,11 @@ def test_identities_and_change_of_base():
     assert solve("abs(x) + abs(x - 2) = 2")["solution_set"] == "Interval(0, 2)"
     assert solve("log(x)/log(3) = 2")["solutions"] == ["9"]
     assert solve("log(x)/log(2) = log(x)/log(3)")["solutions"] == ["1"]
+    # exponentials of any positive base: y = b^(x/q) > 0 makes them rational; tiny values at the
+    # far probes are compared relatively (2^-100 is not 3^-100), never misjudged as equal
+    assert solve("2^x = 8")["solutions"] == ["3"]
+    assert solve("2^x > 3^x")["solution_set"] == "Interval.open(-oo, 0)"
+    assert solve("exp(x) > 0")["solution_set"] == "Reals"
     # functions of constants are numbers, not functions of the unknown
     assert solve("log(2)*x = 1")["solutions"] == ["1/log(2)"]
     assert solve("x*sin(1) > 2")["solution_set"] == "Interval.open(2/sin(1), oo)"

@@ -133,6 +133,34 @@ def _solvable_or_raise(f: sympy.Expr, x: sympy.Symbol) -> None:
         raise unsupported("x appears both inside and outside exponentials: no closed form")
 
 
+def _exp_substitution(f: sympy.Expr, x: sympy.Symbol) -> tuple[sympy.Expr, sympy.Expr, list[sympy.Expr]] | None:
+    """x only in exp(s*x + b) with rational s: with y = exp(x/q) > 0 the equation is rational in y,
+    so every real zero is q*log(y) for a positive root y (a complete candidate set)."""
+    exps = sorted({e for e in sympy.preorder_traversal(f) if isinstance(e, sympy.exp) and e.has(x)}, key=sympy.sstr)
+    slopes = [sympy.expand(e.args[0]).coeff(x, 1) for e in exps]
+    if not exps:
+        return None
+    k = slopes[0]  # a common factor of the slopes (log(2) for 2^x = exp(x*log(2)))
+    ratios = [sympy.nsimplify(sympy.expand_log(s / k, force=True)) for s in slopes]
+    if any(not r.is_Rational or abs(complex((s - k * r).evalf(60))) > 1e-45 for r, s in zip(ratios, slopes,
+                                                                                             strict=True)):
+        return None
+    q = int(sympy.ilcm(1, 1, *[r.q for r in ratios]))
+    y = sympy.Dummy("y", positive=True)
+    g = f.xreplace({e: sympy.exp(sympy.expand(e.args[0]) - s * x) * y ** int(r * q)
+                    for e, s, r in zip(exps, slopes, ratios, strict=True)})
+    if g.has(x):
+        return None
+    n, _d = common_denominator(g)
+    if not n.is_polynomial(y) or n == 0:
+        return None
+    ys = []
+    for fac, _m in sympy.factor_list(n)[1]:
+        if fac.has(y):
+            ys += [r for r in poly_roots(fac, y, True) if r.is_positive is not False and complex(r.evalf(30)).real > 0]
+    return n, q / k, ys
+
+
 def common_denominator(f: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr]:
     """(n, d) with f = n/d, without cancelling: x/(x-2) - 2/(x-2) keeps n = x - 2 (a candidate)."""
     parts = [sympy.fraction(sympy.together(t)) for t in sympy.Add.make_args(f)]
@@ -178,6 +206,9 @@ def reduce_to_candidates(
 
     zero = sympy.Integer(0)
     implied = ""
+    if real:  # b^u with a positive number b is exp(u*log(b)): one kind of exponential
+        f = f.replace(lambda e: e.is_Pow and e.exp.has(x) and e.base.is_number and e.base.is_positive,
+                      lambda e: sympy.exp(e.exp * sympy.log(e.base)))
     for _ in range(6):
         cas.guard(f, "transform the equation")
         squared = _square_abs(f, x) if real else None
@@ -223,6 +254,15 @@ def reduce_to_candidates(
         rec("ZERO_PRODUCT", shown, "", f"{x} in {sympy.sstr(sympy.FiniteSet(*sorted(candidates, key=order_key)))}")
         return candidates, False
     _solvable_or_raise(f, x)
+    if real:
+        found_y = _exp_substitution(f, x)
+        if found_y is not None:
+            y_poly, q, ys = found_y
+            candidates = [sympy.expand_log(q * sympy.log(v), force=True) for v in ys]
+            rec("SUBSTITUTE_EXP", sympy.FiniteSet(*candidates) if candidates else sympy.S.EmptySet,
+                f"y = exp(x/({sympy.sstr(q)})) > 0: {sympy.sstr(y_poly)} = 0",
+                f"{x} in {sympy.sstr(sympy.FiniteSet(*sorted(candidates, key=order_key)))}")
+            return candidates, False
     cas.guard(f, "solve")
     if sympy.count_ops(f) > cas.MAX_CAS_OPS:
         raise AbilityError("too_complex", "the equation is too large for the solver")

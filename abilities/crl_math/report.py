@@ -43,6 +43,7 @@ RULE_PHRASES = {
     "ZERO_PRODUCT": "Solve the polynomial factor by factor",
     "CAS_SOLVE": "Compute candidate roots",
     "CHECK_CANDIDATES": "Check each candidate in the original equation",
+    "SUBSTITUTE_EXP": "Substitute y = exp(x/q) and solve for positive y",
     "NO_REWRITE": "No catalog rule makes the expression simpler, so it is kept",
     "DIVIDE_BY_FACTOR": "Divide both sides by a common factor",
     "DENEST_RADICAL": "Denest the square root",

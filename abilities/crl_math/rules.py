@@ -67,6 +67,8 @@ RULES = [
     Rule("ZERO_PRODUCT", "a*b = 0 if and only if a = 0 or b = 0", False),
     Rule("CAS_SOLVE", "Candidates from sympy.solve(check=False); each is verified separately", True,
          "check every candidate in the original equation"),
+    Rule("SUBSTITUTE_EXP", "With y = exp(x/q) > 0 an equation in exp(s*x) is rational in y; x = q*log(y) for "
+                           "each positive root", True, "candidates checked"),
     Rule("CHECK_CANDIDATES", "Substitute each candidate into the original equation and its domain", False),
     Rule("CRITICAL_POINTS", "The zeros of lhs - rhs, the domain and assumption boundaries and the zeros of |.| "
                             "arguments cut the line into cells where the relation keeps one truth value", True,

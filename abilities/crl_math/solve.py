@@ -43,7 +43,7 @@ from abilities.crl_math.sets import check_set, holds, show_set
 from abilities.crl_math.trail import NullHooks, StepRec, Trail, show
 
 IMPLICATION_RULES = ("SQUARE_BOTH_SIDES", "SQUARE_ABS", "EXPONENTIATE_LOGS", "CAS_SOLVE")
-SQUARING_RULES = ("SQUARE_BOTH_SIDES", "SQUARE_ABS", "CAS_SOLVE")  # the others are equivalences on the domain
+SQUARING_RULES = ("SQUARE_BOTH_SIDES", "SQUARE_ABS", "CAS_SOLVE", "SUBSTITUTE_EXP")  # the others are equivalences on the domain
 TRIG = (sympy.sin, sympy.cos, sympy.tan)
 
 
