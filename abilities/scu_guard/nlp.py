@@ -34,10 +34,16 @@ def nlp() -> Any:
     return _NLP
 
 
+_PARSE_LOCK = threading.Lock()
+
+
 @lru_cache(maxsize=4096)
 def parse(text: str) -> Any:
-    """A parsed ``Doc`` (cached: constraints are parsed once, when they are locked)."""
-    return nlp()(text)
+    """A parsed ``Doc`` (cached: constraints are parsed once, when they are locked). One parse at a
+    time: parsing adds strings to the shared vocabulary, which is not safe from several threads."""
+    pipeline = nlp()
+    with _PARSE_LOCK:
+        return pipeline(text)
 
 
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z']*")
