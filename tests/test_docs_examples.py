@@ -41,8 +41,7 @@ ELLIPSIS = ("…", "...")
 PAIR = re.compile(r'"(\w+)"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)')
 DOCS = sorted([*ROOT.glob("docs/**/*.md"), ROOT / "README.md"])
 # Worked-example sections whose blocks are not tagged yet (each should shrink to nothing).
-PENDING = {"docs/abilities/crl_math.md", "docs/abilities/scu_guard.md",
-           "docs/abilities/sandbox.md"}
+PENDING = {"docs/abilities/crl_math.md"}
 
 
 @dataclass
