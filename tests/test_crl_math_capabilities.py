@@ -112,6 +112,9 @@ def test_parameters_split_into_cases_covering_the_line_once():
     out = solve("x^2 = a", variable="x")  # a = 0 joins the formula's case: {-sqrt(0), sqrt(0)} = {0}
     assert [c["when"] for c in out["cases"]] == [["a < 0"], ["a >= 0"]]
     assert [c["solution_set"] for c in out["cases"]] == ["EmptySet", "FiniteSet(-sqrt(a), sqrt(a))"]
+    out = solve("x*log(a) = 1", variable="x")  # the parameter's own domain (a > 0) cuts the line too
+    assert [(c["when"], c["solution_set"]) for c in out["cases"]] == [
+        (["a <= 0"], "EmptySet"), (["a == 1"], "EmptySet"), (["a > 0", "a != 1"], "FiniteSet(1/log(a))")]
     with pytest.raises(AbilityError) as err:
         solve("a*x = b", variable="x")
     assert err.value.reason == "unsupported" and "2 parameters" in err.value.message

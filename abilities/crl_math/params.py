@@ -31,6 +31,7 @@ from abilities.crl_math.chart import (
     common_denominator,
     cond_zeros,
     dedupe,
+    has_fn,
     has_radical,
     reduce_to_candidates,
     relation,
@@ -62,7 +63,7 @@ def _zeros(e: sympy.Expr, a: sympy.Symbol) -> list[sympy.Expr]:
 
 def _formulas(f: sympy.Expr, x: sympy.Symbol, d0: list[Cond]) -> tuple[list[sympy.Expr], sympy.Poly, bool]:
     g, squared = f, False
-    if f.has(sympy.Abs, sympy.sign, sympy.log, sympy.exp, sympy.sin, sympy.cos, sympy.tan):
+    if has_fn(f, x, sympy.Abs, sympy.sign, sympy.log, sympy.exp, sympy.sin, sympy.cos, sympy.tan):
         raise unsupported("parameters with |.|, logarithms, exponentials or trigonometric functions of the unknown")
     if has_radical(g, x):
         res = unrad(g, x)
@@ -96,6 +97,9 @@ def _critical(f_parts: tuple[sympy.Expr, sympy.Expr], op: str, x: sympy.Symbol, 
 
     for coef in poly.all_coeffs():
         add("coefficient", coef)
+    for c in d0:
+        if not c.expr.has(x):  # where the relation itself is defined for the parameter (sqrt(a))
+            add("parameter domain", c.expr)
     if poly.degree() == 2:
         add("discriminant", sympy.discriminant(poly))
     for p in pool:

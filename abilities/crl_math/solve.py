@@ -118,7 +118,10 @@ def solve_set(lhs_s: sympy.Expr, op: str, rhs_s: sympy.Expr, x: sympy.Symbol, as
     """The solution set alone, on a scratch trail (parameter cases solve one value at a time)."""
     trail = Trail(NullHooks(), seed, True, [c for c in assumptions if set(c.symbols()) <= {x.name}], [], 10)
     e0 = trail.add_expr(relation(lhs_s, op, rhs_s))
-    d0 = trail.domain_of(e0)
+    try:
+        d0 = trail.domain_of(e0)
+    except Contradiction:
+        return sympy.S.EmptySet  # defined nowhere (log(a) at a = -1): nothing solves it
     return _solve_chain(trail, Request(goal="solve"), e0, d0, x, lhs_s, op, rhs_s)[1]
 
 
