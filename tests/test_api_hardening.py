@@ -173,7 +173,17 @@ async def test_oversize_errors_carry_the_id_when_it_comes_first(limited_server):
 # -- item 8: an approval covers what it was requested for ------------------------------------------
 
 
-async def test_grant_covers_exactly_the_requested_call_unless_widened_explicitly(metis_server):
+@pytest.fixture(scope="module")
+def approvals_server(tmp_path_factory):
+    """A server of its own: the widest grants below would open reflect.* on a shared server for
+    the other tests' reviewer (for an hour)."""
+    server = MetisServer(tmp_path_factory.mktemp("approvals") / "data").start()
+    yield server
+    server.stop()
+
+
+async def test_grant_covers_exactly_the_requested_call_unless_widened_explicitly(approvals_server):
+    metis_server = approvals_server
     a, _ = await run_action(metis_server, "t_emit", {"n": 1})
     b, _ = await run_action(metis_server, "t_emit", {"n": 1})
     async with ToolBus.connect(metis_server, "reviewer") as rv, ToolBus.connect(metis_server, "approver") as apr:
