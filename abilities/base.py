@@ -117,6 +117,11 @@ class ActionContext(Protocol):
         """Remember the best outputs so far: if the worker is frozen at the end of the grace
         period, the action ends ``partial`` with these."""
 
+    def metric(self, name: str, value: float) -> None:
+        """Record a value of one of the ability's declared ``metrics`` (a counter increment, a
+        gauge's value or a histogram observation); the server exports it as
+        ``metis_ability_<ability>_<name>``. Not a record: never replay-checked, never shown to clients."""
+
     def publish(self, outputs: dict[str, Any]) -> None:
         """Make ``outputs`` this action's current outputs before it ends (a revision when they
         differ from the last ones): ``bind`` consumers may start, and those holding an older
@@ -157,6 +162,9 @@ class Ability(ABC):
     description: ClassVar[str]
     Inputs: ClassVar[type[BaseModel]]
     Outputs: ClassVar[type[BaseModel]]
+    #: Prometheus metrics the ability reports with ``ctx.metric``: ``(name, kind, help)`` with kind
+    #: counter, gauge or histogram (names ending in ``_seconds`` get time buckets). No labels.
+    metrics: ClassVar[tuple[tuple[str, str, str], ...]] = ()
 
     def constraints(self, inputs: BaseModel) -> list[str] | None:
         """Constraints this action's inputs carry, to be locked at ingress (service-wide lock

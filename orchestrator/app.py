@@ -18,6 +18,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from abilities import registry
+from orchestrator import observe
 from orchestrator.approvals import Approvals
 from orchestrator.auth import StreamTokens, TokenStore
 from orchestrator.config import Settings
@@ -145,6 +146,7 @@ def create_app(settings: Settings) -> Starlette:
                               retry={"max_attempts": settings.retry_attempts, "backoff_s": settings.retry_backoff_s},
                               probe=getattr(rlog, "probe", None) or file_probe(settings.data_dir))
         scheduler.on_ended.append(lambda a: metrics.actions_ended.labels(a.ability, str(a.status)).inc())
+        observe.wire(rlog, scheduler, metrics, registry.available().values())  # histograms, spans, ability metrics
         hub = Hub(rlog, settings.subscriber_buffer)
         approvals = Approvals(rlog)
         approvals.rebuild()

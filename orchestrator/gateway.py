@@ -83,12 +83,15 @@ async def stream_endpoint(request: Request) -> Response:
     sub = hub.subscribe(tenant, topic, settings.subscriber_buffer)
     service.metrics.sse_subscribers.inc()
 
+    delivered = service.metrics.delivery.watch()  # SSE delivery lag (orchestrator/observe.py)
+
     async def events() -> AsyncIterator[bytes]:
         try:
             async with aclosing(resume_then_live(rlog, sub, tenant, topic, after)) as batches:
                 async for batch in batches:
                     for chunk in _chunks(frame, batch):
                         yield chunk
+                    delivered(batch)
         except Dropped:
             return
         finally:
@@ -96,7 +99,9 @@ async def stream_endpoint(request: Request) -> Response:
             hub.unsubscribe(sub)
             service.metrics.sse_subscribers.dec()
 
-    return EventSourceResponse(
+    response = EventSourceResponse(
         events(), ping=settings.heartbeat_s, send_timeout=settings.send_timeout_s,
         headers={"Metis-Resumed-After": resumed_after, "Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )
+    response.on_exit = sub.close
+    return response

@@ -1,4 +1,9 @@
-"""structlog configuration, in one place: JSON lines on stderr, context from contextvars."""
+"""structlog configuration, in one place: JSON lines on stderr, context from contextvars.
+
+Every line on the stream is one JSON object: Metis's own (structlog) and those of libraries that log
+through the standard library (uvicorn's startup and error lines, asyncio, warnings), which go through
+structlog's ``ProcessorFormatter``. Each line logged inside a trace carries ``trace_id``/``span_id``.
+"""
 
 from __future__ import annotations
 
@@ -7,18 +12,37 @@ import sys
 
 import structlog
 
+from orchestrator.tracing import add_trace_ids
+
 
 def configure_logging(level: str = "info") -> None:
-    logging.basicConfig(format="%(message)s", stream=sys.stderr, level=getattr(logging, level.upper(), logging.INFO))
+    numeric = getattr(logging, level.upper(), logging.INFO)
+    stamp = structlog.processors.TimeStamper(fmt="iso", utc=True)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(structlog.stdlib.ProcessorFormatter(
+        foreign_pre_chain=[structlog.contextvars.merge_contextvars, add_trace_ids,
+                           structlog.stdlib.add_log_level, structlog.stdlib.add_logger_name, stamp],
+        processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+                    structlog.processors.format_exc_info, structlog.processors.JSONRenderer()],
+    ))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(numeric)
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):  # no handlers of their own: through root
+        lib = logging.getLogger(name)
+        lib.handlers.clear()
+        lib.propagate = True
+    logging.captureWarnings(True)
     structlog.configure(
         processors=[
             structlog.contextvars.merge_contextvars,
+            add_trace_ids,
             structlog.processors.add_log_level,
-            structlog.processors.TimeStamper(fmt="iso", utc=True),
+            stamp,
             structlog.processors.format_exc_info,
             structlog.processors.JSONRenderer(),
         ],
-        wrapper_class=structlog.make_filtering_bound_logger(getattr(logging, level.upper(), logging.INFO)),
+        wrapper_class=structlog.make_filtering_bound_logger(numeric),
         logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
         cache_logger_on_first_use=True,
     )

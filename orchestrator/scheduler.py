@@ -42,6 +42,7 @@ from pydantic import ValidationError
 
 from abilities import registry
 from abilities.lock import lock_constraints
+from orchestrator import observe, tracing
 from orchestrator.errors import RpcError, StorageUnavailable
 from orchestrator.graph import ActionGraph, CycleError
 from orchestrator.history import Call, Emit, describe, matches, read_history, same
@@ -330,6 +331,7 @@ class Scheduler:
             idempotency_key=key, params_hash=phash, risk_class=params.get("risk_class"),
             traceparent=((params.get("_meta") or {}).get("traceparent")), retry=dict(self.retry),
         )
+        tracing.note_start(action_id)  # this run's span will be a child of the calling span
         own = cls().constraints(model)
         inherited = parent.lock if parent else None
         if own:
@@ -504,6 +506,7 @@ class Scheduler:
         worker: WorkerProc | None = None
         parked: str | None = None
         structlog.contextvars.bind_contextvars(action_id=a.action_id, ability=a.ability)  # this task's context
+        run_span = tracing.start_run(a)
         try:
             if a.status == Status.RUNNING:  # a resume: the history must hold everything queued so far
                 await self.outbox.flush()
@@ -536,7 +539,7 @@ class Scheduler:
             wall = a.budgets["wall_s"]
             a.timers.append(asyncio.get_running_loop().call_later(
                 max(0.0, a.run["deadline"] - time.time()), self._breach, a, {"budget": "wall_s", "limit": wall}))
-            worker.send(a.run_message(deps, elapsed))
+            worker.send(tracing.carry(a.run_message(deps, elapsed)))
             done: dict[str, Any] | None = None
             async for msg in worker.messages():
                 if msg["op"] == "done":
@@ -565,6 +568,7 @@ class Scheduler:
             if a.status not in TERMINAL:
                 self._finish(a, Status.FAILED, error={"reason": "internal_error", "message": str(exc)})
         finally:
+            tracing.end_run(run_span, a)
             self._active -= 1
             self._running[a.tenant] -= 1
             if not self._running[a.tenant]:
@@ -657,6 +661,9 @@ class Scheduler:
                 return None
             if kind == "save_partial":
                 a.partial_outputs = msg["outputs"]
+                return None
+            if kind == "metric":  # an ability's declared metric (orchestrator/observe.py), not a record
+                observe.ability_metric(a.ability, msg)
                 return None
             if kind == "checkpoint" and a.lock is not None and msg.get("lock_echo") != a.lock["hash"]:
                 self._violation(a, worker, "checkpoint echoed a lock that differs from the locked set")

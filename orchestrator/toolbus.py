@@ -21,6 +21,7 @@ import structlog
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from orchestrator import errors as E
+from orchestrator import tracing
 from orchestrator.errors import RpcError, storage_error
 from orchestrator.jsonrpc import Request, encode, error_response, parse, result_response, scan_id
 from orchestrator.ratelimit import TokenBucket
@@ -45,6 +46,7 @@ async def handle_request(session: Session, service: Any, req: Request) -> dict[s
     started = time.perf_counter()
     rid = str(req.id) if req.id is not None else uuid.uuid4().hex[:12]
     structlog.contextvars.bind_contextvars(request_id=rid, method=req.method)
+    span = tracing.begin_call(session, req.method, req.params)
     outcome = "ok"
     try:
         result = await service.call(session, req.method, req.params)
@@ -63,6 +65,7 @@ async def handle_request(session: Session, service: Any, req: Request) -> dict[s
             response = error_response(req.id, RpcError(E.INTERNAL_ERROR, f"internal error: {type(exc).__name__}"))
     finally:
         structlog.contextvars.unbind_contextvars("request_id", "method")
+        tracing.end_call(span, outcome)
     label = req.method if req.method in service.methods else "unknown"
     _counter(metrics, label, outcome).inc()
     metrics.toolbus_seconds.observe(time.perf_counter() - started)
@@ -152,6 +155,7 @@ async def toolbus_endpoint(ws: WebSocket) -> None:
     await ws.accept()
     conn = _Connection(ws, service)
     conn.session.principal = principal
+    conn.session.trace = tracing.headers_carrier(ws.headers)  # type: ignore[attr-defined]
     bucket = TokenBucket(settings.rate_per_s, settings.rate_burst)
     service.metrics.toolbus_connections.inc()
     try:

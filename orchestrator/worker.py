@@ -40,6 +40,7 @@ from pydantic import BaseModel, ValidationError
 from abilities import registry
 from abilities.base import AbilityError, BudgetExhausted, PartialResult, derive_rng
 from abilities.lock import lock_constraints
+from orchestrator import tracing
 from receipts.canonical import canonical_json
 
 
@@ -208,6 +209,9 @@ class WorkerContext:
     def save_partial(self, outputs: dict[str, Any]) -> None:
         self._emit("save_partial", outputs=outputs)
 
+    def metric(self, name: str, value: float) -> None:
+        self._emit("metric", name=name, value=value)
+
     def publish(self, outputs: dict[str, Any]) -> None:
         """Publish outputs before the end (a revision): consumers bound to this action are told."""
         self._emit("publish", outputs=outputs)
@@ -285,13 +289,14 @@ def main() -> None:
     threading.Thread(target=channel.read_forever, daemon=True).start()
     if os.environ.get("METIS_WORKER_PREIMPORT", "1") == "1":
         registry.available()
+    tracing.setup("metis-worker")  # off unless OTEL_* asks for it (see orchestrator/tracing.py)
     channel.send({"op": "ready", "pid": os.getpid()})
     while True:
         with channel.job_ready:
             while not channel.jobs:
                 channel.job_ready.wait()
             msg = channel.jobs.pop(0)
-        result = run_job(channel, msg)
+        result = tracing.traced_run(run_job, channel, msg)
         try:
             channel.send({"op": "done", **result})
         except ValueError as exc:  # outputs not JSON (NaN...)

@@ -265,4 +265,26 @@ class CrashOnce(Ability):
         return {"values": values}
 
 
-ABILITIES = [Noop, Emit, Sleep, Hang, Steps, Fail, Ask, Spawn, Unlock, Publish, EchoDeps, Nondet, AskTwice, CrashOnce]
+class MetricIn(_In):
+    n: int = Field(3, ge=0, le=1000)
+
+
+class Metric(Ability):
+    """Reports declared metrics (and one undeclared, which the server drops)."""
+
+    name, version, description = "t_metric", "1", "reports its declared metrics"
+    Inputs, Outputs = MetricIn, AnyOut
+    metrics = (("items", "counter", "items handled"), ("frontier_size", "gauge", "current frontier"),
+               ("step_seconds", "histogram", "time per step"))
+
+    def run(self, ctx: ActionContext, inputs: Any) -> dict[str, Any]:
+        for i in range(inputs.n):
+            ctx.metric("items", 1)
+            ctx.metric("frontier_size", i + 10)
+            ctx.metric("step_seconds", 0.02 * (i + 1))
+        ctx.metric("undeclared_thing", 1)
+        return {"n": inputs.n}
+
+
+ABILITIES = [Noop, Emit, Sleep, Hang, Steps, Fail, Ask, Spawn, Unlock, Publish, EchoDeps, Nondet, AskTwice, CrashOnce,
+             Metric]

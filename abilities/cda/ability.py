@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from abilities import datasets
-from abilities.base import Ability, AbilityError
+from abilities.base import Ability, AbilityError, PartialResult
+from abilities.cda import metrics as cda_metrics
 from abilities.cda import signals
 from abilities.cda.engine import CdaRun, hyp_id_for
 from abilities.cda.ken import Ken, KenError, load_dataset_graph
@@ -56,18 +58,27 @@ class CdaAbility(Ability):
                    "Ken graph under DSL constraints; verdicts with confidence, next-best tests, receipts.")
     Inputs = CDAInputs
     Outputs = CDAOutputs
+    metrics = cda_metrics.METRICS  # spec §10 (abilities/cda/metrics.py)
 
     def constraints(self, inputs: CDAInputs) -> list[str] | None:
         """The hard clauses are the action's locked constraint set (service-wide lock and echo)."""
         return list(inputs.constraints.hard or []) or None
 
     def run(self, ctx: Any, inputs: CDAInputs) -> CDAOutputs:
+        t0 = time.monotonic()
         early_draft(ctx, inputs)
+        ctx.metric("time_to_first_summary_seconds", time.monotonic() - t0)
         try:
             ken = resolve_ken(ctx, inputs)
         except KenError as exc:
             raise AbilityError(exc.reason, exc.message) from None
+        run = CdaRun(ctx, inputs, cda_metrics.timed_ken(ctx, ken))
         try:
-            return CdaRun(ctx, inputs, ken).run()
+            out = run.run()
         except KenError as exc:
             raise AbilityError(exc.reason, exc.message) from None
+        except PartialResult:
+            cda_metrics.report(ctx, run, partial=True)
+            raise
+        cda_metrics.report(ctx, run, partial=out.incomplete)
+        return out

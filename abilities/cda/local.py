@@ -40,6 +40,7 @@ class LocalContext:
         self.artifacts: dict[str, tuple[str, Any]] = {}
         self.asks: list[tuple[str, dict[str, Any]]] = []
         self.partial: dict[str, Any] | None = None
+        self.metrics: dict[str, list[float]] = {}
         self._answer = answer
         self._t0 = time.perf_counter()
         self.first_summary_s: float | None = None
@@ -87,6 +88,9 @@ class LocalContext:
 
     def save_partial(self, outputs: dict[str, Any]) -> None:
         self.partial = outputs
+
+    def metric(self, name: str, value: float) -> None:
+        self.metrics.setdefault(name, []).append(value)
 
     def ask(self, kind: str, payload: dict[str, Any], timeout_s: float | None = None) -> Any:
         self.asks.append((kind, payload))

@@ -1,0 +1,173 @@
+"""Prometheus helpers the metrics hooks call: counters fed from totals the service already keeps,
+the action/queue/delivery observations, and the metrics abilities declare (sent over the worker pipe).
+
+Label sets stay bounded: ability names (registered), statuses, tenants (from the tokens file); never
+an action id, topic or anything a client chooses.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from datetime import datetime
+from typing import Any
+
+import structlog
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client.core import CounterMetricFamily
+from prometheus_client.registry import Collector
+
+log = structlog.get_logger("metis.metrics")
+
+#: Seconds: from a millisecond up to the longest wall budget (actions), and sub-millisecond up for
+#: the hot paths (appends, delivery).
+ACTION_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600)
+WAIT_BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300)
+FAST_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
+_METRIC_NAME = re.compile(r"[a-z][a-z0-9_]{0,62}")
+KINDS = ("counter", "gauge", "histogram")
+
+
+class TotalCounter(Collector):
+    """A counter whose value is a total kept elsewhere (a log's commit count...): set at scrape time,
+    exposed with the counter type (``<name>_total``), which ``Counter`` cannot do without double
+    counting."""
+
+    def __init__(self, name: str, documentation: str, registry: CollectorRegistry) -> None:
+        self.name = name
+        self.documentation = documentation
+        self.value = 0.0
+        registry.register(self)
+
+    def set(self, value: float) -> None:
+        self.value = float(value)
+
+    def collect(self) -> Iterable[CounterMetricFamily]:
+        yield CounterMetricFamily(self.name, self.documentation, value=self.value)
+
+    def describe(self) -> Iterable[CounterMetricFamily]:
+        return self.collect()
+
+
+def _seconds_between(start: str | None, end: str | None) -> float | None:
+    if not start or not end:
+        return None
+    try:
+        return (datetime.fromisoformat(end.replace("Z", "+00:00"))
+                - datetime.fromisoformat(start.replace("Z", "+00:00"))).total_seconds()
+    except ValueError:
+        return None
+
+
+def observe_action(metrics: Any, a: Any) -> None:
+    """At an action's end: its run time by ability and outcome, its wait for a slot by tenant."""
+    if a.started_at is None:  # ended before it ever ran (cancelled while queued)
+        return
+    metrics.action_seconds.labels(a.ability, str(a.status)).observe(float(a.usage.get("wall_s") or 0.0))
+    wait = _seconds_between(a.created_at, a.started_at)
+    if wait is not None and wait >= 0:
+        metrics.queue_wait.labels(a.tenant).observe(wait)
+
+
+class DeliveryClock:
+    """SSE delivery lag: from a record's commit (the log's listener call, on the loop) to the end of
+    the send that carried it to a client. Only records committed while the client was connected
+    count (a resume's backlog is history, not lag). Commit times of the last ``size`` records are kept."""
+
+    def __init__(self, histogram: Histogram, size: int = 65536) -> None:
+        self.histogram = histogram
+        self.size = size
+        self._committed: OrderedDict[int, float] = OrderedDict()
+
+    def on_commit(self, records: list[Any]) -> None:
+        now = time.monotonic()
+        committed = self._committed
+        for rec in records:
+            committed[rec.seq] = now
+        while len(committed) > self.size:
+            committed.popitem(last=False)
+
+    def watch(self) -> Callable[[list[Any]], None]:
+        """For one stream: call the result with each batch once it is sent."""
+        opened = time.monotonic()
+
+        def delivered(batch: list[Any]) -> None:
+            t = self._committed.get(batch[-1].seq)
+            if t is not None and t >= opened:
+                self.histogram.observe(time.monotonic() - t)
+
+        return delivered
+
+
+class AbilityMetrics:
+    """Metrics abilities declare (``Ability.metrics``: ``(name, kind, help)``), as
+    ``metis_ability_<ability>_<name>``; values arrive from workers as ``metric`` emits. An undeclared
+    name is dropped (logged once): abilities cannot grow the label or series set."""
+
+    def __init__(self, registry: CollectorRegistry) -> None:
+        self.registry = registry
+        self._metrics: dict[tuple[str, str], tuple[str, Any]] = {}
+        self._warned: set[tuple[str, str]] = set()
+
+    def declare(self, ability: str, specs: Iterable[tuple[str, str, str]]) -> None:
+        for name, kind, doc in specs:
+            if not _METRIC_NAME.fullmatch(name) or kind not in KINDS:
+                raise ValueError(f"ability {ability}: bad metric declaration {name!r} ({kind!r})")
+            full = f"metis_ability_{re.sub(r'[^a-z0-9_]', '_', ability.lower())}_{name}"
+            if kind == "counter":
+                metric: Any = Counter(full, doc, registry=self.registry)
+            elif kind == "gauge":
+                metric = Gauge(full, doc, registry=self.registry)
+            else:
+                metric = Histogram(full, doc, buckets=WAIT_BUCKETS if name.endswith("_seconds") else
+                                   (0.1, 0.25, 0.5, 0.75, 0.9, 1, 2, 5, 10, 25, 50, 100, 250, 1000),
+                                   registry=self.registry)
+            self._metrics[(ability, name)] = (kind, metric)
+
+    def declare_all(self, abilities: Iterable[type]) -> None:
+        for cls in abilities:
+            specs = getattr(cls, "metrics", ())
+            if specs:
+                self.declare(cls.name, specs)
+
+    def observe(self, ability: str, msg: dict[str, Any]) -> None:
+        """One ``{"op": "emit", "kind": "metric", "name", "value"}`` from a worker."""
+        name, value = msg.get("name"), msg.get("value")
+        found = self._metrics.get((ability, str(name)))
+        if found is None or not isinstance(value, int | float) or isinstance(value, bool):
+            if (ability, str(name)) not in self._warned:
+                self._warned.add((ability, str(name)))
+                log.warning("ability_metric_dropped", ability=ability, metric=str(name)[:80],
+                            reason="not declared" if found is None else "value is not a number")
+            return
+        kind, metric = found
+        if kind == "counter":
+            if value >= 0:
+                metric.inc(value)
+        elif kind == "gauge":
+            metric.set(value)
+        else:
+            metric.observe(value)
+
+
+_ability_metrics: AbilityMetrics | None = None
+
+
+def ability_metric(ability: str, msg: dict[str, Any]) -> None:
+    """A worker's ``metric`` emit (the scheduler's hook); ignored before ``wire``."""
+    if _ability_metrics is not None:
+        _ability_metrics.observe(ability, msg)
+
+
+def wire(rlog: Any, scheduler: Any, metrics: Any, abilities: Iterable[type]) -> None:
+    """Connect one server's metric and tracing hooks (app assembly calls this once, before recovery)."""
+    global _ability_metrics
+    from orchestrator import tracing
+
+    tracing.instrument_appends(rlog, metrics.append_seconds)
+    rlog.add_listener(metrics.delivery.on_commit)
+    scheduler.on_ended.append(lambda a: observe_action(metrics, a))
+    metrics.abilities.declare_all(abilities)
+    _ability_metrics = metrics.abilities
