@@ -11,9 +11,10 @@ same run on the same problems.
 
 Two sets: ``v1`` (tests/data/crl_math/capabilities.jsonl, written before any of this work) and
 ``v2`` (capabilities_v2.jsonl, a held-out set written after the v1 work, before looking at how
-the code does on it).
+the code does on it), ``v3`` (capabilities_v3.jsonl, a last held-out probe written after the v2
+work and only measured).
 
-Run: ``.venv/bin/python bench/crl_math_capabilities.py [--set v1|v2] [--first-run]``; writes
+Run: ``.venv/bin/python bench/crl_math_capabilities.py [--set v1|v2|v3] [--first-run]``; writes
 bench/results/crl_math_capabilities.json (``--first-run`` records that set's figures under
 ``first_run``; otherwise under ``current``, keeping the recorded first run).
 """
@@ -38,7 +39,8 @@ from abilities.crl_math.request import Request  # noqa: E402
 from abilities.crl_math.trail import NullHooks  # noqa: E402
 
 SETS = {"v1": ROOT / "tests" / "data" / "crl_math" / "capabilities.jsonl",
-        "v2": ROOT / "tests" / "data" / "crl_math" / "capabilities_v2.jsonl"}
+        "v2": ROOT / "tests" / "data" / "crl_math" / "capabilities_v2.jsonl",
+        "v3": ROOT / "tests" / "data" / "crl_math" / "capabilities_v3.jsonl"}
 OUT = ROOT / "bench" / "results" / "crl_math_capabilities.json"
 SEED = b"bench-crl-math-capabilities-0000"
 ANCHOR_TIMEOUT_S = 20

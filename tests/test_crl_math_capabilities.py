@@ -25,7 +25,7 @@ from abilities.crl_math.trail import NullHooks
 
 DATA = Path(__file__).parent / "data" / "crl_math"
 SETS = {name: [json.loads(line) for line in (DATA / f"{name}.jsonl").open()]
-        for name in ("capabilities", "capabilities_v2")}
+        for name in ("capabilities", "capabilities_v2", "capabilities_v3")}
 SEED = b"capabilities-test-seed" * 2
 
 
