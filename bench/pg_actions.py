@@ -92,7 +92,11 @@ def main() -> None:
     ap.add_argument("--clients", type=int, default=4)
     ap.add_argument("--inflight", type=int, default=8)
     ap.add_argument("--admin-url", default=ADMIN_URL)
+    ap.add_argument("--smoke", action="store_true",
+                    help="CI: 1 s phases, one replica (no two-replica phase), the crash on that replica")
     args = ap.parse_args()
+    if args.smoke:
+        args.seconds, args.clients, args.inflight = 1.0, 2, 2
     with throwaway_database(args.admin_url) as db_url, tempfile.TemporaryDirectory() as scratch:
         base = Path(scratch)
         embedded = MetisServer(base / "embedded").start()
@@ -107,16 +111,21 @@ def main() -> None:
         replicas[0].start()
         try:
             one = asyncio.run(throughput(replicas[:1], args.seconds, args.clients, args.inflight))
-            replicas[1].start()
-            two = asyncio.run(throughput(replicas, args.seconds, args.clients, args.inflight))
+            if args.smoke:
+                two = {**one, "skipped": "smoke"}
+                resume = asyncio.run(death_to_resume(replicas[0]))
+            else:
+                replicas[1].start()
+                two = asyncio.run(throughput(replicas, args.seconds, args.clients, args.inflight))
         finally:
             for r in replicas:
                 r.stop()
-        crash = MetisServer(base / "crash", extra_args=["--database", fresh_schema(db_url)]).start()
-        try:
-            resume = asyncio.run(death_to_resume(crash))
-        finally:
-            crash.stop()
+        if not args.smoke:
+            crash = MetisServer(base / "crash", extra_args=["--database", fresh_schema(db_url)]).start()
+            try:
+                resume = asyncio.run(death_to_resume(crash))
+            finally:
+                crash.stop()
     result = {
         "benchmark": "pg_actions",
         "embedded_sqlite": sqlite,
@@ -126,7 +135,7 @@ def main() -> None:
         "ratio_two_vs_one_replica": ratio(two["actions_per_s"], one["actions_per_s"]),
         "worker_death": resume,
     }
-    path = write_result("pg_actions", result)
+    path = write_result("pg_actions", result, args.smoke)
     show("actions on PostgreSQL", [
         ("t_noop actions/s, 1 replica", f"{one['actions_per_s']:,.0f}", f"{sqlite['actions_per_s']:,.0f} (embedded)",
          f"{result['ratio_one_replica_vs_embedded']:.2f}x"),

@@ -188,7 +188,10 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=6.0, help="duration of each Metis phase")
     ap.add_argument("--appenders", type=int, default=100)
     ap.add_argument("--admin-url", default=ADMIN_URL)
+    ap.add_argument("--smoke", action="store_true", help="seconds-long run for CI; results not committed")
     args = ap.parse_args()
+    if args.smoke:
+        args.seconds, args.appenders = 1.0, 20
     with throwaway_database(args.admin_url) as db_url, tempfile.TemporaryDirectory() as scratch:
         keys = Path(scratch) / "keys"
         insert = raw_insert(fresh_schema(db_url), args.seconds / 2)
@@ -213,7 +216,7 @@ def main() -> None:
         "met": {"records_per_s": one["records_per_s"] >= TARGET_RPS,
                 "durability": all(r["all_acknowledged_on_disk"] and r["verify_ok"] for r in (one, two))},
     }
-    path = write_result("pg_log", result)
+    path = write_result("pg_log", result, args.smoke)
     show("PostgreSQL receipt log: durable appends", [
         (f"records/s ({args.appenders} appenders, 1 replica)", f"{one['records_per_s']:,.0f}",
          f"{insert['records_per_s']:,.0f}", f"{result['ratio_vs_single_row_insert']:.2f}x"),
