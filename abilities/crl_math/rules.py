@@ -275,6 +275,8 @@ def abs_over_self(e: sympy.Expr, real: bool) -> Rewrite | None:
         recip = [j for j, d in enumerate(facs) if d.is_Pow and d.exp == -1 and d.base.free_symbols]
         if absf and recip and (len(absf) > 1 or len(recip) > 1):
             u = sympy.Mul(*[facs[i].args[0] for i in absf])
+            if len(absf) > 1 and u.is_polynomial():
+                u = sympy.expand(u)  # |x - 1|*|x + 1| is |x**2 - 1|: the cases read x**2 - 1 > 0
             v = sympy.Mul(*[facs[j].base for j in recip])
             s = 1 if sympy.expand(v - u) == 0 else (-1 if sympy.expand(v + u) == 0 else 0)
             if s:
