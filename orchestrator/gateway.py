@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import aclosing
 
-from sse_starlette.sse import EventSourceResponse
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from orchestrator import tracing
+from orchestrator.drain import DrainingEventSource
 from orchestrator.events import sse_frame
 from orchestrator.hub import Dropped, resume_then_live
 from orchestrator.toolbus import bearer
@@ -84,6 +85,7 @@ async def stream_endpoint(request: Request) -> Response:
     service.metrics.sse_subscribers.inc()
 
     delivered = service.metrics.delivery.watch()  # SSE delivery lag (orchestrator/observe.py)
+    span = tracing.begin_stream(request.headers, topic)
 
     async def events() -> AsyncIterator[bytes]:
         try:
@@ -98,8 +100,9 @@ async def stream_endpoint(request: Request) -> Response:
             batch = chunk = None  # noqa: F841 - a traceback that keeps this frame must not keep records
             hub.unsubscribe(sub)
             service.metrics.sse_subscribers.dec()
+            tracing.end_stream(span)
 
-    response = EventSourceResponse(
+    response = DrainingEventSource(  # ends cleanly on shutdown (orchestrator/drain.py)
         events(), ping=settings.heartbeat_s, send_timeout=settings.send_timeout_s,
         headers={"Metis-Resumed-After": resumed_after, "Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )

@@ -211,6 +211,23 @@ def end_call(started: tuple[Span, object] | None, outcome: str) -> None:
     otel_context.detach(token)  # type: ignore[arg-type]
 
 
+# -- SSE streams --------------------------------------------------------------------------------
+
+
+def begin_stream(headers: Mapping[str, str], topic: str) -> Span | None:
+    """The span of one SSE stream (open to end), parented by the request's ``traceparent``."""
+    parent = context_from(headers_carrier(headers))
+    if _provider is None:
+        return None
+    return _tracer.start_span("sse.stream", context=parent, kind=SpanKind.SERVER,
+                              attributes={"http.route": "/streams/{topic}", "metis.topic": topic})
+
+
+def end_stream(span: Span | None) -> None:
+    if span is not None:
+        span.end()
+
+
 # -- action runs --------------------------------------------------------------------------------
 
 

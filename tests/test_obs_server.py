@@ -111,11 +111,12 @@ async def test_metrics_have_prometheus_types_histograms_and_bounded_labels(trace
     async with ToolBus.connect(traced_server) as tb:
         topic = "obs-metrics-" + secrets.token_hex(4)
         got: list[str] = []
+        sse_tp, sse_trace, sse_parent = traceparent()
 
         async def follow() -> None:
             async with httpx.AsyncClient(timeout=30) as client, client.stream(
                     "GET", f"{traced_server.http_url}/streams/{topic}",
-                    headers={"Authorization": "Bearer tok-acme-partner"}) as resp:
+                    headers={"Authorization": "Bearer tok-acme-partner", "traceparent": sse_tp}) as resp:
                 async for line in resp.aiter_lines():
                     got.append(line)
                     if line.startswith("event: action_completed"):
@@ -134,6 +135,8 @@ async def test_metrics_have_prometheus_types_histograms_and_bounded_labels(trace
             "observations": [{"entity": "entity:payments", "predicate": "alert", "timestamp": 1000},
                              {"entity": "entity:web", "predicate": "alert", "timestamp": 1090}]}})
         await tb.wait_status(cda["action_id"], {"completed"}, timeout=120)
+    stream = one(read_spans(traced_server.spans, sse_trace, 1), "sse.stream")  # the SSE request's traceparent
+    assert stream["parent_id"] == sse_parent and stream["attributes"]["metis.topic"] == topic
     text = httpx.get(traced_server.http_url + "/metrics").text
     families = {f.name: f for f in text_string_to_metric_families(text)}
     for name in ("metis_log_commits", "metis_sse_dropped_subscribers", "metis_storage_failed_commits",
