@@ -86,7 +86,7 @@ async def test_cda_spawns_research_and_sandbox_and_takes_a_revised_research_resu
         research = children["research"]
         newer = NOTES + [{"doc_id": "ops-9", "title": "payments rollback",
                           "text": "Payments errors stopped when payments deploy 1.4.2 was rolled back: "
-                                  "the payments deploy caused the payments errors."}]
+                                  "the payments change in that deploy caused the payments errors."}]
         await tb.call("datasets.put", {"kind": "corpus", "name": "ops-notes", "content": newer})
 
         async def revised():

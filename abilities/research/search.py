@@ -1,7 +1,7 @@
 """BM25 over a corpus and the span each hit is cited by: pure, deterministic, no I/O.
 
-Documents are ranked with bm25s (Lucene BM25, k1 1.5, b 0.75) over lowercase word tokens of the
-title and text; ties are broken by a seeded hash of the doc id, then by position, so the order is
+Documents are ranked with bm25s (Lucene BM25, k1 1.5, b 0.75) over Snowball-stemmed lowercase word
+tokens of the title and text; ties are broken by a seeded hash of the doc id, then by position, so the order is
 a function of the seed and the corpus only. The cited span of a hit is its sentence (or line) that
 carries the most query-term weight (idf of the distinct terms it holds), cut to the excerpt size
 around its first matching term; ``excerpt`` is exactly ``text[start:end]``.
@@ -18,6 +18,7 @@ from typing import Any
 
 import bm25s
 import numpy as np
+import Stemmer
 
 _TOKEN = re.compile(r"[a-z0-9]+")
 _SENTENCE = re.compile(r"[^\n]+?(?:[.!?]+(?=\s)|$)", re.M)  # "v2.3" and "10:02" stay inside
@@ -26,8 +27,12 @@ STOPWORDS = frozenset(
     "there these this to was were what when where which while who why will with does did do not no".split())
 
 
+_STEM = Stemmer.Stemmer("english")
+
+
 def tokens(text: str) -> list[str]:
-    return [t for t in _TOKEN.findall(text.lower()) if t not in STOPWORDS]
+    """Lowercase words without stop words, Snowball-stemmed ("calls", "call" -> "call")."""
+    return _STEM.stemWords([t for t in _TOKEN.findall(text.lower()) if t not in STOPWORDS])
 
 
 @dataclass(frozen=True)
