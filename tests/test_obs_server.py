@@ -1,5 +1,6 @@
 """Observability of a real server subprocess: OpenTelemetry spans linked end to end (client
-traceparent -> ToolBus call -> action run -> worker process; append batches), trace ids in log lines,
+traceparent -> ToolBus call -> action run -> worker process; append batches), exported both to a file
+and over OTLP/HTTP to a small collector named by OTEL_EXPORTER_OTLP_ENDPOINT, trace ids in log lines,
 Prometheus types and histograms (parsed with prometheus_client's parser), ability-declared metrics
 aggregated from workers, and a shutdown with an SSE client open: every output line is JSON and the
 client sees the stream end."""
@@ -7,18 +8,25 @@ client sees the stream end."""
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import os
 import secrets
 import signal
 import socket
+import threading
 import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 import websockets
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+    ExportTraceServiceRequest,
+    ExportTraceServiceResponse,
+)
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.support import MetisServer, ToolBus, approved_reviewer
@@ -26,17 +34,47 @@ from tests.support import MetisServer, ToolBus, approved_reviewer
 pytestmark = pytest.mark.timeout(180)
 
 
+class OtlpReceiver(BaseHTTPRequestHandler):
+    """A minimal OTLP/HTTP trace receiver (protobuf), as a collector would be."""
+
+    received: list[dict[str, Any]] = []
+
+    def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        if self.headers.get("Content-Encoding") == "gzip":
+            body = gzip.decompress(body)
+        request = ExportTraceServiceRequest.FromString(body)
+        for rs in request.resource_spans:
+            service = next((a.value.string_value for a in rs.resource.attributes if a.key == "service.name"), None)
+            for ss in rs.scope_spans:
+                for span in ss.spans:
+                    self.received.append({"path": self.path, "service": service, "name": span.name,
+                                          "trace_id": span.trace_id.hex(), "span_id": span.span_id.hex(),
+                                          "parent_id": span.parent_span_id.hex() or None})
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-protobuf")
+        self.end_headers()
+        self.wfile.write(ExportTraceServiceResponse().SerializeToString())
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
 @pytest.fixture(scope="module")
 def traced_server(tmp_path_factory: pytest.TempPathFactory):
     root = tmp_path_factory.mktemp("obs")
     spans = root / "spans.jsonl"
+    collector = ThreadingHTTPServer(("127.0.0.1", 0), OtlpReceiver)
+    threading.Thread(target=collector.serve_forever, daemon=True).start()
     server = MetisServer(root / "data", extra_args=["--log-level", "debug"],
-                         env={"OTEL_TRACES_EXPORTER": "jsonl", "METIS_TRACES_FILE": str(spans),
-                              "OTEL_SERVICE_NAME": "metis-test"}).start()
+                         env={"OTEL_TRACES_EXPORTER": "jsonl,otlp", "METIS_TRACES_FILE": str(spans),
+                              "OTEL_EXPORTER_OTLP_ENDPOINT": f"http://127.0.0.1:{collector.server_port}",
+                              "OTEL_BSP_SCHEDULE_DELAY": "100", "OTEL_SERVICE_NAME": "metis-test"}).start()
     server.spans = spans  # type: ignore[attr-defined]
     server.log_path = root / "data-server.log"  # type: ignore[attr-defined]
     yield server
     server.stop(kill=True)
+    collector.shutdown()
 
 
 def traceparent() -> tuple[str, str, str]:
@@ -80,6 +118,14 @@ async def test_spans_link_client_call_run_and_worker_from_meta_and_from_upgrade_
                                                   "_meta": {"traceparent": tp}})
         await tb.wait_status(started["action_id"], {"completed"})
     check_chain(read_spans(traced_server.spans, trace_id, 3), span_id, "t_emit")
+    deadline = time.monotonic() + 15  # the same spans reached the OTLP collector named by OTEL_EXPORTER_OTLP_ENDPOINT
+    while time.monotonic() < deadline and len([s for s in OtlpReceiver.received if s["trace_id"] == trace_id]) < 3:
+        await asyncio.sleep(0.2)
+    otlp = {s["name"]: s for s in OtlpReceiver.received if s["trace_id"] == trace_id}
+    assert {"toolbus actions.start", "action.run t_emit", "worker.run t_emit"} <= set(otlp)
+    assert otlp["worker.run t_emit"]["parent_id"] == otlp["action.run t_emit"]["span_id"]
+    assert {s["path"] for s in OtlpReceiver.received} == {"/v1/traces"}
+    assert {s["service"] for s in OtlpReceiver.received} == {"metis-test"}
 
     # the same from the WebSocket upgrade's traceparent header (no _meta), recorded in receipts too
     tp2, trace2, span2 = traceparent()
