@@ -122,6 +122,7 @@ class DatasetStore:
         self.readers: dict[tuple[str, str, str], dict[str, dict[str, Any]]] = {}  # -> action_id -> read
         self.on_commit: list[Committed] = []
         self._locks: dict[tuple[str, str, str], asyncio.Lock] = {}
+        self._committing: set[str] = set()  # chunk refs this process is committing (its own records)
 
     # -- start-up and other replicas ----------------------------------------------------------
 
@@ -152,6 +153,9 @@ class DatasetStore:
         for rec in records:
             if rec.type != "receipt":
                 continue
+            if rec.name == "dataset_version" and chunk_ref(rec.tenant, rec.payload["kind"], rec.payload["name"],
+                                                            rec.payload["version"]) in self._committing:
+                continue  # ours: _commit writes the cache off the event loop
             if rec.name == "dataset_version" and self._learn(rec):
                 self._write_index(rec.tenant)
             elif rec.name == "dataset_read" and rec.action_id:
@@ -250,11 +254,14 @@ class DatasetStore:
             meta = {"kind": kind, "name": name, "version": version, "sha256": sha, "bytes": len(text.encode()),
                     "chars": len(text), "chunks": len(pieces), "items": items, "created_by": subject}
             entries.append(Entry("receipt", "dataset_version", tenant, meta, ref=INDEX_REF))
-            records = await self.log.append(entries)
-            rec = records[-1]
-            await asyncio.to_thread(D.write_atomic,
-                                    D.content_path(self.base, tenant, kind, name, version), text.encode())
-            self._learn(rec)
+            self._committing.add(ref)
+            try:
+                records = await self.log.append(entries)
+                await asyncio.to_thread(D.write_atomic,
+                                        D.content_path(self.base, tenant, kind, name, version), text.encode())
+                self._learn(records[-1])
+            finally:
+                self._committing.discard(ref)
             await asyncio.to_thread(self._write_index, tenant)
         full = self.index[tenant][f"{kind}/{name}"][-1]
         log.info("dataset_committed", tenant=tenant, kind=kind, name=name, version=version, sha256=sha)
