@@ -115,9 +115,15 @@ def test_parameters_split_into_cases_covering_the_line_once():
     out = solve("x*log(a) = 1", variable="x")  # the parameter's own domain (a > 0) cuts the line too
     assert [(c["when"], c["solution_set"]) for c in out["cases"]] == [
         (["a <= 0"], "EmptySet"), (["a == 1"], "EmptySet"), (["a > 0", "a != 1"], "FiniteSet(1/log(a))")]
+    out = solve("a*x = b", variable="x")  # several parameters: linear in x, split on A = a and B = b
+    assert [(c["when"], c["solution_set"]) for c in out["cases"]] == [
+        (["a != 0"], "FiniteSet(b/a)"), (["a == 0", "b == 0"], "Reals"), (["a == 0", "b != 0"], "EmptySet")]
+    assert out["parameters"] == ["a", "b"] and all(v["ok"] for v in out["invariants"].values())
+    out = solve("a*x + b > 0", variable="x")
+    assert [c["when"] for c in out["cases"]] == [["a > 0"], ["a < 0"], ["a == 0", "b > 0"], ["a == 0", "b <= 0"]]
     with pytest.raises(AbilityError) as err:
-        solve("a*x = b", variable="x")
-    assert err.value.reason == "unsupported" and "2 parameters" in err.value.message
+        solve("a*x^2 = b", variable="x")
+    assert err.value.reason == "unsupported" and "not linear" in err.value.message
 
 
 def test_identities_and_change_of_base():

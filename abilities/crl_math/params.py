@@ -15,6 +15,7 @@ with the same answer merge into one case whose ``when`` is a conjunction (``a !=
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -38,11 +39,11 @@ from abilities.crl_math.chart import (
     unsupported,
     violated,
 )
-from abilities.crl_math.domain import Cond, Contradiction, domain, reduce_conds
+from abilities.crl_math.domain import Cond, Contradiction, canonical, domain, reduce_conds
 from abilities.crl_math.exact import is_exact_zero
-from abilities.crl_math.parser import evaluated, realify
+from abilities.crl_math.parser import evaluated, parse_relation, realify
 from abilities.crl_math.request import Request, base_outputs
-from abilities.crl_math.sets import check_set, points_of, show_set
+from abilities.crl_math.sets import check_set, holds, points_of, show_set
 from abilities.crl_math.trail import Trail
 
 SolveAt = Callable[[sympy.Expr, str, sympy.Expr], sympy.Set]
@@ -242,8 +243,7 @@ def run_cases(req: Request, trail: Trail, lhs_s: sympy.Expr, op: str, rhs_s: sym
               params: list[sympy.Symbol], solve_at: SolveAt) -> dict[str, Any]:
     """Solve for x with the other symbol as a parameter; the answer lists cases over it."""
     if len(params) > 1:
-        raise unsupported(f"{len(params)} parameters ({', '.join(p.name for p in params)}): cases are split over "
-                          "one parameter at a time")
+        return _linear_cases(trail, req, lhs_s, op, rhs_s, x, params)
     a = params[0]
     assume_a = [c for c in trail.assumptions if set(c.symbols()) <= {a.name}]
     if any(not (set(c.symbols()) <= {a.name} or set(c.symbols()) <= {x.name}) for c in trail.assumptions):
@@ -294,21 +294,28 @@ def run_cases(req: Request, trail: Trail, lhs_s: sympy.Expr, op: str, rhs_s: sym
                 pending.append((len(pieces) - 1, s_v))
     _adopt(pieces, pending, lhs_s, op, rhs_s, x, a, assume_x, rng)
     cases = _group(pieces, a)
+    return _case_outputs(trail, e0, s1.output_expr_id, cases, checks, [a], x, op, d0,
+                         f"{len(pieces)} pieces of the {a} line merged into {len(cases)} cases")
+
+
+def _case_outputs(trail: Trail, e0: str, prev: str, cases: list[dict[str, Any]], checks: list[dict[str, Any]],
+                  params: list[sympy.Symbol], x: sympy.Symbol, op: str, d0: list[Cond], note: str) -> dict[str, Any]:
+    """The PARAMETER_CASES step, its set-check witness and the outputs (shared by both planners)."""
+    names = ", ".join(p.name for p in params)
     sets = [c.pop("_set") for c in cases]
     surface = "; ".join(f"{' and '.join(c['when']) or 'always'}: {c['solution_set']}" for c in cases)
-    s2 = trail.add_step("PARAMETER_CASES", s1.output_expr_id, sympy.Tuple(*sets), surface=surface,
-                        note=f"{len(pieces)} pieces of the {a} line merged into {len(cases)} cases",
+    s2 = trail.add_step("PARAMETER_CASES", prev, sympy.Tuple(*sets), surface=surface, note=note,
                         domain_obligations=False)
     trail.witness(s2)
     ok = all(not c["wrong"] and not c["error"] for c in checks)
     w = trail.add_witness(s2.step_id, "RandomTest", {"check": "each case's set against the relation at values of "
-                                                              f"{a} in its cell (strict evaluation)", "rows": checks},
+                                                              f"{names} (strict evaluation)", "rows": checks},
                           f"{len(checks)} parameter values checked", ok)
     s2.witness_ids.append(w.wit_id)
     conditions = reduce_conds(list(d0), True, keep=trail.assumptions)
     trail.final_conditions = conditions
     trail.final_sets = sets
-    closing = f"Cases over {a}: {surface}"
+    closing = f"Cases over {names}: {surface}"
     expl = report.explanation(trail, closing, [s2.step_id])
     out = base_outputs(trail, "solve")
     out.update({
@@ -316,7 +323,7 @@ def run_cases(req: Request, trail: Trail, lhs_s: sympy.Expr, op: str, rhs_s: sym
         "solution_set": None,
         "cases": cases,
         "variable": x.name,
-        "parameters": [a.name],
+        "parameters": [p.name for p in params],
         "relation": op,
         "solutions": None,
         "rejected": [],
@@ -329,3 +336,107 @@ def run_cases(req: Request, trail: Trail, lhs_s: sympy.Expr, op: str, rhs_s: sym
         "graph": report.graph_summary(report.graph(trail)),
     })
     return out
+
+
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+_NOT = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "=": "!="}
+
+
+def _half_line(root: sympy.Expr, op: str) -> sympy.Set:
+    """{x : x OP root}."""
+    if op in (">", ">="):
+        return sympy.Interval(root, sympy.oo, op == ">", True)
+    return sympy.Interval(-sympy.oo, root, True, op == "<")
+
+
+def _linear_cases(trail: Trail, req: Request, lhs_s: sympy.Expr, op: str, rhs_s: sympy.Expr, x: sympy.Symbol,
+                  params: list[sympy.Symbol]) -> dict[str, Any]:
+    """Several parameters, a relation linear in x: A*x + B OP 0 split on the sign of A (and of B)."""
+    if trail.assumptions:
+        raise unsupported("assumptions together with several parameters")
+    e0 = trail.add_expr(relation(lhs_s, op, rhs_s), req.equation or "")
+    try:
+        d0 = trail.domain_of(e0)
+    except Contradiction as exc:
+        raise AbilityError("undefined_everywhere", f"equation: {exc}") from None
+    f = realify(evaluated(lhs_s - rhs_s))
+    if d0 or has_radical(f, x) or has_fn(f, x, sympy.Abs, sympy.sign, sympy.log, sympy.exp, sympy.sin, sympy.cos,
+                                         sympy.tan):
+        raise unsupported(f"{len(params)} parameters: only relations linear in {x} without denominators, roots or "
+                          "functions are split into cases")
+    n = sympy.expand(f)
+    if not n.is_polynomial(x) or sympy.degree(n, x) > 1:
+        raise unsupported(f"{len(params)} parameters: the relation is not linear in {x}")
+    a_, b_ = n.coeff(x, 1), n.coeff(x, 0)
+    root = sympy.cancel(-b_ / a_) if a_ != 0 else None
+    cases: list[dict[str, Any]] = []
+
+    def case(when: list[str], s: sympy.Set) -> None:
+        cases.append({"when": when, "solution_set": show_set(s),
+                      "solutions": [sympy.sstr(v) for v in s.args] if isinstance(s, sympy.FiniteSet)
+                      else ([] if s is sympy.S.EmptySet else None), "_set": s})
+
+    def rel(e: sympy.Expr, o: str) -> str:
+        if e.free_symbols and sympy.Poly(e, *sorted(e.free_symbols, key=lambda v: v.name)).LC() < 0:
+            e, o = -e, _FLIP.get(o, o)  # -b == 0 reads b == 0; -b > 0 reads b < 0
+        return f"{sympy.sstr(e)} {'==' if o == '=' else o} 0"
+
+    try:
+        a_vanishes = a_ == 0 or bool(canonical(a_, "!=", True))
+    except Contradiction:
+        a_vanishes = True
+
+    if a_ != 0:
+        if op == "=":
+            try:
+                nonzero = [c.text for c in canonical(a_, "!=", True)]
+            except Contradiction:
+                nonzero = None
+            if nonzero is not None:
+                case(nonzero, sympy.FiniteSet(root))
+        else:
+            for sign, o in ((">", op), ("<", _FLIP[op])):
+                case([rel(a_, sign)], _half_line(root, o))
+    zero = [rel(a_, "=")] if a_.free_symbols else []
+    if a_vanishes:  # A = 0 is possible (not for a**2 + 1): then B alone decides
+        if not b_.free_symbols:
+            truth = {"=": b_ == 0, "<": b_ < 0, "<=": b_ <= 0, ">": b_ > 0, ">=": b_ >= 0}[op]
+            case(zero, sympy.S.Reals if truth else sympy.S.EmptySet)
+        else:
+            case([*zero, rel(b_, op)], sympy.S.Reals)
+            case([*zero, rel(b_, _NOT[op])], sympy.S.EmptySet)
+    s1 = trail.add_step("PARAMETER_CRITICAL_VALUES", e0, sympy.FiniteSet(a_, b_),
+                        note=f"linear in {x}: A = {sympy.sstr(a_)}, B = {sympy.sstr(b_)}; cases on the sign of A "
+                             "(and of B where A = 0)",
+                        surface=f"A*{x} + B {op} 0 with A = {sympy.sstr(a_)}, B = {sympy.sstr(b_)}",
+                        domain_obligations=False)
+    trail.witness(s1)
+    w = trail.add_witness(s1.step_id, "CAS", {"check": "coefficients of the unknown (exact expansion)",
+                                              "A": sympy.sstr(a_), "B": sympy.sstr(b_)}, "A and B read off", True)
+    s1.witness_ids.append(w.wit_id)
+    checks = _check_cases(trail, lhs_s, op, rhs_s, x, params, cases)
+    return _case_outputs(trail, e0, s1.output_expr_id, cases, checks, params, x, op, d0,
+                         f"{len(cases)} cases over {', '.join(p.name for p in params)}")
+
+
+def _check_cases(trail: Trail, lhs: sympy.Expr, op: str, rhs: sympy.Expr, x: sympy.Symbol,
+                 params: list[sympy.Symbol], cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """At parameter points (every combination of -2, 0, 1, 3/2, then seeded ones) exactly one case
+    holds and its set is right there; otherwise the answer is refused."""
+    rng = trail.rng("cases")
+    grid = [sympy.Integer(-2), sympy.Integer(0), sympy.Integer(1), sympy.Rational(3, 2)]
+    points = [dict(zip(params, combo, strict=True)) for combo in itertools.product(grid, repeat=len(params))]
+    points += [{p: sympy.Rational(rng.randint(-60, 60), 7) for p in params} for _ in range(6)]
+    whens = [[parse_relation(t) for t in c["when"]] for c in cases]
+    checks: list[dict[str, Any]] = []
+    for pt in points[:80]:
+        env = {p.name: as_mp(v) for p, v in pt.items()}
+        holding = [i for i, w in enumerate(whens)
+                   if all(holds(evaluated(l_), "=" if o == "==" else o, evaluated(r_), env) for l_, o, r_ in w)]
+        if len(holding) != 1:
+            raise unsupported(f"{len(holding)} cases hold at {pt}: refused rather than guessed")
+        chk = check_set(lhs, op, rhs, x, cases[holding[0]]["_set"], [], rng, 20, env=env)
+        checks.append({**{p.name: sympy.sstr(v) for p, v in pt.items()}, "case": holding[0], **chk.payload()})
+        if not chk.ok:
+            raise unsupported(f"case {holding[0]} fails the set check at {pt}: refused rather than guessed")
+    return checks
