@@ -123,6 +123,7 @@ class DatasetStore:
         self.on_commit: list[Committed] = []
         self._locks: dict[tuple[str, str, str], asyncio.Lock] = {}
         self._committing: set[str] = set()  # chunk refs this process is committing (its own records)
+        self._last_read: tuple[Any, str] = (None, "")
 
     # -- start-up and other replicas ----------------------------------------------------------
 
@@ -291,11 +292,15 @@ class DatasetStore:
         if meta is None:
             raise RpcError(E.NOT_FOUND, f"{kind} dataset {name!r} has no version {version}",
                            {"versions": [v["version"] for v in versions]})
-        path = D.content_path(self.base, tenant, kind, name, meta["version"])
-        try:
-            text = (await asyncio.to_thread(path.read_bytes)).decode()
-        except FileNotFoundError:
-            text = self._text_from_log(tenant, meta)
+        key = (tenant, kind, name, meta["version"])
+        if self._last_read[0] != key:  # a paged read asks for one version many times: keep the last one
+            path = D.content_path(self.base, tenant, kind, name, meta["version"])
+            try:
+                text = (await asyncio.to_thread(path.read_bytes)).decode()
+            except FileNotFoundError:
+                text = self._text_from_log(tenant, meta)
+            self._last_read = (key, text)
+        text = self._last_read[1]
         result: dict[str, Any] = {"dataset": meta, "versions": [v["version"] for v in versions]}
         if offset is None and len(text) <= INLINE_CHARS:
             result["content"] = json.loads(text)
