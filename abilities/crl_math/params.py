@@ -239,6 +239,17 @@ def _key(v: sympy.Expr) -> str:
     return sympy.sstr(v)
 
 
+def _start(trail: Trail, req: Request, lhs: sympy.Expr, op: str, rhs: sympy.Expr
+           ) -> tuple[str, list[Cond], sympy.Expr]:
+    """The relation's expression id, its domain and lhs - rhs (evaluated)."""
+    e0 = trail.add_expr(relation(lhs, op, rhs), req.equation or "")
+    try:
+        d0 = trail.domain_of(e0)
+    except Contradiction as exc:
+        raise AbilityError("undefined_everywhere", f"equation: {exc}") from None
+    return e0, d0, realify(evaluated(lhs - rhs))
+
+
 def run_cases(req: Request, trail: Trail, lhs_s: sympy.Expr, op: str, rhs_s: sympy.Expr, x: sympy.Symbol,
               params: list[sympy.Symbol], solve_at: SolveAt) -> dict[str, Any]:
     """Solve for x with the other symbol as a parameter; the answer lists cases over it."""
@@ -248,12 +259,7 @@ def run_cases(req: Request, trail: Trail, lhs_s: sympy.Expr, op: str, rhs_s: sym
     assume_a = [c for c in trail.assumptions if set(c.symbols()) <= {a.name}]
     if any(not (set(c.symbols()) <= {a.name} or set(c.symbols()) <= {x.name}) for c in trail.assumptions):
         raise unsupported("assumptions that tie the unknown to the parameter")
-    e0 = trail.add_expr(relation(lhs_s, op, rhs_s), req.equation or "")
-    try:
-        d0 = trail.domain_of(e0)
-    except Contradiction as exc:
-        raise AbilityError("undefined_everywhere", f"equation: {exc}") from None
-    f = realify(evaluated(lhs_s - rhs_s))
+    e0, d0, f = _start(trail, req, lhs_s, op, rhs_s)
     pool, poly, squared = _formulas(f, x, d0)
     crit, why = _critical((lhs_s, rhs_s), op, x, a, pool, poly, squared, d0, assume_a)
     s1 = trail.add_step("PARAMETER_CRITICAL_VALUES", e0, sympy.FiniteSet(*crit) if crit else sympy.S.EmptySet,
@@ -354,12 +360,7 @@ def _linear_cases(trail: Trail, req: Request, lhs_s: sympy.Expr, op: str, rhs_s:
     """Several parameters, a relation linear in x: A*x + B OP 0 split on the sign of A (and of B)."""
     if trail.assumptions:
         raise unsupported("assumptions together with several parameters")
-    e0 = trail.add_expr(relation(lhs_s, op, rhs_s), req.equation or "")
-    try:
-        d0 = trail.domain_of(e0)
-    except Contradiction as exc:
-        raise AbilityError("undefined_everywhere", f"equation: {exc}") from None
-    f = realify(evaluated(lhs_s - rhs_s))
+    e0, d0, f = _start(trail, req, lhs_s, op, rhs_s)
     if d0 or has_radical(f, x) or has_fn(f, x, sympy.Abs, sympy.sign, sympy.log, sympy.exp, sympy.sin, sympy.cos,
                                          sympy.tan):
         raise unsupported(f"{len(params)} parameters: only relations linear in {x} without denominators, roots or "
