@@ -49,7 +49,9 @@ def results_dir(smoke: bool = False) -> Path:
     if not smoke:
         return RESULTS
     env = os.environ.get("METIS_BENCH_RESULTS")
-    return Path(env) if env else Path(tempfile.mkdtemp(prefix="metis_bench_"))
+    out = Path(env) if env else Path(tempfile.mkdtemp(prefix="metis_bench_"))
+    out.mkdir(parents=True, exist_ok=True)
+    return out
 
 
 def write_result(name: str, result: dict[str, Any], smoke: bool = False) -> Path:
