@@ -186,12 +186,7 @@ class PostgresReceiptLog(LogCore):
 
     def close(self) -> None:
         """Drain pending appends, sign a final tree head, stop the threads and the pool."""
-        if self._writer is not None:
-            final: Future[dict[str, Any]] = Future()
-            self._queue.put(("sign", final))
-            self._queue.put(STOP)
-            self._writer.join()
-            self._writer = None
+        self._drain_writer()
         self._stopping.set()
         if self._follower is not None:
             self._wake_followers()

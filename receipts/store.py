@@ -111,8 +111,18 @@ class LogCore:
     _listeners: list[Listener]
     max_batch: int
 
+    _writer: threading.Thread | None
+
     def get(self, seq: int) -> Record | None:
         raise NotImplementedError
+
+    def _drain_writer(self) -> None:
+        """Let the writer commit what is queued, sign a last tree head, and stop."""
+        if self._writer is not None:
+            self._queue.put(("sign", Future()))
+            self._queue.put(STOP)
+            self._writer.join()
+            self._writer = None
 
     def _take_batch(self, first: Any) -> tuple[list[tuple[Any, ...]], list[Future], bool]:
         """``first`` and whatever else waits, up to ``max_batch`` records: (appends, sign requests, stop seen)."""
