@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -19,10 +20,22 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = sorted(p for p in (ROOT / "bench").glob("*.py") if "__main__" in p.read_text())
 PARALLEL = 4
-DEADLINE_S = 240.0
+DEADLINE_S = 420.0
 
 
-@pytest.mark.timeout(300)
+def stop(proc: subprocess.Popen) -> None:
+    """Interrupt a script so its own ``finally`` stops the servers it started (they run in their
+    own sessions, which a kill of the script would leave behind), then kill it if it hangs."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+
+
+@pytest.mark.timeout(480)
 def test_every_bench_script_runs_in_smoke_mode(tmp_path: Path) -> None:
     assert SCRIPTS, "no bench scripts found"
     committed = {p: p.stat().st_mtime_ns for p in (ROOT / "bench" / "results").glob("*.json")}
@@ -52,7 +65,7 @@ def test_every_bench_script_runs_in_smoke_mode(tmp_path: Path) -> None:
             time.sleep(0.1)
     finally:
         for proc, _ in running.values():
-            proc.kill()
+            stop(proc)
     problems = []
     for script, (rc, out, out_dir) in done.items():
         results = [p for p in out_dir.glob("*.json")]
