@@ -46,3 +46,29 @@ def configure_logging(level: str = "info") -> None:
         logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
         cache_logger_on_first_use=True,
     )
+
+
+def stray_output_as_json(source: str) -> None:
+    """In a worker process: whatever reaches file descriptors 1 and 2 (an ability's prints, a
+    traceback) is re-emitted line by line as JSON log lines (``event: <source>_output``) on the
+    real stderr, so the server's stream stays JSON. Call after the protocol's own descriptor is dup'ed."""
+    import json
+    import os
+    import threading
+    from datetime import UTC, datetime
+
+    real = os.dup(2)
+    read_fd, write_fd = os.pipe()
+    os.dup2(write_fd, 1)
+    os.dup2(write_fd, 2)
+    os.close(write_fd)
+    pid = os.getpid()
+
+    def pump() -> None:
+        with os.fdopen(read_fd, "r", encoding="utf-8", errors="replace") as lines:
+            for line in lines:
+                stamp = datetime.now(UTC).isoformat().replace("+00:00", "Z")
+                os.write(real, (json.dumps({"event": f"{source}_output", "line": line.rstrip("\n"), "pid": pid,
+                                            "level": "info", "timestamp": stamp}) + "\n").encode())
+
+    threading.Thread(target=pump, name="stray-output", daemon=True).start()

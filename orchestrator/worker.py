@@ -41,6 +41,7 @@ from abilities import registry
 from abilities.base import AbilityError, BudgetExhausted, PartialResult, derive_rng
 from abilities.lock import lock_constraints
 from orchestrator import tracing
+from orchestrator.logconfig import stray_output_as_json
 from receipts.canonical import canonical_json
 
 
@@ -284,7 +285,7 @@ def main() -> None:
     if os.environ.get("METIS_WORKER_UMASK"):
         os.umask(int(os.environ["METIS_WORKER_UMASK"], 8))
     proto_out = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
-    os.dup2(2, 1)  # anything printed by an ability goes to stderr, never into the protocol
+    stray_output_as_json("worker")  # prints and tracebacks: JSON lines on stderr, never into the protocol
     channel = Channel(proto_out, sys.stdin)
     threading.Thread(target=channel.read_forever, daemon=True).start()
     if os.environ.get("METIS_WORKER_PREIMPORT", "1") == "1":

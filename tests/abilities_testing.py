@@ -283,6 +283,7 @@ class Metric(Ability):
             ctx.metric("frontier_size", i + 10)
             ctx.metric("step_seconds", 0.02 * (i + 1))
         ctx.metric("undeclared_thing", 1)
+        print("t_metric says hello", flush=True)  # stray output: the server logs it as a JSON line
         return {"n": inputs.n}
 
 

@@ -273,4 +273,5 @@ async def test_shutdown_ends_sse_streams_cleanly_and_every_line_is_json(traced_s
             parsed.append(json.loads(line))  # every line: one JSON object
     assert any(p.get("logger", "").startswith("uvicorn") for p in parsed)  # uvicorn's own lines too
     assert any(p.get("event") == "stopped" for p in parsed)
+    assert any(p.get("event") == "worker_output" and p["line"] == "t_metric says hello" for p in parsed)
     assert os.path.getsize(traced_server.spans) > 0
