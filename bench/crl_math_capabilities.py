@@ -37,6 +37,7 @@ from abilities.crl_math.core import run_problem  # noqa: E402
 from abilities.crl_math.grading import OUTCOMES, Outcome, anchor_capability, grade_capability  # noqa: E402
 from abilities.crl_math.request import Request  # noqa: E402
 from abilities.crl_math.trail import NullHooks  # noqa: E402
+from bench.spine_common import results_dir  # noqa: E402
 
 SETS = {"v1": ROOT / "tests" / "data" / "crl_math" / "capabilities.jsonl",
         "v2": ROOT / "tests" / "data" / "crl_math" / "capabilities_v2.jsonl",
@@ -112,8 +113,12 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--first-run", action="store_true", help="record these figures as the first run")
     ap.add_argument("--set", choices=sorted(SETS), default="v1")
+    ap.add_argument("--smoke", action="store_true", help="small N, seconds (CI); results to $METIS_BENCH_RESULTS or a temp dir")
     args = ap.parse_args()
     problems = [json.loads(line) for line in SETS[args.set].open()]
+    out = results_dir(True) / OUT.name if args.smoke else OUT
+    if args.smoke:
+        problems = problems[:4]
     rows = []
     for p in problems:
         g, dt, note = ours(p)
@@ -122,10 +127,10 @@ def main() -> None:
                      "crl_math": {"status": g.status, "notes": g.notes, "failure": note, "time_s": round(dt, 3)},
                      "sympy": {"status": ga.status, "notes": ga.notes, "failure": note_a, "time_s": round(dta, 3)}})
     summary = summarize(rows)
-    record = json.loads(OUT.read_text()) if OUT.exists() else {}
+    record = json.loads(out.read_text()) if out.exists() else {}
     record.setdefault(args.set, {})["first_run" if args.first_run else "current"] = {"summary": summary, "rows": rows}
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
     print(f"{'category':16} {'n':>3}  crl_math c/i/w/r    sympy c/i/w/r")
     for name, c in summary["by_category"].items():
         a, b = c["crl_math"], c["sympy"]
@@ -134,7 +139,7 @@ def main() -> None:
     t = summary["total"]
     print(f"{'total':16} {t['n']:>3}  correct {summary['correct_rate']['crl_math']:.1%} wrong "
           f"{t['crl_math']['wrong']}   sympy correct {summary['correct_rate']['sympy']:.1%} wrong {t['sympy']['wrong']}")
-    print(f"wrote {OUT.relative_to(ROOT)}")
+    print(f"wrote {out}")
 
 
 if __name__ == "__main__":

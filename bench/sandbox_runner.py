@@ -30,6 +30,7 @@ from abilities.confine import Session  # noqa: E402
 from abilities.confine.session import interpreter  # noqa: E402
 from abilities.mathlas.sandbox import run_sandboxed  # noqa: E402
 from abilities.mathlas.scorers import SCORERS  # noqa: E402
+from bench.spine_common import results_dir  # noqa: E402
 
 SRC = "def f(x):\n    return x * 2\n"
 PRIORITY = "def priority(el, n):\n    return -sum(el) + 0.1 * el.count(1)\n"
@@ -57,7 +58,10 @@ def median_ms(fn, repeats: int) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeats", type=int, default=20)
+    ap.add_argument("--smoke", action="store_true", help="small N, seconds (CI); results to $METIS_BENCH_RESULTS or a temp dir")
     args = ap.parse_args()
+    if args.smoke:
+        args.repeats = 2
     r = args.repeats
 
     def start_session() -> None:
@@ -104,6 +108,8 @@ def main() -> None:
     }
     print(json.dumps(out, indent=1))
     path = Path(__file__).resolve().parent / "results" / "sandbox_runner.json"
+    if args.smoke:
+        path = results_dir(True) / path.name
     path.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 

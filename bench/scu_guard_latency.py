@@ -36,6 +36,7 @@ from abilities.scu_guard.evaluate import load_cases  # noqa: E402
 from abilities.scu_guard.forms import understand  # noqa: E402
 from abilities.scu_guard.nlp import light_keys, nlp, parse  # noqa: E402
 from bench.scu_guard_eval import neg_map_detector  # noqa: E402
+from bench.spine_common import results_dir  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "scu_guard"
 SETS = ("heldout_v7.jsonl", "heldout_v8.jsonl")
@@ -59,7 +60,10 @@ def pct(values: list[float], q: float) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--smoke", action="store_true", help="small N, seconds (CI); results to $METIS_BENCH_RESULTS or a temp dir")
     args = ap.parse_args()
+    if args.smoke:
+        args.rounds = 1
     cases = ten_constraint_cases()
     nlp()  # the model loads once per process, before any lock
     t0 = time.perf_counter()
@@ -101,9 +105,9 @@ def main() -> None:
         print(f"{name:13} wall p50 {statistics.median(v):7.3f} p95 {pct(v, 0.95):7.3f} p99 {pct(v, 0.99):7.3f} ms"
               f" | cpu p50 {statistics.median(c):7.3f} p95 {pct(c, 0.95):7.3f} ms")
     print(f"lock time (cold parse) {lock_ms:.2f} ms per constraint")
-    out = ROOT / "bench" / "results" / "scu_guard_latency.json"
+    out = results_dir(True) / "scu_guard_latency.json" if args.smoke else ROOT / "bench" / "results" / "scu_guard_latency.json"
     out.write_text(json.dumps(result, indent=2, sort_keys=True) + "\n")
-    print(f"wrote {out.relative_to(ROOT)}")
+    print(f"wrote {out}")
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 from abilities.scu_guard.detect import find_contradictions as _lexicon_only  # noqa: E402
 from abilities.scu_guard.evaluate import judge, load_cases  # noqa: E402
 from bench.scu_guard_eval import neg_map_detector  # noqa: E402
+from bench.spine_common import results_dir  # noqa: E402
 
 
 def _figures(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -82,10 +83,15 @@ def detectors() -> dict[str, Any]:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--out", required=True, help="results name: bench/results/scu_guard_<out>.json")
+    ap.add_argument("--out", default=None, help="results name: bench/results/scu_guard_<out>.json")
     ap.add_argument("--note", default="", help="what this run is (e.g. first run, before any change)")
-    ap.add_argument("sets", nargs="+")
+    ap.add_argument("sets", nargs="*")
+    ap.add_argument("--smoke", action="store_true", help="small N, seconds (CI); results to $METIS_BENCH_RESULTS or a temp dir")
     args = ap.parse_args()
+    if args.smoke:  # one small labelled set
+        args.sets, args.out = [str(ROOT / "tests" / "data" / "scu_guard" / "holdout.jsonl")], "smoke"
+    if not args.sets or not args.out:
+        ap.error("--out and at least one SET.jsonl are required")
     result: dict[str, Any] = {"python": platform.python_version(), "machine": platform.machine(),
                               "note": args.note, "sets": {}}
     pooled: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -104,9 +110,9 @@ def main() -> None:
         result["sets"][name] = entry
     if len(args.sets) > 1:
         result["pooled"] = {label: report(rows) for label, rows in pooled.items()}
-    out = ROOT / "bench" / "results" / f"scu_guard_{args.out}.json"
+    out = (results_dir(True) if args.smoke else ROOT / "bench" / "results") / f"scu_guard_{args.out}.json"
     out.write_text(json.dumps(result, indent=2, sort_keys=True) + "\n")
-    print(f"wrote {out.relative_to(ROOT)}")
+    print(f"wrote {out}")
 
 
 if __name__ == "__main__":
