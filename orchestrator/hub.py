@@ -159,12 +159,10 @@ class Hub:
                 del self._subs[sub.key]
 
     def on_commit(self, records: list[Record]) -> None:
-        tails = self.pages._tails
         for rec in records:
             if rec.stream is None:
                 continue
-            if rec.stream in tails:
-                self.pages.invalidate(rec.stream)
+            self.pages.invalidate(rec.stream)
             subs = self._subs.get(rec.stream)
             if not subs:
                 continue
