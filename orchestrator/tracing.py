@@ -117,7 +117,7 @@ def setup(service_name: str = "metis", env: Mapping[str, str] = os.environ) -> b
             path = env.get(TRACES_FILE_ENV)
             if not path:
                 raise ValueError(f"OTEL_TRACES_EXPORTER=jsonl needs {TRACES_FILE_ENV}=<file>")
-            provider.add_span_processor(SimpleSpanProcessor(JsonLinesSpanExporter(path)))
+            provider.add_span_processor(BatchSpanProcessor(JsonLinesSpanExporter(path)))  # written off the loop
         else:
             raise ValueError(f"OTEL_TRACES_EXPORTER: unknown exporter {name!r} (otlp, console, jsonl, none)")
     trace.set_tracer_provider(provider)

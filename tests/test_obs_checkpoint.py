@@ -107,3 +107,27 @@ async def test_server_checkpoint_verifies_and_inclusion_proofs_check_against_its
     assert open_checkpoint(named, NoteKey.from_public("example.com/metis", key.public_key)).tree_size == cp.tree_size
     with pytest.raises(CheckpointError):  # a different origin is a different log
         open_checkpoint(named, key)
+
+
+@pytest.mark.parametrize("driver", ["sqlite", "postgres"])
+def test_cli_checkpoint_of_both_storage_drivers_matches_their_signed_head(driver, tmp_path, request):
+    from receipts.log import Entry
+    from receipts.store import open_store
+
+    url = request.getfixturevalue("pg_url") if driver == "postgres" else None
+    keys = tmp_path / "keys" if url else None
+    store = open_store(url, tmp_path / "data", keys)
+    store.open()
+    try:
+        records = store.append_sync([Entry("receipt", "tool_call", "acme", {"i": i}, topic="t", action_id="act_x")
+                                     for i in range(9)])
+        sth = store.sign_tree_head()
+        proof = store.inclusion_proof(records[4].seq, sth)
+    finally:
+        store.close()
+    where = ["--database", url, "--keys-dir", str(keys)] if url else ["--data-dir", str(tmp_path / "data")]
+    key = NoteKey.parse(metis("receipts", "checkpoint", *where, "--vkey"))
+    cp = open_checkpoint(metis("receipts", "checkpoint", *where), key, origin=key.name)
+    assert (cp.tree_size, cp.root_hash.hex()) == (9, sth["root_hash"])
+    verify_inclusion(bytes.fromhex(proof["leaf_hash"]), proof["leaf_index"], 9,
+                     [bytes.fromhex(p) for p in proof["proof"]], cp.root_hash)
