@@ -104,6 +104,9 @@ class OwnedStore:
                         log.warning("leases_lost", held=held, expected=len(self.leases))
             except StorageUnavailable as exc:
                 log.warning("lease_update_failed", error=str(exc)[:200])
+                if entries:  # the database is away: take/complete these leases on a later turn
+                    self._seen.put(entries)
+                    self._stop.wait(0.5)
 
     # -- appends: leases follow the state records ----------------------------------------------
 
