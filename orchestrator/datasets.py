@@ -124,41 +124,55 @@ class DatasetStore:
         self._locks: dict[tuple[str, str, str], asyncio.Lock] = {}
         self._committing: set[str] = set()  # chunk refs this process is committing (its own records)
         self._last_read: tuple[Any, str] = (None, "")
+        self._tasks: set[asyncio.Task] = set()
 
     # -- start-up and other replicas ----------------------------------------------------------
 
     def rebuild(self) -> None:
         """The index from the log's version records; a cache file that is missing is written again."""
         for rec in self.log.get_ref(INDEX_REF):
-            self._learn(rec)
+            meta = self._meta(rec)
+            if self._add(rec.tenant, meta):
+                self._materialize(rec.tenant, meta, self._chunks(rec.tenant, meta))
         for tenant in self.index:
             self._write_index(tenant)
         self.log.add_listener(self._on_records)
 
-    def _learn(self, rec: Record) -> bool:
-        if rec.type != "receipt" or rec.name != "dataset_version":
-            return False
-        meta = {**rec.payload, "created_at": rec.ts, "receipt": {"seq": rec.seq, "hash": rec.hash}}
-        versions = self.index.setdefault(rec.tenant, {}).setdefault(f"{meta['kind']}/{meta['name']}", [])
+    @staticmethod
+    def _meta(rec: Record) -> dict[str, Any]:
+        return {**rec.payload, "created_at": rec.ts, "receipt": {"seq": rec.seq, "hash": rec.hash}}
+
+    def _add(self, tenant: str, meta: dict[str, Any]) -> bool:
+        """Put a version in the in-memory index; False when it is known already."""
+        versions = self.index.setdefault(tenant, {}).setdefault(f"{meta['kind']}/{meta['name']}", [])
         if any(v["version"] == meta["version"] for v in versions):
             return False
         versions.append(meta)
         versions.sort(key=lambda v: v["version"])
-        path = D.content_path(self.base, rec.tenant, meta["kind"], meta["name"], meta["version"])
-        if not path.exists():
-            D.write_atomic(path, self._text_from_log(rec.tenant, meta).encode())
         return True
+
+    def _chunks(self, tenant: str, meta: dict[str, Any]) -> list[tuple[int, str]]:
+        ref = chunk_ref(tenant, meta["kind"], meta["name"], meta["version"])
+        return sorted((r.payload["index"], r.payload["data"]) for r in self.log.get_ref(ref) if r.tenant == tenant)
+
+    def _materialize(self, tenant: str, meta: dict[str, Any], chunks: list[tuple[int, str]]) -> None:
+        """Write a version's cache file from its chunk records (checked against its sha256)."""
+        path = D.content_path(self.base, tenant, meta["kind"], meta["name"], meta["version"])
+        if not path.exists():
+            D.write_atomic(path, _joined(meta, chunks).encode())
 
     def _on_records(self, records: list[Record]) -> None:
         """Log listener: versions committed by another replica, and which action read what."""
         for rec in records:
             if rec.type != "receipt":
                 continue
-            if rec.name == "dataset_version" and chunk_ref(rec.tenant, rec.payload["kind"], rec.payload["name"],
-                                                            rec.payload["version"]) in self._committing:
-                continue  # ours: _commit writes the cache off the event loop
-            if rec.name == "dataset_version" and self._learn(rec):
-                self._write_index(rec.tenant)
+            if rec.name == "dataset_version":
+                meta = self._meta(rec)
+                ref = chunk_ref(rec.tenant, meta["kind"], meta["name"], meta["version"])
+                if ref not in self._committing:  # ours: _commit writes the cache off the event loop
+                    task = asyncio.get_running_loop().create_task(self._learn_foreign(rec.tenant, meta))
+                    self._tasks.add(task)
+                    task.add_done_callback(self._tasks.discard)
             elif rec.name == "dataset_read" and rec.action_id:
                 p = rec.payload
                 key = (rec.tenant, str(p.get("kind")), str(p.get("name")))
@@ -167,13 +181,17 @@ class DatasetStore:
                     self.readers[key][rec.action_id] = {"version": int(p.get("version", 0)),
                                                         "refresh": p.get("refresh", "manual")}
 
+    async def _learn_foreign(self, tenant: str, meta: dict[str, Any]) -> None:
+        """Another replica's version: cache file first (off the loop), then the index that names it."""
+        try:
+            await asyncio.to_thread(self._materialize, tenant, meta, self._chunks(tenant, meta))
+            if self._add(tenant, meta):
+                await asyncio.to_thread(self._write_index, tenant)
+        except Exception:
+            log.exception("dataset_learn_failed", kind=meta.get("kind"), name=meta.get("name"))
+
     def _text_from_log(self, tenant: str, meta: dict[str, Any]) -> str:
-        ref = chunk_ref(tenant, meta["kind"], meta["name"], meta["version"])
-        parts = sorted((r.payload["index"], r.payload["data"]) for r in self.log.get_ref(ref) if r.tenant == tenant)
-        text = "".join(p for _, p in parts)
-        if hashlib.sha256(text.encode()).hexdigest() != meta["sha256"]:
-            raise RuntimeError(f"dataset {meta['kind']}/{meta['name']} v{meta['version']}: chunks do not match sha256")
-        return text
+        return _joined(meta, self._chunks(tenant, meta))
 
     def _write_index(self, tenant: str) -> None:
         data = json.dumps(self.index.get(tenant, {}), sort_keys=True, separators=(",", ":")).encode()
@@ -207,9 +225,11 @@ class DatasetStore:
                 return self._progress(up)  # a resent chunk (the answer was lost): same answer
             if chunk.index != len(up.parts):
                 raise invalid(["chunk", "index"], f"expected chunk index {len(up.parts)}, got {chunk.index}")
-        if up.chars + len(chunk.data) > MAX_CHARS or len(up.parts) >= MAX_CHUNKS:
+        held = sum(u.chars for u in self.uploads.values() if u.tenant == tenant)  # memory is bounded per tenant
+        if held + len(chunk.data) > MAX_CHARS or len(up.parts) >= MAX_CHUNKS:
             self.uploads.pop(up.upload_id, None)
-            raise RpcError(E.TOO_LARGE, f"dataset larger than {MAX_CHARS} characters or {MAX_CHUNKS} chunks",
+            raise RpcError(E.TOO_LARGE, f"more than {MAX_CHARS} characters in this tenant's open uploads, or more "
+                                        f"than {MAX_CHUNKS} chunks: the upload is dropped",
                            {"max_chars": MAX_CHARS, "max_chunks": MAX_CHUNKS})
         up.parts.append(chunk.data)
         up.chars += len(chunk.data)
@@ -260,7 +280,7 @@ class DatasetStore:
                 records = await self.log.append(entries)
                 await asyncio.to_thread(D.write_atomic,
                                         D.content_path(self.base, tenant, kind, name, version), text.encode())
-                self._learn(records[-1])
+                self._add(tenant, self._meta(records[-1]))
             finally:
                 self._committing.discard(ref)
             await asyncio.to_thread(self._write_index, tenant)
@@ -316,6 +336,13 @@ class DatasetStore:
 
     def readers_of(self, tenant: str, kind: str, name: str) -> dict[str, dict[str, Any]]:
         return dict(self.readers.get((tenant, kind, name), {}))
+
+
+def _joined(meta: dict[str, Any], chunks: list[tuple[int, str]]) -> str:
+    text = "".join(p for _, p in chunks)
+    if hashlib.sha256(text.encode()).hexdigest() != meta["sha256"]:
+        raise RuntimeError(f"dataset {meta['kind']}/{meta['name']} v{meta['version']}: chunks do not match sha256")
+    return text
 
 
 def chunk_ref(tenant: str, kind: str, name: str, version: int) -> str:
