@@ -1,6 +1,7 @@
 """What tracing costs: the same server and load with OpenTelemetry off (the default, the baseline)
-and on (every span exported, to a JSON-lines file through the SDK's simple processor: the most
-expensive exporter setting, one write per span).
+and on (every span exported to a JSON-lines file through the SDK's batch processor, written off the
+event loop as the OTLP exporter's batches are; no sampling). The first committed figures (commit
+"bench/obs_tracing.py first figures") were taken with a synchronous write per span.
 
 Figures, each next to the tracing-off baseline of the same run (phases alternate off/on to spread
 machine load evenly):
@@ -98,7 +99,7 @@ async def main() -> None:
     on_rate, off_rate = med(True, "whoami_per_s"), med(False, "whoami_per_s")
     on_p50, off_p50 = med(True, "noop_p50_ms"), med(False, "noop_p50_ms")
     on_p95, off_p95 = med(True, "noop_p95_ms"), med(False, "noop_p95_ms")
-    show("tracing on (jsonl, every span) vs off (baseline), medians over rounds", [
+    show("tracing on (every span, batch export) vs off (baseline), medians over rounds", [
         ("whoami/s, traced calls", f"{on_rate:.0f}", f"{off_rate:.0f}", f"{ratio(on_rate, off_rate):.2f}x"),
         ("t_noop p50 ms", f"{on_p50:.1f}", f"{off_p50:.1f}", f"{ratio(on_p50, off_p50):.2f}x"),
         ("t_noop p95 ms", f"{on_p95:.1f}", f"{off_p95:.1f}", f"{ratio(on_p95, off_p95):.2f}x"),

@@ -64,6 +64,9 @@ class Metrics:
                                         buckets=FAST_BUCKETS, registry=r)
         self.sse_lag = Histogram("metis_sse_delivery_lag_seconds", "Record commit to sent on an SSE stream (live)",
                                  buckets=FAST_BUCKETS, registry=r)
+        self.input_wait = Histogram("metis_action_input_wait_seconds",
+                                    "A question or approval asked to its durable answer (approval latency)",
+                                    ["ability", "kind"], buckets=ACTION_BUCKETS, registry=r)
         self.delivery = DeliveryClock(self.sse_lag)
         self.abilities = AbilityMetrics(r)
         ProcessCollector(registry=r)

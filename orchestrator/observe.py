@@ -153,6 +153,25 @@ class AbilityMetrics:
 
 
 _ability_metrics: AbilityMetrics | None = None
+_input_wait: Histogram | None = None
+_asked: OrderedDict[tuple[str, str], tuple[float, str]] = OrderedDict()  # (action, request) -> (t, kind)
+ASK_KINDS = ("approval", "consent")  # any other ask kind is counted as "input": a bounded label
+
+
+def asked(a: Any, request_id: str, kind: str) -> None:
+    """An action asked its client (the scheduler's hook): start the clock of that request."""
+    if _input_wait is None:
+        return
+    _asked[(a.action_id, request_id)] = (time.monotonic(), kind if kind in ASK_KINDS else "input")
+    if len(_asked) > 65536:  # questions never answered (expired, cancelled) fall out
+        _asked.popitem(last=False)
+
+
+def answered(a: Any, request_id: str) -> None:
+    """The answer is durable: observe how long the action waited for it (approval latency...)."""
+    started = _asked.pop((a.action_id, request_id), None)
+    if started is not None and _input_wait is not None:
+        _input_wait.labels(a.ability, started[1]).observe(time.monotonic() - started[0])
 
 
 def ability_metric(ability: str, msg: dict[str, Any]) -> None:
@@ -163,7 +182,7 @@ def ability_metric(ability: str, msg: dict[str, Any]) -> None:
 
 def wire(rlog: Any, scheduler: Any, metrics: Any, abilities: Iterable[type]) -> None:
     """Connect one server's metric and tracing hooks (app assembly calls this once, before recovery)."""
-    global _ability_metrics
+    global _ability_metrics, _input_wait
     from orchestrator import tracing
 
     tracing.instrument_appends(rlog, metrics.append_seconds)
@@ -171,3 +190,4 @@ def wire(rlog: Any, scheduler: Any, metrics: Any, abilities: Iterable[type]) -> 
     scheduler.on_ended.append(lambda a: observe_action(metrics, a))
     metrics.abilities.declare_all(abilities)
     _ability_metrics = metrics.abilities
+    _input_wait = metrics.input_wait

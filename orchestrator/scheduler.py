@@ -707,6 +707,7 @@ class Scheduler:
                 self._set_status(a, Status.WAITING_USER)
             return PARK
         a.pending[rid] = msg["kind"]
+        observe.asked(a, rid, msg["kind"])  # approval latency (orchestrator/observe.py)
         timeout = msg.get("timeout_s")
         expires_at = None if timeout is None else round(time.time() + float(timeout), 3)
         self._set_status(a, Status.WAITING_USER, event=("action_waiting_user", payload),
@@ -844,6 +845,7 @@ class Scheduler:
         finally:
             a.answering.discard(request_id)
         a.pending.pop(request_id, None)
+        observe.answered(a, request_id)
         timer = a.waits.pop(request_id, None)
         if timer is not None:
             timer.cancel()

@@ -175,6 +175,20 @@ async def test_metrics_have_prometheus_types_histograms_and_bounded_labels(trace
         await asyncio.wait_for(reader, 20)
         failed = await tb.call("actions.start", {"ability": "t_fail", "inputs": {}})
         await tb.wait_status(failed["action_id"], {"failed"})
+        await tb.run("t_ask", {"question": "which?"}, answer=lambda p: "that one")
+        approval = await tb.start("t_ask", {"kind": "approval", "question": "egress to partner API"})
+        await tb.wait_status(approval["action_id"], {"waiting_user"})
+        async with ToolBus.connect(traced_server, "approver") as apr:
+            pending: list[dict[str, Any]] = []
+            for _ in range(100):
+                pending = [a for a in (await apr.call("approvals.list"))["approvals"]
+                           if a.get("action_id") == approval["action_id"] and a["status"] == "pending"]
+                if pending:
+                    break
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(0.3)  # a measurable wait
+            await apr.call("approvals.grant", {"approval_id": pending[0]["approval_id"], "note": "ok"})
+        await tb.wait_status(approval["action_id"], {"completed"})
         graph = json.loads((Path(__file__).parent / "data" / "cda" / "checkout.json").read_text())
         cda = await tb.call("actions.start", {"ability": "cda", "inputs": {
             "problem": "Why are checkout alerts firing?", "ken": {"graph": graph},
@@ -206,6 +220,11 @@ async def test_metrics_have_prometheus_types_histograms_and_bounded_labels(trace
     assert count("metis_action_queue_wait_seconds", tenant="acme") >= 2
     assert count("metis_log_append_duration_seconds") >= 2
     assert count("metis_sse_delivery_lag_seconds") >= 1
+    assert count("metis_action_input_wait_seconds", ability="t_ask", kind="input") >= 1
+    assert count("metis_action_input_wait_seconds", ability="t_ask", kind="approval") >= 1
+    waited = sum(s.value for s in families["metis_action_input_wait_seconds"].samples
+                 if s.name.endswith("_sum") and s.labels.get("kind") == "approval")
+    assert waited >= 0.3  # approval latency: asked to granted
     # declared ability metrics, aggregated from the worker process; the undeclared one is dropped
     assert families["metis_ability_t_metric_items"].type == "counter"
     assert families["metis_ability_t_metric_items"].samples[0].value >= 4
@@ -222,7 +241,7 @@ async def test_metrics_have_prometheus_types_histograms_and_bounded_labels(trace
     assert {"metis_ability_cda_verifier_checks", "metis_ability_cda_verifier_passes",
             "metis_ability_cda_constraints_satisfied", "metis_ability_cda_constraints_violated",
             "metis_ability_cda_partial_runs"} <= set(families)
-    allowed = {"ability", "status", "method", "outcome", "tenant", "le", "quantile", "implementation", "major",
+    allowed = {"ability", "status", "method", "outcome", "tenant", "kind", "le", "quantile", "implementation", "major",
                "minor", "patchlevel", "version", "generation"}
     for fam in families.values():
         for s in fam.samples:
