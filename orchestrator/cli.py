@@ -204,7 +204,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from orchestrator.logconfig import configure_logging
 
     configure_logging(args.log_level)
-    tracing.setup("metis")  # off unless OTEL_TRACES_EXPORTER / OTEL_EXPORTER_OTLP_ENDPOINT ask for it
+    try:
+        tracing.setup("metis")  # off unless OTEL_TRACES_EXPORTER / OTEL_EXPORTER_OTLP_ENDPOINT ask for it
+    except ValueError as exc:
+        fail(str(exc))
     if not settings.tokens_file:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         _, path = TokenStore.create_default(settings.data_dir)

@@ -90,9 +90,13 @@ class JsonLinesSpanExporter:
         return True
 
 
-def setup(service_name: str = "metis", env: Mapping[str, str] = os.environ) -> bool:
-    """Install the SDK tracer provider and the exporters the environment names; False when off."""
+def setup(service_name: str = "metis", env: Mapping[str, str] = os.environ, provider: Any = None) -> bool:
+    """Install the SDK tracer provider and the exporters the environment names; False when off.
+    An embedding program (or a test, with the SDK's in-memory exporter) may pass its own ``provider``."""
     global _provider
+    if provider is not None and _provider is None:
+        trace.set_tracer_provider(provider)
+        _provider = provider
     if _provider is not None or not enabled_by_env(env):
         return _provider is not None
     import sys
