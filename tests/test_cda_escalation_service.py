@@ -9,7 +9,7 @@ import asyncio
 import copy
 import json
 
-from tests.support import ROOT, ToolBus, approved_reviewer, notices
+from tests.support import ROOT, ToolBus, approved_reviewer, notices, replay_and_receipts
 
 GRAPH = json.loads((ROOT / "tests/data/cda/checkout.json").read_text())
 CHECK = {"code": "def pool_size(cores):\n    return cores * 2\n", "function": "pool_size",
@@ -108,7 +108,9 @@ async def test_cda_spawns_research_and_sandbox_and_takes_a_revised_research_resu
         assert accepted["revision"] == 2
         again = await tb.wait_status(view["action_id"], {"completed", "failed"}, timeout=120)
         assert again["status"] == "completed" and again["revision"] == 2, again.get("error")
-    recs2 = await receipts(metis_server, view["action_id"])
+    replay, recs = await replay_and_receipts(metis_server, view["action_id"])
+    assert replay["identical"] is True  # the revision re-runs the same from its log: bound results, pinned Ken
+    recs2 = recs["receipts"]
     bound = [r["payload"] for r in recs2 if r["name"] == "bound_dependency"
              and r["payload"]["dependency_id"] == research["action_id"]]
     assert bound and bound[-1]["revision"] == 2

@@ -13,6 +13,7 @@ import hashlib
 import json
 from typing import Any
 
+import rfc8785
 from pydantic import ValidationError
 
 from abilities import registry
@@ -103,7 +104,13 @@ def held(ctx: Any, ability: str) -> int:
 
 
 def outputs_hash(outputs: Any) -> str:
-    return hashlib.sha256(json.dumps(outputs, sort_keys=True, default=str).encode()).hexdigest()[:16]
+    """Of the canonical JSON (RFC 8785): outputs read back from the log (a replay's dependencies, where
+    1.0 comes back as 1) hash as the live ones did."""
+    try:
+        body = rfc8785.dumps(outputs)
+    except Exception:  # not JSON-representable: still a stable digest
+        body = json.dumps(outputs, sort_keys=True, default=str).encode()
+    return hashlib.sha256(body).hexdigest()[:16]
 
 
 def run_check(ctx: Any, ability: str, claim: dict[str, Any], index: int) -> dict[str, Any]:
