@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import re
 import shutil
 import socket
@@ -133,12 +134,22 @@ class Sub:
         writer.close()
 
 
+def proc_cpu_s(pid: int | None) -> float:
+    """User + system CPU seconds of a process so far (0.0 when not known)."""
+    if pid is None:
+        return 0.0
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 async def phase(port: int, path: str, token: str | None, subscribers: int, parsed: int,
-                trigger=None) -> dict:  # noqa: ANN001
+                trigger=None, server_pid: int | None = None) -> dict:  # noqa: ANN001
     subs = [Sub(port, path, token, k < parsed) for k in range(subscribers)]
     go = asyncio.Event() if trigger is None else None
     tasks = [asyncio.create_task(s.run(go)) for s in subs]
     c0 = time.process_time()
+    s0 = proc_cpu_s(server_pid)
     if trigger is not None:
         await asyncio.gather(*(s.ready.wait() for s in subs))
         await trigger()
@@ -146,6 +157,7 @@ async def phase(port: int, path: str, token: str | None, subscribers: int, parse
         go.set()
     await asyncio.gather(*tasks)
     cpu = time.process_time() - c0
+    server_cpu = proc_cpu_s(server_pid) - s0
     first = min(s.first for s in subs if s.first is not None)
     last = max(s.done or 0 for s in subs)
     frames = sum(s.frames for s in subs)
@@ -154,7 +166,8 @@ async def phase(port: int, path: str, token: str | None, subscribers: int, parse
             "events_per_s": round(frames / (last - first), 1), "latency_p50_ms": ms(pct(lat, 0.5)),
             "latency_p99_ms": ms(pct(lat, 0.99)), "latency_samples": len(lat),
             "all_complete": all(s.done is not None for s in subs),
-            "client_cpu_us_per_frame": round(cpu / max(1, frames) * 1e6, 3)}
+            "client_cpu_us_per_frame": round(cpu / max(1, frames) * 1e6, 3),
+            "server_cpu_us_per_frame": round(server_cpu / max(1, frames) * 1e6, 3)}
 
 
 async def metis_phase(server: MetisServer, topic: str, subscribers: int, n: int, parsed: int,
@@ -163,7 +176,8 @@ async def metis_phase(server: MetisServer, topic: str, subscribers: int, n: int,
         async def trigger() -> None:
             await tb.start("b_stamp", {"n": n, "interval_s": interval}, topic=topic)
 
-        r = await phase(server.port, f"/streams/{topic}", token_for("partner"), subscribers, parsed, trigger)
+        r = await phase(server.port, f"/streams/{topic}", token_for("partner"), subscribers, parsed, trigger,
+                        server.proc.pid if server.proc else None)
     r["events_per_subscriber"] = n
     return r
 
@@ -208,13 +222,15 @@ def main() -> None:
             await metis_phase(server, "bench-warm", 1, 50, 1)
             await phase(bport, "/stream?n=50", None, 1, 1)
             for label, subs, n in (("one", 1, args.n_one), ("many", args.many, args.n_many)):
-                out[f"baseline_{label}"] = await phase(bport, f"/stream?n={n}", None, subs, args.parsed)
+                out[f"baseline_{label}"] = await phase(bport, f"/stream?n={n}", None, subs, args.parsed,
+                                                      server_pid=base_proc.pid)
                 out[f"metis_{label}"] = await metis_phase(server, f"bench-{label}", subs, n, args.parsed)
                 out[f"baseline_{label}"]["events_per_subscriber"] = n
             # latency at a sustainable, paced rate (the burst phases measure queueing, not latency)
             for label, subs, rate in (("one", 1, args.paced_rate_one), ("many", args.many, args.paced_rate_many)):
                 n, iv = max(1, int(rate * args.paced_seconds)), 1.0 / rate
-                b = await phase(bport, f"/stream?n={n}&interval={iv}", None, subs, args.parsed)
+                b = await phase(bport, f"/stream?n={n}&interval={iv}", None, subs, args.parsed,
+                                server_pid=base_proc.pid)
                 m = await metis_phase(server, f"bench-paced-{label}", subs, n, args.parsed, iv)
                 for r in (b, m):
                     r["paced_events_per_s_per_subscriber"] = rate
@@ -255,6 +271,11 @@ def main() -> None:
          f"{out['metis_paced_many']['latency_p50_ms']}/{out['metis_paced_many']['latency_p99_ms']}",
          f"{out['baseline_paced_many']['latency_p50_ms']}/{out['baseline_paced_many']['latency_p99_ms']}", ""),
         ("client CPU us/frame (many)", f"{mm['client_cpu_us_per_frame']}", f"{bm['client_cpu_us_per_frame']}", ""),
+        ("server CPU us/frame: 1 sub; many (Metis: server process only)",
+         f"{m1['server_cpu_us_per_frame']}; {mm['server_cpu_us_per_frame']}",
+         f"{b1['server_cpu_us_per_frame']}; {bm['server_cpu_us_per_frame']}",
+         f"{ratio(m1['server_cpu_us_per_frame'], b1['server_cpu_us_per_frame']):.2f}x; "
+         f"{ratio(mm['server_cpu_us_per_frame'], bm['server_cpu_us_per_frame']):.2f}x"),
         ("all subscribers complete", f"{m1['all_complete'] and mm['all_complete']}",
          f"{b1['all_complete'] and bm['all_complete']}", ""),
     ])
