@@ -176,6 +176,9 @@ def poly_roots(poly_expr: sympy.Expr, x: sympy.Symbol, real: bool) -> list[sympy
     poly = sympy.Poly(poly_expr, x)
     if poly.degree() <= 0:
         return []
+    if poly.degree() >= 3 and not all(c.is_Rational for c in poly.all_coeffs()) and not poly.free_symbols - {x}:
+        # closed forms of cubics and quartics with coefficients such as cos(1) grow beyond use
+        raise unsupported("a polynomial of degree 3 or more with irrational coefficients")
     found = sympy.roots(poly)
     if sum(found.values()) < poly.degree():
         found = {r: 1 for r in (sympy.real_roots(poly) if real else poly.all_roots())}
