@@ -353,18 +353,33 @@ def chunk_ref(tenant: str, kind: str, name: str, version: int) -> str:
 async def offer_updates(scheduler: Any, store: DatasetStore, tenant: str, meta: dict[str, Any]) -> None:
     """A new version: every ended action of the tenant that read an older one is offered it as an
     ``update_available`` (``actions.accept_update`` takes it); ``refresh: "auto"`` readers re-run now."""
+    for aid, read in sorted(store.readers_of(tenant, meta["kind"], meta["name"]).items()):
+        a = scheduler.actions.get(aid)
+        if a is not None and a.tenant == tenant:
+            await _offer(scheduler, a, meta, read)
+
+
+async def offer_on_end(scheduler: Any, store: DatasetStore, a: Any) -> None:
+    """An action that was still running when a newer version of what it read was committed is
+    offered it once its end is durable."""
+    await a.wait_ended()
+    for (tenant, kind, name), readers in list(store.readers.items()):
+        read = readers.get(a.action_id)
+        versions = store.index.get(tenant, {}).get(f"{kind}/{name}") if read is not None else None
+        if versions and tenant == a.tenant:
+            await _offer(scheduler, a, versions[-1], read)
+
+
+async def _offer(scheduler: Any, a: Any, meta: dict[str, Any], read: dict[str, Any]) -> None:
     from orchestrator.lifecycle import Status
 
     dep = f"dataset:{meta['kind']}:{meta['name']}"
-    for aid, read in sorted(store.readers_of(tenant, meta["kind"], meta["name"]).items()):
-        a = scheduler.actions.get(aid)
-        if a is None or a.tenant != tenant or read["version"] >= meta["version"]:
-            continue
-        if a.status not in (Status.COMPLETED, Status.PARTIAL) or a.updates.get(dep, 0) >= meta["version"]:
-            continue
-        a.updates[dep] = meta["version"]
-        await scheduler.outbox.commit([scheduler.event(a, "action_notice", {
-            "dependency_id": dep, "revision": meta["version"], "held_revision": read["version"],
-            "dataset": {k: meta[k] for k in ("kind", "name", "version", "sha256")}}, kind="update_available")])
-        if read.get("refresh") == "auto":
-            await scheduler.accept_update(a, dep)
+    if read["version"] >= meta["version"] or a.status not in (Status.COMPLETED, Status.PARTIAL) \
+            or a.updates.get(dep, 0) >= meta["version"]:
+        return
+    a.updates[dep] = meta["version"]
+    await scheduler.outbox.commit([scheduler.event(a, "action_notice", {
+        "dependency_id": dep, "revision": meta["version"], "held_revision": read["version"],
+        "dataset": {k: meta[k] for k in ("kind", "name", "version", "sha256")}}, kind="update_available")])
+    if read.get("refresh") == "auto":
+        await scheduler.accept_update(a, dep)

@@ -23,7 +23,7 @@ from abilities import registry
 from orchestrator import errors as E
 from orchestrator.approvals import Approvals
 from orchestrator.auth import Principal, StreamTokens, TokenStore
-from orchestrator.datasets import DatasetStore, offer_updates
+from orchestrator.datasets import DatasetStore, offer_on_end, offer_updates
 from orchestrator.errors import RpcError
 from orchestrator.events import event_data
 from orchestrator.hub import Dropped, Hub, resume_then_live
@@ -97,6 +97,7 @@ class Service:
         self.datasets = DatasetStore(receipt_log, Path(scheduler.pool.env.get("METIS_DATA_DIR")
                                                        or receipt_log.data_dir))
         self.datasets.on_commit.append(lambda tenant, meta: offer_updates(scheduler, self.datasets, tenant, meta))
+        scheduler.on_ended.append(self._dataset_reader_ended)
         self.datasets.rebuild()
         scheduler.approval_hook = self._approval_requested
         self._abilities_cache: list[dict[str, Any]] | None = None
@@ -227,6 +228,12 @@ class Service:
     async def datasets_get(self, session: Session, p: S.DatasetGetParams) -> dict[str, Any]:
         assert session.principal is not None
         return await self.datasets.get(session.principal.tenant, p.kind, p.name, p.version, p.offset)
+
+    def _dataset_reader_ended(self, a: Action) -> None:
+        """A reader that ran while a newer version was committed is offered it after its end."""
+        if any(a.action_id in readers for readers in self.datasets.readers.values()):
+            task = asyncio.get_running_loop().create_task(offer_on_end(self.scheduler, self.datasets, a))
+            task.add_done_callback(_log_failure)
 
     # -- events ------------------------------------------------------------------------------
 

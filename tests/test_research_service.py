@@ -212,3 +212,31 @@ async def test_a_new_corpus_version_re_runs_the_action_as_a_new_revision(server)
         done = await tb.wait_status(manual["action_id"], {"completed"}, timeout=60)
         assert done["outputs"]["corpus"]["version"] == 3
 
+
+
+async def test_a_version_put_while_the_action_waits_does_not_change_its_run(server):
+    """The run parks on its approval and resumes by replay: it must read the version it started on
+    (pinned), not the one put meanwhile; the newer one then comes as its next revision."""
+    async with ToolBus.connect(server) as tb:
+        await put_corpus(tb, "pinned", DOCS)
+        started = await tb.start("research", {"queries": ["lock timeout"], "corpus": {"dataset": "pinned"},
+                                              "egress": "partner"})
+        await open_request(tb, started["action_id"])
+        newer = [{"doc_id": "new-1", "text": "lock timeout everywhere: lock timeout."}] + DOCS
+        assert (await put_corpus(tb, "pinned", newer))["version"] == 2
+        view, _ = await tb.run("research", {"queries": ["lock timeout"], "corpus": {"dataset": "pinned"}})
+        assert view["outputs"]["corpus"]["version"] == 2  # a new action reads the newest
+        await tb.call("actions.input", {"action_id": started["action_id"],
+                                        "request_id": (await open_request(tb, started["action_id"]))["request_id"],
+                                        "value": {"granted": False}})
+        end = (await tb.follow(started["topic"], started["action_id"], timeout=60))[-1]
+        assert end["event"] == "action_completed", end  # not failed "nondeterministic"
+        first = end["data"]["payload"]
+        assert end["data"]["revision"] == 1 and first["outputs"]["corpus"]["version"] == 1
+        assert first["outputs"]["spans"][0]["doc_id"] == "pm-104"
+        for _ in range(100):  # then it is offered the version put while it ran, and re-runs (refresh auto)
+            again = await tb.call("actions.get", {"action_id": started["action_id"]})
+            if again["revision"] == 2 and again["status"] in ("completed", "waiting_user"):
+                break
+            await asyncio.sleep(0.1)
+        assert again["revision"] == 2
