@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import rfc8785  # noqa: E402
 
-from bench.spine_common import ratio, show, write_result  # noqa: E402
+from bench.spine_common import ratio, show, spread, write_result  # noqa: E402
 from receipts.canonical import canonical_json  # noqa: E402
 
 ALPHABET = ["a", "b", "Z", "0", " ", "é", "中", "\u2028", "\ue000", "\uffff", "😀", "\U0010ffff", '"', "\\", "\n", "\x00", "\x7f"]
@@ -88,11 +88,7 @@ def main() -> None:
     same = sum(canonical_json(v) == rfc8785.dumps(v) for v in values)
     figures["random_values_identical"] = {"identical": same, "values": len(values)}
     path = write_result("receipts_canonical", {"benchmark": "receipts_canonical", "figures": figures}, args.smoke)
-
-    def mmm(v: list[float]) -> str:
-        return "/".join(f"{x:.1f}" for x in (v[0], v[len(v) // 2], v[-1]))
-
-    rows = [(f"{k.replace('_', ' ')}: us (min/med/max)", mmm(f["fast_us"]), mmm(f["rfc8785_us"]) + " rfc8785",
+    rows = [(f"{k.replace('_', ' ')}: us (min/med/max)", spread(f["fast_us"], ".1f"), spread(f["rfc8785_us"], ".1f") + " rfc8785",
              f"{ratio(f['fast_us'][len(f['fast_us']) // 2], f['rfc8785_us'][len(f['rfc8785_us']) // 2]):.2f}x")
             for k, f in figures.items() if "fast_us" in f]
     rows.append(("random values byte-identical", f"{same}", f"{len(values)}", f"{ratio(same, len(values)):.4f}"))

@@ -39,6 +39,12 @@ def machine() -> dict[str, Any]:
             "measured_at_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
 
 
+def spread(values: list[float], fmt: str = "g") -> str:
+    """min/median/max of repeated measurements, as ``a/b/c``."""
+    v = sorted(values)
+    return "/".join(f"{x:{fmt}}" for x in (v[0], v[len(v) // 2], v[-1]))
+
+
 def ratio(a: float, b: float) -> float:
     return round(a / b, 4) if b else 0.0
 

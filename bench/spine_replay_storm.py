@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import websockets  # noqa: E402
 
-from bench.spine_common import REPO, ms, pct, ratio, show, write_result  # noqa: E402
+from bench.spine_common import REPO, ms, pct, ratio, show, spread, write_result  # noqa: E402
 from receipts.log import Entry, ReceiptLog  # noqa: E402
 from tests.support import MetisServer, ToolBus, token_for  # noqa: E402
 
@@ -264,10 +264,9 @@ def run(readers: int, events: int, noise: int, payload_bytes: int, rounds: int, 
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def spread(runs: list[dict], key: str) -> str:
+def over(runs: list[dict], key: str) -> str:
     """min/median/max of a figure over the runs."""
-    v = sorted(r[key] for r in runs)
-    return "/".join(f"{x:g}" for x in (v[0], v[len(v) // 2], v[-1]))
+    return spread([r[key] for r in runs])
 
 
 def main() -> None:
@@ -297,17 +296,17 @@ def main() -> None:
     path = write_result("spine_replay_storm", result, args.smoke)
     r0 = runs[0]
     rows = [
-        (f"RSS growth during storm, MB (min/med/max of {len(runs)})", spread(runs, "rss_growth_mb"),
-         spread(runs, "rss_idle_mb") + " idle", f"{ratio(r0['rss_growth_mb'], r0['rss_idle_mb']):.2f}x"),
-        ("RSS growth after readers left, MB", spread(runs, "rss_after_left_growth_mb"),
-         spread(runs, "rss_idle_mb") + " idle", ""),
-        ("whoami p99 during storm, ms", spread(runs, "whoami_storm_p99_ms"), spread(runs, "whoami_idle_p99_ms"),
+        (f"RSS growth during storm, MB (min/med/max of {len(runs)})", over(runs, "rss_growth_mb"),
+         over(runs, "rss_idle_mb") + " idle", f"{ratio(r0['rss_growth_mb'], r0['rss_idle_mb']):.2f}x"),
+        ("RSS growth after readers left, MB", over(runs, "rss_after_left_growth_mb"),
+         over(runs, "rss_idle_mb") + " idle", ""),
+        ("whoami p99 during storm, ms", over(runs, "whoami_storm_p99_ms"), over(runs, "whoami_idle_p99_ms"),
          f"{ratio(r0['whoami_storm_p99_ms'], r0['whoami_idle_p99_ms']):.1f}x"),
-        ("whoami p50 during storm, ms", spread(runs, "whoami_storm_p50_ms"), spread(runs, "whoami_idle_p50_ms"), ""),
-        ("storm seconds", spread(runs, "storm_seconds"), "", ""),
-        ("events delivered/s", spread(runs, "events_delivered_per_s"), "", ""),
-        ("readers complete, in order, once", spread(runs, "readers_complete_in_order"), str(args.readers), ""),
-        ("reader reconnects (send timeout)", spread(runs, "reader_reconnects"), "", ""),
+        ("whoami p50 during storm, ms", over(runs, "whoami_storm_p50_ms"), over(runs, "whoami_idle_p50_ms"), ""),
+        ("storm seconds", over(runs, "storm_seconds"), "", ""),
+        ("events delivered/s", over(runs, "events_delivered_per_s"), "", ""),
+        ("readers complete, in order, once", over(runs, "readers_complete_in_order"), str(args.readers), ""),
+        ("reader reconnects (send timeout)", over(runs, "reader_reconnects"), "", ""),
     ]
     show(f"replay storm: {args.readers} readers x {args.events} events from Last-Event-ID 0", rows)
     print(json.dumps({"reader_errors": [r["reader_errors"] for r in runs]}))

@@ -32,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.spine_common import REPO, ms, pct, ratio, show, write_result  # noqa: E402
+from bench.spine_common import REPO, ms, pct, ratio, show, spread, write_result  # noqa: E402
 from receipts.log import DB_FILE, Entry, ReceiptLog  # noqa: E402
 from tests.support import MetisServer, token_for  # noqa: E402
 
@@ -166,11 +166,6 @@ def rss_mb(pid: int) -> float:
         return next(int(line.split()[1]) / 1024 for line in f if line.startswith("VmRSS:"))
 
 
-def spread(values: list[float]) -> str:
-    v = sorted(values)
-    return "/".join(f"{x:.3g}" for x in (v[0], v[len(v) // 2], v[-1]))
-
-
 async def healthz(port: int) -> float:
     t0 = time.perf_counter()
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
@@ -274,9 +269,9 @@ def main() -> None:
                  f"{stall['healthz_idle_p50_ms']}",
                  f"{ratio(stall['healthz_after_abandoned_resume_p50_ms'], stall['healthz_idle_p50_ms']):.1f}x"))
     rows.append(("records in log", f"{info['records']:,}", "", ""))
-    rows.append((f"log open s (min/med/max of {len(opens)})", spread(opens), spread(opens_empty) + " empty", ""))
-    rows.append(("server start-up s", spread(starts), spread(starts_empty) + " empty", ""))
-    rows.append(("server RSS after start MB", spread(rss), spread(rss_empty) + " empty",
+    rows.append((f"log open s (min/med/max of {len(opens)})", spread(opens, ".3g"), spread(opens_empty, ".3g") + " empty", ""))
+    rows.append(("server start-up s", spread(starts, ".3g"), spread(starts_empty, ".3g") + " empty", ""))
+    rows.append(("server RSS after start MB", spread(rss, ".3g"), spread(rss_empty, ".3g") + " empty",
                  f"{ratio(sorted(rss)[len(rss) // 2], sorted(rss_empty)[len(rss_empty) // 2]):.2f}x"))
     if "build_records_per_s" in info:
         rows.append(("build: ReceiptLog batched appends/s", f"{info['build_records_per_s']:,.0f}", "", ""))
