@@ -34,7 +34,7 @@ VALUES = st.recursive(
     lambda inner: st.one_of(st.lists(inner, max_size=5), st.dictionaries(KEYS, inner, max_size=5)),
     max_leaves=40,
 )
-PROPS = settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPS = settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @PROPS
