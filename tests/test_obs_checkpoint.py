@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import base64
 import json
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -84,7 +86,7 @@ def metis(*args: str) -> str:
     return out.stdout
 
 
-async def test_server_checkpoint_verifies_and_inclusion_proofs_check_against_its_root(server_factory):
+async def test_server_checkpoint_verifies_and_inclusion_proofs_check_against_its_root(server_factory, request):
     server = server_factory(env={"METIS_TREE_HEAD_INTERVAL_S": "3600"})  # heads only when asked
     _, events = await run_action(server, "t_emit", {"n": 3})
     seq = events[-1]["id"]
@@ -107,6 +109,8 @@ async def test_server_checkpoint_verifies_and_inclusion_proofs_check_against_its
     assert open_checkpoint(named, NoteKey.from_public("example.com/metis", key.public_key)).tree_size == cp.tree_size
     with pytest.raises(CheckpointError):  # a different origin is a different log
         open_checkpoint(named, key)
+    if shutil.which("go") and GO_NOTE_SRC.is_dir():  # the server's checkpoint through Go's reference code too
+        assert request.getfixturevalue("go_note_open")(vkey, note) == (0, note.split("\n\n")[0] + "\n")
 
 
 @pytest.mark.parametrize("driver", ["sqlite", "postgres"])
@@ -131,3 +135,42 @@ def test_cli_checkpoint_of_both_storage_drivers_matches_their_signed_head(driver
     assert (cp.tree_size, cp.root_hash.hex()) == (9, sth["root_hash"])
     verify_inclusion(bytes.fromhex(proof["leaf_hash"]), proof["leaf_index"], 9,
                      [bytes.fromhex(p) for p in proof["proof"]], cp.root_hash)
+
+
+GOPATH = Path("/usr/share/gocode")  # Debian's Go sources
+GO_NOTE_SRC = GOPATH / "src" / "golang.org" / "x" / "mod" / "sumdb" / "note"
+
+
+@pytest.fixture(scope="module")
+def go_note_open(tmp_path_factory: pytest.TempPathFactory):
+    """Go's reference ``note.Open`` (golang.org/x/mod from Debian's golang-golang-x-mod-dev, GOPATH mode,
+    built offline), as a command: (vkey, note) -> (exit code, output)."""
+    go = shutil.which("go")
+    if go is None or not GO_NOTE_SRC.is_dir():
+        pytest.skip("needs Debian's golang-go and golang-golang-x-mod-dev (scripts/test installs them)")
+    work = tmp_path_factory.mktemp("gonote")
+    binary = work / "go_note_open"
+    env = {**os.environ, "GO111MODULE": "off", "GOPATH": str(GOPATH),
+           "GOCACHE": str(work / "cache"), "GOFLAGS": ""}
+    subprocess.run([go, "build", "-o", str(binary), str(Path(__file__).parent / "data" / "obs" / "go_note_open.go")],
+                   check=True, env=env, cwd=work, timeout=300, capture_output=True)
+
+    def run(vkey: str, note: str) -> tuple[int, str]:
+        (work / "vkey").write_text(vkey)
+        (work / "note").write_text(note)
+        out = subprocess.run([str(binary), str(work / "vkey"), str(work / "note")], capture_output=True, text=True,
+                             timeout=30)
+        return out.returncode, out.stdout
+
+    return run
+
+
+def test_go_reference_code_opens_our_checkpoint_and_refuses_a_tampered_one(go_note_open):
+    key = Ed25519PrivateKey.generate()
+    origin = "example.com/metis"
+    body = format_checkpoint(origin, 1342, leaf_hash(b"metis"))
+    note = sign_note(body, origin, key)
+    assert go_note_open(vkey_of(origin, key.public_key()), note) == (0, body)
+    assert go_note_open(vkey_of(origin, key.public_key()), note.replace("1342", "1343"))[0] == 1
+    other = Ed25519PrivateKey.generate()
+    assert go_note_open(vkey_of(origin, other.public_key()), note)[0] == 1  # not signed by that key
