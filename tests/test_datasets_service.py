@@ -144,8 +144,11 @@ async def test_bad_puts_name_the_field_and_roles_are_enforced(metis_server):
             method = "datasets.get" if "version" in params else "datasets.put"
             err = await failure(tb, method, params)
             assert err.code == -32602 and loc in locs(err), (params, err.data)
-        missing = await failure(tb, "datasets.get", {"kind": "ken", "name": "shop-v", "version": 99})
+        await tb.call("datasets.put", {"kind": "ken", "name": "shop-bad", "content": SHOP})
+        missing = await failure(tb, "datasets.get", {"kind": "ken", "name": "shop-bad", "version": 99})
         assert missing.code == -32004 and missing.data["versions"]
+        no_name = await failure(tb, "actions.start", {"ability": "cda", "inputs": {**CDA_INPUTS, "ken": {"version": 2}}})
+        assert no_name.code == -32602 and ["inputs", "ken", "version"] in locs(no_name)
     async with ToolBus.connect(metis_server, "canvas") as canvas:
         assert (await failure(canvas, "datasets.put", {"kind": "ken", "name": "g", "content": {}})).code == -32003
         await canvas.call("datasets.list", {})

@@ -227,6 +227,13 @@ class KenSource(_Strict):
     version: int | None = Field(default=None, ge=1, le=2**53 - 1,
                                 description="that dataset's version (default: the newest when the run starts)")
 
+    @field_validator("version")
+    @classmethod
+    def _needs_dataset(cls, v: int | None, info: Any) -> int | None:
+        if v is not None and not info.data.get("dataset"):
+            raise ValueError("version needs a dataset")
+        return v
+
 
 class ResearchSpec(_Strict):
     """Where cda's ``research`` sub-actions search: a ``corpus`` dataset of the tenant."""
