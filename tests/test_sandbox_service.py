@@ -157,9 +157,10 @@ async def test_same_seed_same_outputs_other_seed_other_randomness(metis_server):
 
 async def test_the_worked_example_of_the_doc_runs_as_written(metis_server):
     doc = (ROOT / "docs" / "abilities" / "sandbox.md").read_text(encoding="utf-8")
-    blocks = doc.split("## Worked example", 1)[1].split("```json\n")
-    request = json.loads(blocks[1].split("```", 1)[0])
-    shown = json.loads(blocks[2].split("```", 1)[0])
+    section = doc.split("## Worked example", 1)[1]
+    transcript = section.split("```json example\n", 1)[1].split("```", 1)[0]
+    request = json.loads(transcript.split("\n<- ", 1)[0].removeprefix("-> "))  # the "->" request of the transcript
+    shown = json.loads(section.split("```json\n", 1)[1].split("```", 1)[0])
     async with ToolBus.connect(metis_server) as tb:
         started = await tb.call(request["method"], request["params"])
         await tb.follow(started["topic"], started["action_id"])
