@@ -9,7 +9,7 @@ CONNECTION_ERROR = -1  # cannot reach the server, or lost it and could not recon
 TIMEOUT = -2  # no answer in time
 CONFIG_ERROR = -3  # no token, bad URL: nothing was sent
 
-# The server's codes (docs/protocol.md).
+# The server's codes (docs/protocol.md); the server imports them from here, so there is one list.
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 METHOD_NOT_FOUND = -32601
@@ -22,6 +22,7 @@ CONFLICT = -32009
 TOO_LARGE = -32013
 RATE_LIMITED = -32029
 BUDGET_EXHAUSTED = -32050
+STORAGE_UNAVAILABLE = -32053
 
 
 class MetisError(Exception):

@@ -12,21 +12,28 @@ from typing import Any
 # answers it with -32053 and ``retryable``.
 from receipts.store import StorageUnavailable
 
-__all__ = ["RpcError", "StorageUnavailable", "storage_error"]
+__all__ = [
+    "BUDGET_EXHAUSTED", "CONFLICT", "FORBIDDEN", "INTERNAL_ERROR", "INVALID_PARAMS", "INVALID_REQUEST",
+    "METHOD_NOT_FOUND", "NOT_FOUND", "PARSE_ERROR", "RATE_LIMITED", "STORAGE_UNAVAILABLE", "TOO_LARGE",
+    "UNAUTHENTICATED", "RpcError", "StorageUnavailable", "storage_error",
+]
 
-PARSE_ERROR = -32700
-INVALID_REQUEST = -32600
-METHOD_NOT_FOUND = -32601
-INVALID_PARAMS = -32602
-INTERNAL_ERROR = -32603
-UNAUTHENTICATED = -32001
-FORBIDDEN = -32003
-NOT_FOUND = -32004
-CONFLICT = -32009
-TOO_LARGE = -32013
-RATE_LIMITED = -32029
-BUDGET_EXHAUSTED = -32050
-STORAGE_UNAVAILABLE = -32053
+# The contract's codes, defined once in the client package (which must import without the server).
+from metis_client.errors import (  # noqa: E402
+    BUDGET_EXHAUSTED,
+    CONFLICT,
+    FORBIDDEN,
+    INTERNAL_ERROR,
+    INVALID_PARAMS,
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    NOT_FOUND,
+    PARSE_ERROR,
+    RATE_LIMITED,
+    STORAGE_UNAVAILABLE,
+    TOO_LARGE,
+    UNAUTHENTICATED,
+)
 
 #: OS errors that mean "the storage cannot take a write now" (retry later), not a bug.
 _STORAGE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EROFS}
