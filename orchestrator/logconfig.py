@@ -43,7 +43,7 @@ def configure_logging(level: str = "info") -> None:
             structlog.processors.JSONRenderer(),
         ],
         wrapper_class=structlog.make_filtering_bound_logger(numeric),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        logger_factory=structlog.WriteLoggerFactory(file=sys.stderr),  # one write per line: no interleaving
         cache_logger_on_first_use=True,
     )
 
