@@ -140,9 +140,13 @@ def test_a_closed_pipe_is_quiet(metis_server):
     assert r.stdout == '{\n  "abili' and r.stderr == "" and r.returncode in (0, 141)
 
 
-def test_ctrl_c_exits_130_without_a_traceback(metis_server):
+def test_ctrl_c_exits_130_without_a_traceback(server_factory):
+    metis_server = server_factory()  # a server of its own: no other test's actions or connections around it
+    # as a user's terminal does: the default SIGINT action (this test process may run with SIGINT ignored,
+    # which a child would inherit across exec)
     proc = subprocess.Popen([*CLI, "run", "t_sleep", "--inputs", '{"seconds": 60}', "--follow"], text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env_for(metis_server), cwd=ROOT)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env_for(metis_server), cwd=ROOT,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     started = json.loads(proc.stdout.readline())["started"]
     proc.stdout.readline()  # action_started: it is following
     proc.send_signal(signal.SIGINT)
