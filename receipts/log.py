@@ -32,6 +32,7 @@ import structlog
 
 from receipts.canonical import canonical_record, parse_canonical
 from receipts.merkle import FrontierTree, leaf_hash, subtree_hash
+from receipts.proofs import TreeProofs
 from receipts.signing import TreeHeadSigner
 
 log = structlog.get_logger("metis.receipts")
@@ -184,7 +185,7 @@ _STOP = object()
 Listener = Callable[[list[Record]], None]
 
 
-class ReceiptLog:
+class ReceiptLog(TreeProofs):
     """Append, read, prove. Call ``open()`` first and ``close()`` at the end."""
 
     def __init__(self, data_dir: Path, max_batch: int = 4096) -> None:
@@ -483,10 +484,6 @@ class ReceiptLog:
 
     # -- Merkle tree heads and proofs --------------------------------------------------------
 
-    @property
-    def tree_size(self) -> int:
-        return self._tree.size
-
     def _sign(self, conn: sqlite3.Connection) -> dict[str, Any]:
         """Sign the current tree head; store it in the table and in ``tree_head.json`` (writer thread)."""
         assert self.signer is not None
@@ -501,41 +498,3 @@ class ReceiptLog:
         tmp.write_text(text)
         os.replace(tmp, self.data_dir / TREE_HEAD_FILE)
         return sth
-
-    def sign_tree_head(self) -> dict[str, Any]:
-        """Sign the current tree head (after everything queued before this call) and return it."""
-        fut: Future[dict[str, Any]] = Future()
-        self._queue.put(("sign", fut))
-        return fut.result()
-
-    async def sign_tree_head_async(self) -> dict[str, Any]:
-        """``sign_tree_head`` without blocking the event loop."""
-        fut: Future[dict[str, Any]] = Future()
-        self._queue.put(("sign", fut))
-        return await asyncio.wrap_future(fut)
-
-    def inclusion_proof(self, seq: int, sth: dict[str, Any]) -> dict[str, Any]:
-        """Proof that record ``seq`` is leaf ``seq - 1`` of the tree under the signed head ``sth``."""
-        size = sth["tree_size"]
-        if not 1 <= seq <= size:
-            raise KeyError(seq)
-        with self._tree_lock:
-            proof = self._tree.inclusion_proof(seq - 1, size)
-        rec = self.get(seq)
-        assert rec is not None
-        return {
-            "seq": seq,
-            "leaf_index": seq - 1,
-            "tree_size": size,
-            "leaf_hash": leaf_hash(rec.body).hex(),
-            "record_hash": rec.hash,
-            "proof": [p.hex() for p in proof],
-            "tree_head": sth,
-        }
-
-    def consistency_proof(self, old_size: int, new_size: int | None = None) -> list[str]:
-        """RFC 9162 consistency proof between two sizes (empty for the empty old tree)."""
-        if old_size == 0:
-            return []
-        with self._tree_lock:
-            return [p.hex() for p in self._tree.consistency_proof(old_size, new_size)]

@@ -22,7 +22,8 @@ from typing import Any, Protocol, runtime_checkable
 import structlog
 
 from receipts.log import Entry, Record
-from receipts.merkle import MerkleTree, leaf_hash
+from receipts.merkle import MerkleTree
+from receipts.proofs import TreeProofs
 from receipts.verify import VerifyReport
 
 Listener = Callable[[list[Record]], None]
@@ -99,7 +100,7 @@ class ReceiptStore(Protocol):
 STOP = object()  # put on a driver's queue: drain what is before it, then stop the writer
 
 
-class LogCore:
+class LogCore(TreeProofs):
     """What the drivers share above their engine: the writer queue (appends and tree-head signing
     requests, taken in batches), acknowledging appenders on their loop, listeners, and the
     in-memory Merkle tree with its proofs. A driver supplies ``get`` and its writer thread."""
@@ -112,9 +113,6 @@ class LogCore:
     max_batch: int
 
     _writer: threading.Thread | None
-
-    def get(self, seq: int) -> Record | None:
-        raise NotImplementedError
 
     def _drain_writer(self) -> None:
         """Let the writer commit what is queued, sign a last tree head, and stop."""
@@ -169,42 +167,6 @@ class LogCore:
 
     def add_listener(self, listener: Listener) -> None:
         self._listeners.append(listener)
-
-    @property
-    def tree_size(self) -> int:
-        return self._tree.size
-
-    def sign_tree_head(self) -> dict[str, Any]:
-        """Sign the current tree head (after everything queued before this call) and return it."""
-        fut: Future[dict[str, Any]] = Future()
-        self._queue.put(("sign", fut))
-        return fut.result()
-
-    async def sign_tree_head_async(self) -> dict[str, Any]:
-        """``sign_tree_head`` without blocking the event loop."""
-        fut: Future[dict[str, Any]] = Future()
-        self._queue.put(("sign", fut))
-        return await asyncio.wrap_future(fut)
-
-    def inclusion_proof(self, seq: int, sth: dict[str, Any]) -> dict[str, Any]:
-        """Proof that record ``seq`` is leaf ``seq - 1`` of the tree under the signed head ``sth``."""
-        size = sth["tree_size"]
-        if not 1 <= seq <= size:
-            raise KeyError(seq)
-        with self._tree_lock:
-            proof = self._tree.inclusion_proof(seq - 1, size)
-        rec = self.get(seq)
-        if rec is None:
-            raise KeyError(seq)
-        return {"seq": seq, "leaf_index": seq - 1, "tree_size": size, "leaf_hash": leaf_hash(rec.body).hex(),
-                "record_hash": rec.hash, "proof": [p.hex() for p in proof], "tree_head": sth}
-
-    def consistency_proof(self, old_size: int, new_size: int | None = None) -> list[str]:
-        """RFC 9162 consistency proof between two sizes (empty for the empty old tree)."""
-        if old_size == 0:
-            return []
-        with self._tree_lock:
-            return [p.hex() for p in self._tree.consistency_proof(old_size, new_size)]
 
 
 def _settle(pairs: list[tuple[asyncio.Future, Any]]) -> None:
