@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -378,33 +378,34 @@ def _reference_weekday(form: Form, claim: Claim) -> int | None:
     return None
 
 
-def _topic_date(form: Form, claim: Claim) -> int | None:
-    """The date a cited chunk gives for the constraint's own event ("Source S-4 was leak-tested on 10
-    January 2026"): a chunk sentence sharing two of its words."""
+def _topic_sentences(form: Form, claim: Claim) -> Iterator[str]:
+    """Sentences of the cited chunks about the rule's own event: sharing two of its words, or one of
+    them and a name the claim uses."""
     words = set(form.subject) | set(form.action) | set(form.object)
     names = _names(claim.text)
     for text in claim.chunk_texts:
         for sent in split_sentences(text):
             hits = _stem_hits(words, set(light_keys(sent)))
             if hits >= 2 or (hits and names & _names(sent)):
-                ds = measure.find_dates(sent)
-                if ds:
-                    return ds[0].first
+                yield sent
+
+
+def _topic_date(form: Form, claim: Claim) -> int | None:
+    """The date a cited chunk gives for the constraint's own event ("Source S-4 was leak-tested on 10
+    January 2026")."""
+    for sent in _topic_sentences(form, claim):
+        ds = measure.find_dates(sent)
+        if ds:
+            return ds[0].first
     return None
 
 
 def _topic_clock(form: Form, claim: Claim) -> int | None:
-    """A time of day a cited chunk gives for the rule's event: a chunk sentence sharing two of its
-    words, or one of them and a name the claim uses."""
-    words = set(form.subject) | set(form.action) | set(form.object)
-    names = _names(claim.text)
-    for text in claim.chunk_texts:
-        for sent in split_sentences(text):
-            hits = _stem_hits(words, set(light_keys(sent)))
-            if hits >= 2 or (hits and names & _names(sent)):
-                times = measure.find_clock_times(sent)
-                if times:
-                    return times[0].minutes
+    """A time of day a cited chunk gives for the rule's event."""
+    for sent in _topic_sentences(form, claim):
+        times = measure.find_clock_times(sent)
+        if times:
+            return times[0].minutes
     return None
 
 
