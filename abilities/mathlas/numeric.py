@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 import mpmath
@@ -100,7 +101,9 @@ def parse_decimal(value: str | float | int) -> DecimalValue:
     return DecimalValue(text=text, exact=d, digits=n, last_place=int(exp))
 
 
+@cache
 def _atom_node(name: str) -> cf.Node:
+    """The parsed atom (the AST is an immutable tuple, so every search can share one parse)."""
     return cf.parse(ATOMS[name])
 
 
