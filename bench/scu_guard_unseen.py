@@ -5,15 +5,16 @@ tests: periodic, unit, business_days, date, quantity_word, passive, obligation, 
 ellipsis, negation_scope, distractor, chunk_fact, vocab, plain). Every detector given is scored on
 the very same pipeline in the same run, so each figure sits next to its baselines.
 
-    .venv/bin/python bench/scu_guard_unseen.py --out NAME SET.jsonl [SET.jsonl ...]
+    .venv/bin/python bench/scu_guard_unseen.py --out NAME SET [SET ...]
 
-writes ``bench/results/scu_guard_NAME.json``.
+writes ``bench/results/scu_guard_NAME.json``. A SET is a name from ``UNSEEN_SETS`` (``heldout_v13``)
+or the path of any JSONL file in the same format, inside the repository or not: a set kept outside
+it is read in place, never copied in.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import sys
 from collections import defaultdict
@@ -26,7 +27,22 @@ sys.path.insert(0, str(ROOT))
 from abilities.scu_guard.detect import find_contradictions as _lexicon_only  # noqa: E402
 from abilities.scu_guard.evaluate import judge, load_cases  # noqa: E402
 from bench.scu_guard_eval import neg_map_detector  # noqa: E402
-from bench.spine_common import results_dir  # noqa: E402
+from bench.spine_common import write_result  # noqa: E402
+
+DATA = ROOT / "tests" / "data" / "scu_guard"
+# The sets written without looking at the detector, each scored once when it was new (its first run).
+UNSEEN_SETS: dict[str, Path] = {f"heldout_v{n}": DATA / f"heldout_v{n}.jsonl" for n in range(7, 15)}
+
+
+def set_path(name_or_path: str) -> Path:
+    """A set by its name in ``UNSEEN_SETS`` or by its path; a clear error when it is neither."""
+    if name_or_path in UNSEEN_SETS:
+        return UNSEEN_SETS[name_or_path]
+    path = Path(name_or_path)
+    if not path.is_file():
+        raise SystemExit(f"set {name_or_path!r} is neither a name in UNSEEN_SETS ({', '.join(UNSEEN_SETS)}) "
+                         "nor an existing file")
+    return path
 
 
 def _figures(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -85,18 +101,18 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=None, help="results name: bench/results/scu_guard_<out>.json")
     ap.add_argument("--note", default="", help="what this run is (e.g. first run, before any change)")
-    ap.add_argument("sets", nargs="*")
+    ap.add_argument("sets", nargs="*", help="set names from UNSEEN_SETS or paths of JSONL sets")
     ap.add_argument("--smoke", action="store_true", help="small N, seconds (CI); results to $METIS_BENCH_RESULTS or a temp dir")
     args = ap.parse_args()
     if args.smoke:  # one small labelled set
-        args.sets, args.out = [str(ROOT / "tests" / "data" / "scu_guard" / "holdout.jsonl")], "smoke"
+        args.sets, args.out = [str(DATA / "holdout.jsonl")], "smoke"
     if not args.sets or not args.out:
         ap.error("--out and at least one SET.jsonl are required")
     result: dict[str, Any] = {"python": platform.python_version(), "machine": platform.machine(),
                               "note": args.note, "sets": {}}
     pooled: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for path in args.sets:
-        cases = load_cases(path)
+    for path in map(set_path, args.sets):
+        cases = load_cases(str(path))
         name = Path(path).stem
         entry: dict[str, Any] = {}
         for label, det in detectors().items():
@@ -110,9 +126,7 @@ def main() -> None:
         result["sets"][name] = entry
     if len(args.sets) > 1:
         result["pooled"] = {label: report(rows) for label, rows in pooled.items()}
-    out = (results_dir(True) if args.smoke else ROOT / "bench" / "results") / f"scu_guard_{args.out}.json"
-    out.write_text(json.dumps(result, indent=2, sort_keys=True) + "\n")
-    print(f"wrote {out}")
+    print(f"wrote {write_result(f'scu_guard_{args.out}', result, args.smoke)}")
 
 
 if __name__ == "__main__":
