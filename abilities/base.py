@@ -165,6 +165,10 @@ class Ability(ABC):
     #: Prometheus metrics the ability reports with ``ctx.metric``: ``(name, kind, help)`` with kind
     #: counter, gauge or histogram (names ending in ``_seconds`` get time buckets). No labels.
     metrics: ClassVar[tuple[tuple[str, str, str], ...]] = ()
+    #: Modules ``run`` needs that the class itself does not import (sympy, z3, corpora): a worker
+    #: imports them before it says ready, the server never does. Keeps the server light (it
+    #: imports the class to validate inputs) and a worker's first run as fast as its next.
+    preload: ClassVar[tuple[str, ...]] = ()
 
     def constraints(self, inputs: BaseModel) -> list[str] | None:
         """Constraints this action's inputs carry, to be locked at ingress (service-wide lock

@@ -115,6 +115,23 @@ async def _sign_periodically(rlog: ReceiptStore, interval: float) -> None:
             signed = rlog.last_seq
 
 
+#: Libraries only abilities need; the server loads none of them at start-up (``started`` lists
+#: those loaded anyway, so a test or an operator can see a regression).
+HEAVY_MODULES = ("sympy", "z3", "spacy", "networkx", "numpy", "pint", "lark", "bm25s", "mpmath")
+
+
+def heavy_modules() -> list[str]:
+    """The ``HEAVY_MODULES`` this process has imported."""
+    return [name for name in HEAVY_MODULES if name in sys.modules]
+
+
+def _ability_loaded(metrics: Metrics, cls: type) -> None:
+    """An ability class was imported into the server: declare its metrics, freeze the heap
+    again (the import's objects are permanent: no full GC pass should walk them)."""
+    metrics.abilities.declare_all([cls])
+    gc.freeze()
+
+
 def create_app(settings: Settings) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -139,26 +156,28 @@ def create_app(settings: Settings) -> Starlette:
             log.info("tokens", path=str(path))
         pool = WorkerPool(settings.warm_workers, settings.max_workers,
                           env={"METIS_DATA_DIR": str(settings.data_dir.resolve())}, umask=previous_umask)
-        await pool.start()
         metrics = Metrics()
         scheduler = Scheduler(rlog, pool, key, settings.max_concurrent, settings.max_wall_s,
                               tenants=len(tokens.tenants),
                               retry={"max_attempts": settings.retry_attempts, "backoff_s": settings.retry_backoff_s},
                               probe=getattr(rlog, "probe", None) or file_probe(settings.data_dir))
         scheduler.on_ended.append(lambda a: metrics.actions_ended.labels(a.ability, str(a.status)).inc())
-        observe.wire(rlog, scheduler, metrics, registry.available().values())  # histograms, spans, ability metrics
+        observe.wire(rlog, scheduler, metrics, ())  # histograms, spans; ability metrics as each ability loads
+        registry.on_load(lambda cls: _ability_loaded(metrics, cls))
         hub = Hub(rlog, settings.subscriber_buffer)
         approvals = Approvals(rlog)
         approvals.rebuild()
         service = Service(rlog, scheduler, hub, approvals, tokens, StreamTokens(key), metrics,
                           settings.subscriber_buffer)
         counts = await scheduler.recover()
-        registry.available()  # import every ability now (schemas, validation), not on a first request
-        # Everything loaded so far (sympy, z3, corpora: millions of objects) lives as long as the
-        # process; freezing it keeps full GC passes from pausing the loop for ~100 ms at a time.
+        # Abilities are imported on their first use (validation needs only their input models);
+        # workers import them in their own processes. What is loaded so far lives as long as the
+        # process: frozen, full GC passes skip it (each later ability import freezes again).
         gc.collect()
         gc.freeze()
-        log.info("started", data_dir=str(settings.data_dir), records=rlog.last_seq, **counts)
+        pool.start_background()  # ready now; an action started before a worker is up waits for it
+        log.info("started", data_dir=str(settings.data_dir), records=rlog.last_seq,
+                 heavy_modules=heavy_modules(), **counts)
         app.state.service = service
         app.state.settings = settings
         signer = asyncio.get_running_loop().create_task(_sign_periodically(rlog, settings.tree_head_interval_s))

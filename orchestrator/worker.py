@@ -26,6 +26,7 @@ corrupt the protocol.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import os
 import random
@@ -281,6 +282,16 @@ def run_job(channel: Channel, msg: dict[str, Any]) -> dict[str, Any]:
         return {"status": "failed", "error": {"reason": "internal_error", "message": f"{type(exc).__name__}: {exc}"}}
 
 
+def preload() -> None:
+    """Import every ability and the modules its runs need (``Ability.preload``) before ready."""
+    for name, cls in registry.available().items():
+        for module in cls.preload:
+            try:
+                importlib.import_module(module)
+            except Exception as exc:  # the run will fail with the same error: the worker stays up
+                sys.stderr.write(f"preload of {module} for {name} failed: {type(exc).__name__}: {exc}\n")
+
+
 def main() -> None:
     if os.environ.get("METIS_WORKER_UMASK"):
         os.umask(int(os.environ["METIS_WORKER_UMASK"], 8))
@@ -289,7 +300,7 @@ def main() -> None:
     channel = Channel(proto_out, sys.stdin)
     threading.Thread(target=channel.read_forever, daemon=True).start()
     if os.environ.get("METIS_WORKER_PREIMPORT", "1") == "1":
-        registry.available()
+        preload()
     tracing.setup("metis-worker")  # off unless OTEL_* asks for it (see orchestrator/tracing.py)
     channel.send({"op": "ready", "pid": os.getpid()})
     while True:

@@ -12,7 +12,7 @@ import json
 import os
 import sys
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Coroutine
 from typing import Any
 
 import structlog
@@ -41,7 +41,11 @@ class WorkerProc:
             env=env, limit=_LINE_LIMIT, start_new_session=True,
         )
         worker = cls(proc)
-        msg = await worker.recv()
+        try:
+            msg = await worker.recv()
+        except BaseException:  # cancelled (the pool closes) or a broken pipe: no half-started worker left
+            worker.kill()
+            raise
         if msg is None or msg.get("op") != "ready":
             worker.kill()
             raise WorkerDied(f"worker failed to start: {msg!r}")
@@ -95,6 +99,7 @@ class WorkerPool:
         self._waiters = 0
         self._available = asyncio.Condition()
         self._closed = False
+        self._spawning: set[asyncio.Task[None]] = set()
 
     @property
     def size(self) -> int:
@@ -105,7 +110,20 @@ class WorkerPool:
         return len(self._idle)
 
     async def start(self) -> None:
+        """Start the warm workers and wait until they are all up."""
         await asyncio.gather(*(self._spawn() for _ in range(self.warm)))
+
+    def start_background(self) -> None:
+        """Start the warm workers without waiting (the server is ready meanwhile): ``acquire``
+        waits for the first one up, and starts no extra worker while warm ones are starting."""
+        for _ in range(self.warm):
+            self._starting += 1
+            self._in_background(self._spawn(counted=True))
+
+    def _in_background(self, spawn: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(spawn)
+        self._spawning.add(task)
+        task.add_done_callback(self._spawning.discard)
 
     async def _spawn(self, counted: bool = False) -> None:
         if not counted:
@@ -142,7 +160,7 @@ class WorkerPool:
                         self._all.discard(worker)
                     if self._starting < self._waiters and len(self._all) + self._starting < self.max_size:
                         self._starting += 1
-                        asyncio.get_running_loop().create_task(self._spawn(counted=True))
+                        self._in_background(self._spawn(counted=True))
                     await self._available.wait()
             finally:
                 self._waiters -= 1
@@ -159,10 +177,13 @@ class WorkerPool:
         worker.kill()
         self._all.discard(worker)
         if not self._closed and len(self._all) + self._starting < self.warm:
-            asyncio.get_running_loop().create_task(self._spawn())
+            self._in_background(self._spawn())
 
     async def close(self) -> None:
         self._closed = True
+        for task in list(self._spawning):  # workers still starting: killed by WorkerProc.start
+            task.cancel()
+        await asyncio.gather(*self._spawning, return_exceptions=True)
         for worker in list(self._all):
             worker.kill()
         for worker in list(self._all):

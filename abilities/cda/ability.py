@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from abilities import datasets
 from abilities.base import Ability, AbilityError, PartialResult
 from abilities.cda import metrics as cda_metrics
 from abilities.cda import signals
-from abilities.cda.engine import CdaRun, hyp_id_for
-from abilities.cda.ken import Ken, KenError, load_dataset_graph
 from abilities.cda.models import CDAInputs, CDAOutputs, InlineObservation
+
+if TYPE_CHECKING:  # the engine and Ken (z3, networkx) load in the worker, on the first run
+    from abilities.cda.ken import Ken
 
 
 def resolve_ken(ctx: Any, inputs: CDAInputs) -> Ken:
     """Inline graph, a dataset of the tenant (``datasets.put``), or both (inline added on top).
     The dataset version read is pinned for this revision and named in a ``dataset_read`` receipt."""
+    from abilities.cda.ken import Ken, load_dataset_graph
+
     src = inputs.ken
     data: dict[str, Any] = {"nodes": [], "edges": []}
     if src is not None and src.dataset:
@@ -35,6 +38,8 @@ def resolve_ken(ctx: Any, inputs: CDAInputs) -> Ken:
 
 def early_draft(ctx: Any, inputs: CDAInputs) -> None:
     """The first boundary summary (TTFS), from the inline observations alone, before Ken loads."""
+    from abilities.cda.engine import hyp_id_for
+
     first: dict[str, float] = {}
     preds = inputs.constraint_predicates()
     for o in inputs.observations:
@@ -59,12 +64,16 @@ class CdaAbility(Ability):
     Inputs = CDAInputs
     Outputs = CDAOutputs
     metrics = cda_metrics.METRICS  # spec §10 (abilities/cda/metrics.py)
+    preload = ("abilities.cda.engine", "abilities.cda.ken")
 
     def constraints(self, inputs: CDAInputs) -> list[str] | None:
         """The hard clauses are the action's locked constraint set (service-wide lock and echo)."""
         return list(inputs.constraints.hard or []) or None
 
     def run(self, ctx: Any, inputs: CDAInputs) -> CDAOutputs:
+        from abilities.cda.engine import CdaRun
+        from abilities.cda.ken import KenError
+
         t0 = time.monotonic()
         early_draft(ctx, inputs)
         ctx.metric("time_to_first_summary_seconds", time.monotonic() - t0)

@@ -5,9 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from abilities.base import Ability, ActionContext, PartialResult
-from abilities.crl_math.core import run_problem
 from abilities.crl_math.models import Inputs, Outputs
-from abilities.crl_math.request import Request, StoppedWithPartial
 
 
 class CrlMathAbility(Ability):
@@ -21,8 +19,12 @@ class CrlMathAbility(Ability):
     )
     Inputs: ClassVar[type[Inputs]] = Inputs
     Outputs: ClassVar[type[Outputs]] = Outputs
+    preload: ClassVar[tuple[str, ...]] = ("abilities.crl_math.core", "abilities.crl_math.request")
 
     def run(self, ctx: ActionContext, inputs: Any) -> dict[str, Any]:
+        from abilities.crl_math.core import run_problem  # the CAS core: in the worker only
+        from abilities.crl_math.request import Request, StoppedWithPartial
+
         data = inputs if isinstance(inputs, Inputs) else Inputs.model_validate(inputs)
         req = Request(
             goal=data.goal,

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from abilities import datasets
 from abilities.base import Ability, AbilityError
-from abilities.research import provider as providers
 from abilities.research.models import (
     CorpusInfo,
     Inputs,
@@ -25,13 +24,17 @@ from abilities.research.models import (
     ReceiptStub,
     SpanRef,
 )
-from abilities.research.search import CorpusIndex
+
+if TYPE_CHECKING:  # BM25 (numpy) and the provider's HTTP client load in the worker only
+    from abilities.research.search import CorpusIndex
 
 _INDEX: dict[str, CorpusIndex] = {}
 
 
 def index_for(found: datasets.Resolved) -> CorpusIndex:
     """The BM25 index of a corpus version (versions are immutable: cached by hash in the worker)."""
+    from abilities.research.search import CorpusIndex
+
     if found.sha256 not in _INDEX:
         _INDEX.clear()
         _INDEX[found.sha256] = CorpusIndex(datasets.load(found))
@@ -51,6 +54,7 @@ class ResearchAbility(Ability):
                    "operator's provider; denied egress gives a conservative result with receipt stubs.")
     Inputs = Inputs
     Outputs = Outputs
+    preload = ("abilities.research.search", "abilities.research.provider")
 
     def run(self, ctx: Any, inp: Inputs) -> Outputs:
         try:
@@ -97,6 +101,8 @@ class ResearchAbility(Ability):
 
     def egress(self, ctx: Any, inp: Inputs, out: Outputs) -> None:
         """Approval first; then the provider per query, or stubs for what stays withheld."""
+        from abilities.research import provider as providers  # its HTTP client: in the worker only
+
         provider = providers.from_env()
         left = ctx.budget_left().get("wall_s")
         timeout = 300.0 if left is None else max(1.0, min(300.0, 0.5 * left))
