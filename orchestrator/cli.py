@@ -540,7 +540,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--data-dir", default=None, help="default .metis (or METIS_DATA_DIR)")
     s.add_argument("--tokens", default=None, help="JSON file {token: {tenant, roles}}")
     s.add_argument("--concurrency", default=None, help="actions running at once (default 4)")
-    s.add_argument("--workers", default=None, help="worker processes started up front (default 4)")
+    s.add_argument("--workers", default=None, help="worker processes started up front (default 4); with "
+                   "--database, 0 makes a replica that only serves (`metis worker` processes run the actions)")
     s.add_argument("--wu-event-aliases", action="store_true", default=None,
                    help="allow ?aliases=wu on streams: legacy wu_* event names (off by default)")
     s.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
@@ -599,6 +600,9 @@ def build_parser() -> argparse.ArgumentParser:
     from orchestrator import db  # --database/--keys-dir (PostgreSQL mode)
 
     db.add_commands(sub, v, s)
+    from orchestrator import worker_tier  # metis worker: the worker tier of a PostgreSQL deployment
+
+    worker_tier.add_command(sub)
     db.database_option(ck, " to read the PostgreSQL log's tree heads instead of --data-dir")
     db.keys_option(ck)
 

@@ -21,6 +21,12 @@ recorded), ``steps``/``tokens`` are charged by the ability; a breach starts a gr
 (``budget_grace`` notice, stop signal), after which the worker is killed and the action ends
 ``partial`` with the outputs it last saved.
 
+Worker tier (PostgreSQL, ``orchestrator/replicas.py``): every process keeps every action's view
+from the log (a *mirror*); an action runs only where its job is leased (``Tier.owns``). Ready
+actions this process does not hold become jobs any worker claims; a claimed job is ``adopt``-ed:
+rebuilt from the log and run, resumed by replay, or parked again. Embedded (no tier): one
+process holds every action, as before.
+
 Fair share: ready actions queue per tenant; a free slot goes to the tenant with the fewest running
 actions among those under their share (ceil(slots / tenants with work)). A tenant alone may use
 every slot but one when other tenants exist, so a newcomer never waits behind a backlog.
@@ -33,7 +39,7 @@ import hashlib
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,10 +51,11 @@ from abilities.lock import lock_constraints
 from orchestrator import observe, tracing
 from orchestrator.errors import RpcError, StorageUnavailable
 from orchestrator.graph import ActionGraph, CycleError
-from orchestrator.history import Call, Emit, describe, matches, read_history, same
+from orchestrator.history import Call, Emit, History, describe, matches, read_history, same
 from orchestrator.lifecycle import ENDED_EVENT, TERMINAL, Status, check_transition
 from orchestrator.outbox import Outbox, Probe
 from orchestrator.seeds import derive_seed, fingerprint
+from orchestrator.shared_state import KeyClaims, LocalState
 from orchestrator.workers import WorkerPool, WorkerProc
 from receipts.canonical import canonical_json
 from receipts.log import Entry, ReceiptLog, Record, utc_now
@@ -219,6 +226,7 @@ class Scheduler:
         self.graph = ActionGraph()
         self.idempotency: dict[tuple[str, str], str] = {}
         self._starting: dict[tuple[str, str], asyncio.Event] = {}
+        self.shared_keys = KeyClaims(LocalState(), receipt_log)  # keys other replicas started (set by Service)
         self._ready: dict[str, deque[str]] = {}
         self._turn: deque[str] = deque()  # tenants in round-robin order
         self._running: dict[str, int] = {}
@@ -229,7 +237,8 @@ class Scheduler:
         self.on_ended: list[Callable[[Action], None]] = []
         self.approval_hook: Callable[[Action, str, dict[str, Any]], None] | None = None
         self.counters: dict[str, int] = {"started": 0, "ended": 0, "parked": 0, "resumed": 0, "retried": 0,
-                                         "nondeterministic": 0}
+                                         "nondeterministic": 0, "adopted": 0}
+        self.tier: Any = getattr(receipt_log, "tier", None)  # the worker tier (PostgreSQL), or None (embedded)
         receipt_log.add_listener(self._on_commit)
 
     def _on_commit(self, records: list[Record]) -> None:
@@ -238,8 +247,45 @@ class Scheduler:
         for rec in records:
             if rec.type == "state" and rec.action_id is not None:
                 a = self.actions.get(rec.action_id)
+                if self.tier is not None and not self.tier.owns(rec.action_id):
+                    a = self._mirror(rec, a)
                 if a is not None:
                     a.visible = rec.payload["view"]
+
+    def _mirror(self, rec: Record, a: Action | None) -> Action | None:
+        """Follow an action another process runs (or none does) from its state records."""
+        p = rec.payload
+        v, run = p["view"], p.get("run")
+        if a is None:
+            if "internal" not in p:
+                return None
+            a = self._restore(rec.action_id or "", v, p["internal"], run)
+            return a
+        if "status" not in v:
+            return a
+        a.status, a.revision = Status(v["status"]), v["revision"]
+        a.started_at, a.ended_at, a.usage = v.get("started_at"), v.get("ended_at"), dict(v["usage"])
+        a.outputs, a.error = v.get("outputs"), v.get("error")
+        for e in v["edges"]:
+            if e not in a.edges:
+                a.edges.append(e)
+                self.graph.g.add_edge(a.action_id, e["action_id"], kind=e["kind"])
+        if run is not None:
+            a.run = {k: run[k] for k in ("revision", "deadline", "attempt") if k in run}
+        elif rec.name == "revised":
+            a.run = None
+        a.pending = {q["request_id"]: q.get("kind", "") for q in v.get("pending") or []}
+        a.requests = {q["request_id"]: q for q in v.get("pending") or []}
+        if a.status in TERMINAL:
+            if not a.ended_durably:
+                a.mark_ended()
+                for pid in self._child_waiters.pop(a.action_id, ()):
+                    parent = self.actions.get(pid)
+                    if parent is not None and parent.status not in TERMINAL:
+                        self._resume(parent)
+        elif a.ended_durably:
+            a.mark_ended(False)
+        return a
 
     # -- records ----------------------------------------------------------------------------
 
@@ -362,7 +408,8 @@ class Scheduler:
         if key is not None:
             self._starting[(tenant, key)] = gate
         try:
-            await self.outbox.commit(entries, show)
+            async with self.shared_keys.claim(tenant, key, phash, action_id):  # raises StartedElsewhere
+                await self.outbox.commit(entries, show)
         except BaseException:
             self.graph.g.remove_node(action_id)  # nothing of a refused start stays behind
             raise
@@ -374,6 +421,8 @@ class Scheduler:
         if key is not None:
             self.idempotency[(tenant, key)] = action_id
         self.counters["started"] += 1
+        if self.tier is not None:
+            await self.tier.take(a)  # a process with workers runs what it starts, others queue it
         self._schedule(a)
         return a
 
@@ -404,6 +453,8 @@ class Scheduler:
         if blockers:
             if a.status != Status.WAITING:
                 self._set_status(a, Status.WAITING, extra={"waiting_on": blockers})
+            if self.tier is not None:
+                self.tier.wait(a)
             return
         if a.status == Status.WAITING:
             self._set_status(a, Status.QUEUED)
@@ -427,6 +478,9 @@ class Scheduler:
     def _enqueue(self, a: Action, front: bool = False) -> None:
         """Ready for a slot; a resumed run goes ahead of its tenant's fresh starts (``front``)."""
         if a.in_ready or a.status in TERMINAL:
+            return
+        if self.tier is not None and not self.tier.owns(a.action_id):
+            self.tier.submit(a)  # any worker (maybe this one) claims it
             return
         a.in_ready = True
         q = self._ready.setdefault(a.tenant, deque())
@@ -587,7 +641,11 @@ class Scheduler:
                 a.parked = parked
                 if a.resume_pending:
                     self._resume(a)
+                elif self.tier is not None:
+                    self.tier.release(a)  # its job parks: any worker resumes it when the awaited thing comes
             self._dispatch()
+            if self.tier is not None:
+                self.tier.slot_freed()
 
     async def _abandon(self, worker: WorkerProc) -> None:
         """Unwind the worker's run (the action parks); kill it if it does not come back."""
@@ -606,7 +664,7 @@ class Scheduler:
 
     async def _conclude(self, a: Action, worker: WorkerProc, done: dict[str, Any] | None) -> None:
         a.usage["wall_s"] = round(time.monotonic() - a.t0, 6)
-        if a.status in TERMINAL:
+        if a.status in TERMINAL or a.stop_cause == "fenced":  # fenced: another worker holds it now
             return
         if done is None:  # the worker died or was killed
             if a.stop_cause == "cancel":
@@ -850,6 +908,9 @@ class Scheduler:
         if timer is not None:
             timer.cancel()
         if not a.pending and a.status == Status.WAITING_USER:
+            if self.tier is not None and not self.tier.owns(a.action_id):
+                self.tier.wake(a.action_id)  # the worker that claims it resumes it by replay
+                return
             self._set_status(a, Status.RUNNING)
             self._resume(a)
 
@@ -957,6 +1018,8 @@ class Scheduler:
                 parent = self.actions.get(pid)
                 if parent is not None and parent.status not in TERMINAL:
                     self._resume(parent)
+            if self.tier is not None:
+                self.tier.ended(a)  # its job is done; a parent parked elsewhere is woken
 
         self._put(entries, show, ended)
         for hook in self.on_ended:
@@ -980,6 +1043,8 @@ class Scheduler:
             raise RpcError(-32009, f"action {a.action_id} already ended ({a.status})")
         worker = a.worker if isinstance(a.worker, WorkerProc) else None
         error = {"reason": "cancelled", "message": reason or "cancelled by client"}
+        if self.tier is not None and not self.tier.owns(a.action_id):
+            self.tier.revoke(a.action_id)  # the worker holding it can no longer append for it
         if worker is not None:
             a.stop_cause = "cancel"
             a.breach = reason or "cancelled by client"  # type: ignore[assignment]
@@ -1064,16 +1129,14 @@ class Scheduler:
 
     # -- restart ------------------------------------------------------------------------------
 
-    async def recover(self) -> dict[str, int]:
-        """Rebuild from the log. Queued and waiting actions queue; parked ones stay parked (no
-        process); a run the server was computing is resumed by replay under its retry policy."""
-        if self.outbox._task is None:
-            self.outbox.start()
+    @staticmethod
+    def _latest(records: Iterator[Record] | list[Record]) -> dict[str, tuple[dict[str, Any], dict[str, Any], dict[str, Any] | None]]:
+        """Per action, from its state records: (newest view, internal, current run)."""
         latest: dict[str, dict[str, Any]] = {}
         internal: dict[str, dict[str, Any]] = {}
         runs: dict[str, dict[str, Any]] = {}
-        for rec in self.log.iter_control():
-            if rec.type != "state":
+        for rec in records:
+            if rec.type != "state" or rec.action_id is None or "status" not in rec.payload["view"]:
                 continue
             latest[rec.action_id] = rec.payload["view"]
             if "internal" in rec.payload:
@@ -1083,68 +1146,166 @@ class Scheduler:
                 runs[rec.action_id] = {k: run[k] for k in ("revision", "deadline", "attempt") if k in run}
             elif rec.name == "revised":
                 runs.pop(rec.action_id, None)
+        return {aid: (v, internal[aid], runs.get(aid)) for aid, v in latest.items() if aid in internal}
+
+    def _restore(self, aid: str, v: dict[str, Any], meta: dict[str, Any], run: dict[str, Any] | None) -> Action:
+        """An action as its records describe it, registered (actions, graph, idempotency keys)."""
+        a = Action(action_id=aid, tenant=meta["tenant"], ability=v["ability"], topic=v["topic"],
+                   inputs=meta["inputs"], seed=bytes.fromhex(meta["seed"]), budgets=v["budgets"],
+                   edges=[dict(e) for e in v["edges"]], created_at=v["created_at"], status=Status(v["status"]),
+                   revision=v["revision"], started_at=v.get("started_at"), ended_at=v.get("ended_at"),
+                   usage=dict(v["usage"]), outputs=v.get("outputs"), error=v.get("error"), lock=meta.get("lock"),
+                   parent_id=v.get("parent_id"), idempotency_key=meta.get("idempotency_key"),
+                   params_hash=meta.get("params_hash"), traceparent=meta.get("traceparent"),
+                   risk_class=meta.get("risk_class"), bound=meta.get("bound") or {},
+                   retry=meta.get("retry") or dict(self.retry), run=run, visible=v)
+        self.actions[aid] = a
+        self.graph.g.add_node(aid)
+        for e in a.edges:
+            self.graph.g.add_edge(aid, e["action_id"], kind=e["kind"])
+        if a.idempotency_key:
+            self.idempotency[(a.tenant, a.idempotency_key)] = aid
+        if a.status in TERMINAL:
+            a.mark_ended()
+        return a
+
+    def _revive(self, a: Action, history: History) -> str:
+        """Pick up an action whose run this process did not see: a waiting one stays parked, an
+        answered one goes on, a run that died is retried by replay. Returns what happened."""
+        if a.run is None:  # written before runs were recorded: cannot be replayed
+            self._finish(a, Status.FAILED, error={"reason": "interrupted",
+                                                  "message": "the server stopped while this action ran"})
+            return "interrupted"
+        call = history.open_call()
+        if a.status == Status.WAITING_USER and call is not None and call.method == "ask":
+            rid = call.request_id or ""
+            a.pending[rid] = str(call.payload.get("kind", ""))
+            a.requests[rid] = dict(call.payload)
+            a.parked = "input"
+            self._arm_expiry(a, rid, (history.asks.get(rid) or {}).get("expires_at"))
+            return "parked"
+        if a.status == Status.WAITING_USER:  # answered (or expired) just before the stop: go on
+            self._set_status(a, Status.RUNNING)
+            self._resume(a)
+            return "resumed"
+        if call is not None and call.method == "spawn" and call.child_id in self.actions:
+            a.parked = "child"
+            self._wait_child(a, self.actions[call.child_id])
+            return "parked"
+        if history.last_state == "attempt":  # it was waiting out a retry backoff
+            a.parked = "retry"
+            self._resume(a)
+            return "resumed"
+        self._retry(a, "interrupted", "the server stopped while this action ran")
+        return "resumed" if a.status not in TERMINAL else "interrupted"
+
+    async def recover(self) -> dict[str, int]:
+        """Rebuild from the log. Queued and waiting actions queue; parked ones stay parked (no
+        process); a run the server was computing is resumed by replay under its retry policy.
+        In the worker tier only the views are rebuilt: actions run where their jobs are claimed."""
+        if self.outbox._task is None:
+            self.outbox.start()
         counts = {"interrupted": 0, "requeued": 0, "restored": 0, "resumed": 0, "parked": 0}
-        for aid, v in latest.items():
-            meta = internal[aid]
-            a = Action(action_id=aid, tenant=meta["tenant"], ability=v["ability"], topic=v["topic"],
-                       inputs=meta["inputs"], seed=bytes.fromhex(meta["seed"]), budgets=v["budgets"],
-                       edges=v["edges"], created_at=v["created_at"], status=Status(v["status"]),
-                       revision=v["revision"], started_at=v.get("started_at"), ended_at=v.get("ended_at"),
-                       usage=dict(v["usage"]), outputs=v.get("outputs"), error=v.get("error"), lock=meta.get("lock"),
-                       parent_id=v.get("parent_id"), idempotency_key=meta.get("idempotency_key"),
-                       params_hash=meta.get("params_hash"), traceparent=meta.get("traceparent"),
-                       risk_class=meta.get("risk_class"), bound=meta.get("bound") or {},
-                       retry=meta.get("retry") or dict(self.retry), run=runs.get(aid), visible=v)
-            self.actions[aid] = a
-            self.graph.g.add_node(aid)
-            for e in a.edges:
-                self.graph.g.add_edge(aid, e["action_id"], kind=e["kind"])
-            if a.idempotency_key:
-                self.idempotency[(a.tenant, a.idempotency_key)] = aid
-            if a.status in TERMINAL:
-                a.mark_ended()
+        for aid, (v, meta, run) in self._latest(self.log.iter_control()).items():
+            self._restore(aid, v, meta, run)
             counts["restored"] += 1
+        if self.tier is not None:
+            await self.tier.start(self)
+            return counts
         for a in list(self.actions.values()):
-            if a.status not in (Status.RUNNING, Status.WAITING_USER):
-                continue
-            if a.run is None:  # written before runs were recorded: cannot be replayed
-                self._finish(a, Status.FAILED, error={"reason": "interrupted",
-                                                      "message": "the server stopped while this action ran"})
-                counts["interrupted"] += 1
-                continue
-            history = read_history(self.log.read_action(a.action_id))
-            call = history.open_call()
-            if a.status == Status.WAITING_USER and call is not None and call.method == "ask":
-                rid = call.request_id or ""
-                a.pending[rid] = str(call.payload.get("kind", ""))
-                a.requests[rid] = dict(call.payload)
-                a.parked = "input"
-                self._arm_expiry(a, rid, (history.asks.get(rid) or {}).get("expires_at"))
-                counts["parked"] += 1
-            elif a.status == Status.WAITING_USER:  # answered (or expired) just before the stop: go on
-                self._set_status(a, Status.RUNNING)
-                self._resume(a)
-                counts["resumed"] += 1
-            elif call is not None and call.method == "spawn" and call.child_id in self.actions:
-                a.parked = "child"
-                self._wait_child(a, self.actions[call.child_id])
-                counts["parked"] += 1
-            elif history.last_state == "attempt":  # it was waiting out a retry backoff
-                a.parked = "retry"
-                self._resume(a)
-                counts["resumed"] += 1
-            else:
-                self._retry(a, "interrupted", "the server stopped while this action ran")
-                counts["resumed" if a.status not in TERMINAL else "interrupted"] += 1
+            if a.status in (Status.RUNNING, Status.WAITING_USER):
+                counts[self._revive(a, read_history(self.log.read_action(a.action_id)))] += 1
         for a in list(self.actions.values()):
             if a.status in (Status.QUEUED, Status.WAITING):
                 counts["requeued"] += 1
                 self._schedule(a)
         return counts
 
+    # -- worker tier ----------------------------------------------------------------------------
+
+    def free_slots(self) -> int:
+        """Runs this process could start now (what a worker claims from the shared queue)."""
+        return self.max_concurrent - self._active - sum(len(q) for q in self._ready.values())
+
+    async def adopt(self, action_id: str) -> str:
+        """A job this process just claimed: rebuild the action from the log (another process may
+        have run it), then run it, resume it by replay, or park it again. Returns what happened."""
+        records = await asyncio.to_thread(self.log.read_action, action_id)
+        found = self._latest(records).get(action_id)
+        if found is None:
+            return "unknown"
+        old = self.actions.get(action_id)
+        if old is not None and (old.worker is not None or old.in_ready):
+            return "running"  # already here (a claim racing a local resume)
+        a = self._restore(action_id, *found)
+        if old is not None:  # keep the object clients may hold; take the log's state
+            for name in ("status", "revision", "started_at", "ended_at", "usage", "outputs", "error", "edges",
+                         "run", "visible", "bound", "retry", "lock"):
+                setattr(old, name, getattr(a, name))
+            old.pending, old.requests, old.parked = {}, {}, None
+            self.actions[action_id] = a = old
+        self.counters["adopted"] += 1
+        if a.status in TERMINAL:
+            a.mark_ended()
+            self.tier.ended(a)
+            return "ended"
+        a.mark_ended(False)
+        outcome = "queued"
+        if a.status in (Status.RUNNING, Status.WAITING_USER):
+            outcome = self._revive(a, read_history(records))
+        else:
+            self._schedule(a)
+        if a.status not in TERMINAL and not a.in_ready and a.worker is None and a.parked != "retry":
+            self.tier.release(a)  # it still waits: its job parks again
+        return outcome
+
+    def ready_again(self, action_id: str) -> bool:
+        """Has what a parked action waits on arrived meanwhile? Read from the log (not the views,
+        which may lag), so a wake-up that raced the park is not lost."""
+        records = self.log.read_action(action_id)
+        found = self._latest(records).get(action_id)
+        if found is None or Status(found[0]["status"]) in TERMINAL:
+            return False
+        status = Status(found[0]["status"])
+        if status == Status.WAITING:
+            return not self._blockers_in_log(found[0]["edges"])
+        call = read_history(records).open_call()
+        if call is None:
+            return status in (Status.WAITING_USER, Status.RUNNING)
+        if call.method == "spawn":
+            child = self._latest(self.log.read_action(call.child_id or "", ["state"])).get(call.child_id or "")
+            return child is not None and Status(child[0]["status"]) in TERMINAL
+        return False
+
+    def _blockers_in_log(self, edges: list[dict[str, Any]]) -> bool:
+        for e in edges:
+            if e["kind"] not in ("dependsOn", "waitFor", "bind"):
+                continue
+            found = self._latest(self.log.read_action(e["action_id"], ["state"])).get(e["action_id"])
+            if found is None or Status(found[0]["status"]) not in TERMINAL:
+                return True
+        return False
+
+    def forget(self, action_id: str) -> None:
+        """This process lost the action's lease (it was rescued or cancelled elsewhere): stop its
+        run here; the views follow the log from now on."""
+        a = self.actions.get(action_id)
+        if a is None:
+            return
+        for timer in [*a.waits.values(), *a.timers]:
+            timer.cancel()
+        a.waits.clear()
+        a.parked = None
+        if isinstance(a.worker, WorkerProc):
+            a.stop_cause = "fenced"
+            a.worker.kill()
+        log.warning("lease_lost", action_id=action_id)
+
     async def close(self) -> None:
         """Stop: runs in progress are left ``running`` in the log and resume by replay at the next start."""
         self._closing = True
+        if self.tier is not None:
+            self.tier.halt()
         for t in list(self._tasks):
             t.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)

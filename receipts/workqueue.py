@@ -143,10 +143,37 @@ class WorkQueue:
         return Lease(**rows[0]) if rows else None
 
     def renew_all(self, owner: str) -> int:
-        """One heartbeat for every job ``owner`` runs (a replica renews all its leases in one statement);
-        returns how many leases it holds."""
-        return len(self._run("UPDATE metis_jobs SET lease_until = now() + make_interval(secs => %s), updated_at = now() "
-                             "WHERE owner = %s AND state = 'running' RETURNING action_id", (self.lease_s, owner)))
+        """One heartbeat for every job ``owner`` runs; returns how many leases it holds."""
+        return len(self.renew_held(owner))
+
+    def renew_held(self, owner: str) -> set[str]:
+        """One heartbeat for every job ``owner`` runs (a worker renews all its leases in one statement);
+        returns the actions whose leases it still holds (one missing was rescued or revoked)."""
+        return {r["action_id"] for r in self._run(
+            "UPDATE metis_jobs SET lease_until = now() + make_interval(secs => %s), updated_at = now() "
+            "WHERE owner = %s AND state = 'running' RETURNING action_id", (self.lease_s, owner))}
+
+    def submit(self, action_id: str, tenant: str, kind: str, parked: bool = False, max_attempts: int = 1000) -> bool:
+        """An action is ready to run (``parked``: it waits on something, make sure its job exists):
+        add its job, or make a parked or ended one (a new revision) available again. A running job
+        is left alone. NOTIFYs claimers when a job became available; True if it did."""
+        state = "parked" if parked else "available"
+        revive = "" if parked else "DO UPDATE SET state = 'available', attempt = 0, run_after = now(), updated_at = now() " \
+                                   "WHERE j.state IN ('parked', 'done', 'failed')"
+        rows = self._run(
+            "WITH added AS (INSERT INTO metis_jobs AS j (action_id, tenant, kind, state, max_attempts) "
+            f"VALUES (%s, %s, %s, %s, %s) ON CONFLICT (action_id) {revive or 'DO NOTHING'} "
+            "RETURNING j.action_id, j.state) "
+            "SELECT action_id, CASE WHEN state = 'available' THEN pg_notify(%s, action_id) END FROM added",
+            (action_id, tenant, kind, state, max_attempts, CHANNEL))
+        return bool(rows) and not parked
+
+    def revoke(self, action_id: str) -> bool:
+        """Take an action away from whoever runs it (it was cancelled elsewhere): the job is done and
+        its epoch moves on, so the holder's next fenced append is refused. True if there was a job."""
+        return bool(self._run(
+            "UPDATE metis_jobs SET state = 'done', epoch = epoch + 1, owner = NULL, lease_until = NULL, "
+            "updated_at = now() WHERE action_id = %s RETURNING action_id", (action_id,)))
 
     def release_all(self, owner: str) -> int:
         """Let go of every lease ``owner`` holds (a replica shutting down cleanly): the jobs can be
