@@ -6,8 +6,8 @@ that call (scope ``call``), unless the approver explicitly chooses a wider scope
 requester in the tenant). The chosen scope is recorded and shown as ``granted_scope``, so what a
 reviewer may read is always what an approver saw and chose.
 
-Every request and decision is a log record (type ``approval``); the in-memory table is rebuilt
-from those records on restart.
+Every request and decision is a log record (type ``approval``), durable before the table of the
+shared state (orchestrator/shared_state.py) shows it; the table is loaded from those records at start.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from orchestrator.auth import Principal
-from orchestrator.errors import CONFLICT, FORBIDDEN, INVALID_PARAMS, NOT_FOUND, RpcError
+from orchestrator.errors import CONFLICT, FORBIDDEN, INVALID_PARAMS, NOT_FOUND, RpcError, StorageUnavailable
+from orchestrator.shared_state import SharedState, open_shared_state
 from receipts.log import Entry, ReceiptLog, utc_now
 
 GRANT_TTL_S = 3600
@@ -60,35 +61,44 @@ class Approval:
 _FIELDS = {f.name for f in fields(Approval)}
 
 
+def _approval(body: dict[str, Any]) -> Approval:
+    return Approval(**{k: v for k, v in body.items() if k in _FIELDS})
+
+
 class Approvals:
-    def __init__(self, receipt_log: ReceiptLog) -> None:
+    """The approvals table lives in the shared state (orchestrator/shared_state.py): in memory for
+    one process, in PostgreSQL for replicas, so an approval requested on one replica is decided on
+    another and the decision counts on all of them."""
+
+    def __init__(self, receipt_log: ReceiptLog, state: SharedState | None = None) -> None:
         self.log = receipt_log
-        self.table: dict[str, Approval] = {}
-        self._deciding: set[str] = set()  # decisions being recorded: a second one is a conflict
+        self.state = state if state is not None else open_shared_state(receipt_log)
 
     def rebuild(self) -> None:
+        """Load the approvals as the log holds them (the newest record of each)."""
+        latest: dict[str, dict[str, Any]] = {}
         for rec in self.log.iter_control():
             if rec.type == "approval":
-                body = rec.payload["approval"]
-                self.table[rec.ref] = Approval(**{k: v for k, v in body.items() if k in _FIELDS})
+                latest[rec.ref] = asdict(_approval(rec.payload["approval"]))
+        self.state.approvals_load(list(latest.values()))
 
     async def _record(self, a: Approval, name: str) -> None:
         await self.log.append([Entry("approval", name, a.tenant, {"approval": asdict(a)},
                                      action_id=a.action_id, ref=a.approval_id)])
 
-    def _mine(self, principal: Principal, status: str) -> list[Approval]:
-        return [a for a in self.table.values() if a.kind == "reflect" and a.tenant == principal.tenant
-                and a.requested_by == principal.subject and a.status == status]
+    async def _mine(self, principal: Principal, status: str) -> list[Approval]:
+        return [_approval(b) for b in await self.state.approvals_of(principal.tenant, "reflect", principal.subject,
+                                                                    status)]
 
-    def granted(self, principal: Principal, method: str, params: dict[str, Any], resource: str) -> Approval | None:
+    async def granted(self, principal: Principal, method: str, params: dict[str, Any], resource: str) -> Approval | None:
         now = time.time()
-        for a in self._mine(principal, "granted"):
+        for a in await self._mine(principal, "granted"):
             if (a.expires_at or 0) > now and a.covers(method, params, resource):
                 return a
         return None
 
-    def pending_for(self, principal: Principal, method: str, params: dict[str, Any]) -> Approval | None:
-        for a in self._mine(principal, "pending"):
+    async def pending_for(self, principal: Principal, method: str, params: dict[str, Any]) -> Approval | None:
+        for a in await self._mine(principal, "pending"):
             if a.method == method and a.params == params:
                 return a
         return None
@@ -96,15 +106,15 @@ class Approvals:
     async def require(self, principal: Principal, method: str, params: dict[str, Any], resource: str,
                       reason: str) -> Approval:
         """The granted approval covering this call, or -32003 naming the pending request for it."""
-        found = self.granted(principal, method, params, resource)
+        found = await self.granted(principal, method, params, resource)
         if found is not None:
             return found
-        pending = self.pending_for(principal, method, params)
+        pending = await self.pending_for(principal, method, params)
         if pending is None:
             pending = Approval("apr_" + secrets.token_hex(8), principal.tenant, "reflect", resource,
                                principal.subject, reason, created_at=utc_now(), method=method, params=params)
-            await self._record(pending, "requested")
-            self.table[pending.approval_id] = pending
+            await self._record(pending, "requested")  # durable first, then visible
+            await self.state.approval_put(asdict(pending))
         raise RpcError(FORBIDDEN, "approval required: an approver must grant it first",
                        {"approval_id": pending.approval_id, "status": "pending", "scope": resource,
                         "method": method, "params": params})
@@ -113,19 +123,20 @@ class Approvals:
         a = Approval("apr_" + secrets.token_hex(8), tenant, "action_input", f"action:{action_id}",
                      action_id, reason, created_at=utc_now(), action_id=action_id, request_id=request_id)
         await self._record(a, "requested")
-        self.table[a.approval_id] = a
+        await self.state.approval_put(asdict(a))
         return a
 
-    def list(self, principal: Principal) -> list[dict[str, Any]]:
-        return [a.view() for a in self.table.values() if a.tenant == principal.tenant]
+    async def list(self, principal: Principal) -> list[dict[str, Any]]:
+        return [_approval(b).view() for b in await self.state.approvals_of(principal.tenant)]
 
     async def decide(self, principal: Principal, approval_id: str, grant: bool, note: str | None,
                      scope: str | None = None) -> Approval:
-        a = self.table.get(approval_id)
-        if a is None or a.tenant != principal.tenant:
+        body = await self.state.approval_get(approval_id)
+        if body is None or body["tenant"] != principal.tenant:
             raise RpcError(NOT_FOUND, f"unknown approval {approval_id}")
-        if a.status != "pending" or approval_id in self._deciding:
-            raise RpcError(CONFLICT, f"approval {approval_id} is already {a.status if a.status != 'pending' else 'being decided'}")
+        a = _approval(body)
+        if a.status != "pending":
+            raise RpcError(CONFLICT, f"approval {approval_id} is already {a.status}")
         if a.requested_by == principal.subject:
             raise RpcError(FORBIDDEN, "an approval cannot be decided by its requester")
         if scope is not None and a.kind != "reflect":
@@ -134,6 +145,10 @@ class Approvals:
         if scope == "action" and not a.scope.startswith("action:"):
             raise RpcError(INVALID_PARAMS, "scope action needs an approval requested for an action",
                            {"errors": [{"loc": ["scope"], "msg": f"requested for {a.scope}"}]})
+        if not await self.state.approval_begin(approval_id):  # another approver got there first
+            now = await self.state.approval_get(approval_id)
+            status = (now or body)["status"]
+            raise RpcError(CONFLICT, f"approval {approval_id} is already {status if status != 'pending' else 'being decided'}")
         decided = Approval(**asdict(a))
         decided.status = "granted" if grant else "denied"
         decided.decided_by = principal.subject
@@ -141,10 +156,13 @@ class Approvals:
         if grant and a.kind == "reflect":
             decided.granted_scope = scope or "call"
             decided.expires_at = time.time() + GRANT_TTL_S
-        self._deciding.add(approval_id)
         try:
             await self._record(decided, decided.status)  # durable first, then visible
-        finally:
-            self._deciding.discard(approval_id)
-        self.table[approval_id] = decided
+        except BaseException:
+            try:
+                await self.state.approval_end(approval_id, None)
+            except StorageUnavailable:
+                pass  # the unfinished decision goes stale and frees the approval
+            raise
+        await self.state.approval_end(approval_id, asdict(decided))
         return decided

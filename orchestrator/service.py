@@ -30,6 +30,7 @@ from orchestrator.hub import Dropped, Hub, resume_then_live
 from orchestrator.lifecycle import TERMINAL
 from orchestrator.metrics import Metrics
 from orchestrator.scheduler import Action, Scheduler, outputs_hash
+from orchestrator.shared_state import KeyClaims, StartedElsewhere
 from receipts.canonical import canonical_json
 from receipts.log import Entry, ReceiptLog, connect
 from receipts.verify import verify_connection
@@ -60,7 +61,7 @@ class Session:
 class Service:
     def __init__(self, receipt_log: ReceiptLog, scheduler: Scheduler, hub: Hub, approvals: Approvals,
                  tokens: TokenStore, stream_tokens: StreamTokens, metrics: Metrics,
-                 subscriber_buffer: int = 4096) -> None:
+                 subscriber_buffer: int = 4096, start_rate: tuple[float, float] | None = None) -> None:
         self.log = receipt_log
         self.scheduler = scheduler
         self.hub = hub
@@ -69,6 +70,11 @@ class Service:
         self.stream_tokens = stream_tokens
         self.metrics = metrics
         self.subscriber_buffer = subscriber_buffer
+        # What replicas share (orchestrator/shared_state.py): the approvals' state, also behind
+        # idempotency keys and the tenant's start rate (rate/s, burst; None: no tenant limit).
+        self.shared = approvals.state
+        self.start_rate = start_rate
+        scheduler.shared_keys = KeyClaims(self.shared, receipt_log)
         self.methods: dict[str, tuple[Handler, tuple[str, ...] | None]] = {
             "session.authenticate": (self.session_authenticate, None),
             "session.whoami": (self.session_whoami, ()),
@@ -157,12 +163,30 @@ class Service:
 
     async def actions_start(self, session: Session, p: S.StartParams) -> dict[str, Any]:
         assert session.principal is not None
+        tenant = session.principal.tenant
+        if self.start_rate is not None and not await self.shared.take(f"start:{tenant}", *self.start_rate):
+            raise RpcError(E.RATE_LIMITED, "the tenant's start rate is exceeded: slow down",
+                           {"rate_per_s": self.start_rate[0], "burst": self.start_rate[1], "scope": "tenant"})
         params = p.model_dump(mode="json", by_alias=True, exclude_none=True)
-        a = await self.scheduler.start(session.principal.tenant, params)
+        try:
+            a = await self.scheduler.start(tenant, params)
+        except StartedElsewhere as exc:  # the key's action was started by another replica
+            v = await self._view_of(exc.action_id)
+            return self._started(tenant, v["action_id"], v["topic"], v["status"], v["seed_fingerprint"])
         self.metrics.actions_started.labels(a.ability).inc()
-        return {"action_id": a.action_id, "topic": a.topic, "status": str(a.status),
-                "seed_fingerprint": a.seed_fingerprint,
-                "stream": {"url": f"/streams/{a.topic}", "token": self.stream_tokens.issue(a.tenant, a.topic)}}
+        return self._started(tenant, a.action_id, a.topic, str(a.status), a.seed_fingerprint)
+
+    def _started(self, tenant: str, action_id: str, topic: str, status: str, fingerprint: str) -> dict[str, Any]:
+        return {"action_id": action_id, "topic": topic, "status": status, "seed_fingerprint": fingerprint,
+                "stream": {"url": f"/streams/{topic}", "token": self.stream_tokens.issue(tenant, topic)}}
+
+    async def _view_of(self, action_id: str) -> dict[str, Any]:
+        """An action's view here, or (run by another replica) as its newest state record shows it."""
+        a = self.scheduler.actions.get(action_id)
+        if a is not None:
+            return a.view()
+        states = await asyncio.to_thread(self.log.read_action, action_id, ["state"])
+        return states[-1].payload["view"]
 
     async def actions_get(self, session: Session, p: S.ActionRef) -> dict[str, Any]:
         return self._action(session, p.action_id).view()
@@ -274,7 +298,7 @@ class Service:
 
     async def approvals_list(self, session: Session, p: S.EmptyParams) -> dict[str, Any]:
         assert session.principal is not None
-        return {"approvals": self.approvals.list(session.principal)}
+        return {"approvals": await self.approvals.list(session.principal)}
 
     async def _decide(self, session: Session, p: S.ApprovalDecision, grant: bool) -> dict[str, Any]:
         assert session.principal is not None
@@ -287,6 +311,10 @@ class Service:
                                                                "approval_id": ap.approval_id},
                                             source=session.principal.subject)
         return ap.view()
+
+    def close(self) -> None:
+        """Release the shared state's connections."""
+        self.shared.close()
 
     async def approvals_grant(self, session: Session, p: S.GrantParams) -> dict[str, Any]:
         return await self._decide(session, p, True)
