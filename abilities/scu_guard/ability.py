@@ -8,17 +8,15 @@ LOCKED_CONSTRAINTS prompt and ``ctx.ask`` the client for the answer) -> the five
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from abilities.base import Ability, AbilityError, ActionContext
 from abilities.lock import lock_constraints
-from abilities.scu_guard.check import GuardResult, run_checks
-from abilities.scu_guard.combined import forms_for
-from abilities.scu_guard.detect import cached_rule
 from abilities.scu_guard.models import MAX_ANSWER_CHARS, Inputs, Outputs
 from abilities.scu_guard.prompt import build_prompt
-from abilities.scu_guard.retrieval import retrieve
-from abilities.scu_guard.rules import rule_summary
+
+if TYPE_CHECKING:
+    from abilities.scu_guard.check import GuardResult
 
 
 def _client_value_problem(value: Any) -> str | None:
@@ -50,6 +48,13 @@ class ScuGuardAbility(Ability):
 
     def run(self, ctx: ActionContext, inputs: Inputs) -> Outputs:  # type: ignore[override]
         """Run the guard; see the module docstring for the events it emits."""
+        # the readers (parser, pint, rules, BM25) load on the first action, not when the service starts
+        from abilities.scu_guard.check import run_checks
+        from abilities.scu_guard.combined import forms_for
+        from abilities.scu_guard.detect import cached_rule
+        from abilities.scu_guard.retrieval import retrieve
+        from abilities.scu_guard.rules import rule_summary
+
         lock = lock_constraints(inputs.constraints)
         if ctx.lock and ctx.lock.get("hash_full", lock["hash_full"]) != lock["hash_full"]:
             raise AbilityError(

@@ -13,13 +13,20 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
-import pint
 
-_UREG = pint.UnitRegistry()
-_UREG.define("ntu = [turbidity]")
-_UREG.define("lufs = [loudness]")
-_UREG.define("decade_of_years = 10 * year")  # pint's own "decade" is a logarithmic ratio
+@cache
+def _registry() -> Any:
+    """pint's unit registry, built on first use: building it takes about half a second, which the
+    service should not pay at start-up (the guard may never be called)."""
+    import pint
+
+    ureg = pint.UnitRegistry()
+    ureg.define("ntu = [turbidity]")
+    ureg.define("lufs = [loudness]")
+    ureg.define("decade_of_years = 10 * year")  # pint's own "decade" is a logarithmic ratio
+    return ureg
 
 # surface form -> pint unit name (or a dimension of our own: money, count)
 UNIT_WORDS: dict[str, str] = {
@@ -123,9 +130,10 @@ def _unit(name: str) -> tuple[str, float, float]:
     """(dimension, factor to base, offset) of a unit name; money and counts have their own dimension."""
     if name.startswith("money:"):
         return name, 1.0, 0.0
-    q = _UREG.Quantity(1.0, name)
+    ureg = _registry()
+    q = ureg.Quantity(1.0, name)
     base = q.to_base_units()
-    zero = _UREG.Quantity(0.0, name).to_base_units().magnitude if name in ("degC", "degF") else 0.0
+    zero = ureg.Quantity(0.0, name).to_base_units().magnitude if name in ("degC", "degF") else 0.0
     dim = str(q.dimensionality)
     return dim, float(base.magnitude - zero), float(zero)
 

@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from abilities.scu_guard.forms import Form
+from abilities.scu_guard.form_types import Form
 
 MAX_CONSTRAINTS = 100
 MAX_CONSTRAINT_CHARS = 2_000
