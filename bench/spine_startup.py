@@ -150,9 +150,13 @@ def one(kind: str, data_dir: Path | None, tokens: Path, logs: Path, resume_id: i
         cmd = [sys.executable, "-m", "orchestrator.cli", "serve", "--port", str(port), "--data-dir", str(data_dir),
                "--tokens", str(tokens), "--log-level", "warning"]
     t0 = time.perf_counter()
-    proc = start(cmd, env, logs / f"{kind}.log")
+    log = logs / f"{kind}.log"
+    proc = start(cmd, env, log)
     try:
         return asyncio.run(probe(proc, port, t0, data_dir is not None, resume_id))
+    except Exception:
+        sys.stderr.write(log.read_text()[-3000:])
+        raise
     finally:
         stop(proc)
 

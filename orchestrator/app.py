@@ -26,7 +26,6 @@ from orchestrator.datadir import DataDirInUse, DataDirLock, make_private
 from orchestrator.gateway import stream_endpoint
 from orchestrator.hub import Hub
 from orchestrator.metrics import Metrics
-from orchestrator.replicas import owned
 from orchestrator.scheduler import Scheduler
 from orchestrator.seeds import load_or_create_key
 from orchestrator.service import Service
@@ -145,6 +144,8 @@ def create_app(settings: Settings) -> Starlette:
             raise
         rlog = open_store(settings.database_url or None, settings.data_dir, settings.keys_dir)
         if settings.database_url:  # several replicas may share the log: each action is leased to one
+            from orchestrator.replicas import owned  # PostgreSQL mode only: psycopg loads with it
+
             rlog = owned(rlog, settings.database_url)
         rlog.open()
         rlog.bind_loop(asyncio.get_running_loop())
@@ -173,8 +174,7 @@ def create_app(settings: Settings) -> Starlette:
         # Abilities are imported on their first use (validation needs only their input models);
         # workers import them in their own processes. What is loaded so far lives as long as the
         # process: frozen, full GC passes skip it (each later ability import freezes again).
-        gc.collect()
-        gc.freeze()
+        gc.freeze()  # no gc.collect() first: it walked the whole young heap for little garbage (~0.1 s)
         pool.start_background()  # ready now; an action started before a worker is up waits for it
         log.info("started", data_dir=str(settings.data_dir), records=rlog.last_seq,
                  heavy_modules=heavy_modules(), **counts)
