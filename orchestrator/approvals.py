@@ -12,6 +12,7 @@ shared state (orchestrator/shared_state.py) shows it; the table is loaded from t
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
 from dataclasses import asdict, dataclass, fields
@@ -23,6 +24,7 @@ from orchestrator.shared_state import SharedState, open_shared_state
 from receipts.log import Entry, ReceiptLog, utc_now
 
 GRANT_TTL_S = 3600
+SHOW_WAIT_S = 10.0  # a recorded decision waits this long for the shared state before the call fails
 
 
 @dataclass
@@ -86,6 +88,24 @@ class Approvals:
         await self.log.append([Entry("approval", name, a.tenant, {"approval": asdict(a)},
                                      action_id=a.action_id, ref=a.approval_id)])
 
+    async def _show(self, body: dict[str, Any], wait_s: float | None, deciding: bool = False) -> None:
+        """Make a durable record visible in the table, retrying while the shared state is away (for
+        ``wait_s`` seconds, None: until it returns): the log already holds it, so it must show."""
+        deadline = None if wait_s is None else time.monotonic() + wait_s
+        delay = 0.05
+        while True:
+            try:
+                if deciding:
+                    await self.state.approval_end(body["approval_id"], body)
+                else:
+                    await self.state.approval_put(body)
+                return
+            except StorageUnavailable:
+                if deadline is not None and time.monotonic() + delay > deadline:
+                    raise
+                await asyncio.sleep(delay)
+                delay = min(2.0, delay * 2)
+
     async def _mine(self, principal: Principal, status: str) -> list[Approval]:
         return [_approval(b) for b in await self.state.approvals_of(principal.tenant, "reflect", principal.subject,
                                                                     status)]
@@ -123,7 +143,7 @@ class Approvals:
         a = Approval("apr_" + secrets.token_hex(8), tenant, "action_input", f"action:{action_id}",
                      action_id, reason, created_at=utc_now(), action_id=action_id, request_id=request_id)
         await self._record(a, "requested")
-        await self.state.approval_put(asdict(a))
+        await self._show(asdict(a), None)  # the action waits for it: it must become visible
         return a
 
     async def list(self, principal: Principal) -> list[dict[str, Any]]:
@@ -164,5 +184,5 @@ class Approvals:
             except StorageUnavailable:
                 pass  # the unfinished decision goes stale and frees the approval
             raise
-        await self.state.approval_end(approval_id, asdict(decided))
+        await self._show(asdict(decided), SHOW_WAIT_S, deciding=True)
         return decided

@@ -166,10 +166,12 @@ class KeyClaims:
     first). A claim whose action never reached the log (its replica died in between) is taken over
     after ``STALE_CLAIM_S``."""
 
-    def __init__(self, state: SharedState, receipt_log: ReceiptStore, poll_s: float = 0.05) -> None:
+    def __init__(self, state: SharedState, receipt_log: ReceiptStore, poll_s: float = 0.05,
+                 stale_s: float = STALE_CLAIM_S) -> None:
         self.state = state
         self.log = receipt_log
         self.poll_s = poll_s
+        self.stale_s = stale_s
 
     async def _created(self, action_id: str) -> bool:
         return bool(await asyncio.to_thread(self.log.read_action, action_id, ["state"]))
@@ -189,7 +191,7 @@ class KeyClaims:
                 raise RpcError(CONFLICT, "idempotency_key already used with other params", {"action_id": other})
             if await self._created(other):
                 raise StartedElsewhere(other)
-            if age_s >= STALE_CLAIM_S and await self.state.take_over_key(tenant, key, other, action_id):
+            if age_s >= self.stale_s and await self.state.take_over_key(tenant, key, other, action_id):
                 break
             await asyncio.sleep(self.poll_s)  # its start is in flight on another replica
         try:

@@ -17,8 +17,11 @@ import httpx
 import psycopg
 import pytest
 
+from orchestrator.errors import RpcError, StorageUnavailable
+from orchestrator.shared_state import KeyClaims, StartedElsewhere
 from orchestrator.shared_state_pg import PostgresState
-from receipts.postgres import upgrade
+from receipts.log import Entry
+from receipts.postgres import PostgresReceiptLog, upgrade
 from tests.conftest import new_pg_schema
 from tests.support import ROOT, MetisServer, RpcFailure, ToolBus, ended, sse_read
 
@@ -90,6 +93,10 @@ def test_a_reflect_approval_requested_on_one_replica_is_granted_on_the_other(pai
             approval_id = err.value.data["approval_id"]
             listed = (await apr2.call("approvals.list"))["approvals"]  # the other replica sees the request
             assert any(a["approval_id"] == approval_id and a["status"] == "pending" for a in listed)
+            async with ToolBus.connect(r2, "approver", "globex") as stranger:  # tenants stay apart
+                assert all(a["approval_id"] != approval_id for a in (await stranger.call("approvals.list"))["approvals"])
+                refused = await stranger.request("approvals.grant", {"approval_id": approval_id})
+                assert refused["error"]["code"] == -32004
             # two approvers on two replicas decide at once: exactly one decision counts
             results = await asyncio.gather(
                 apr2.request("approvals.grant", {"approval_id": approval_id, "note": "r2"}),
@@ -156,6 +163,44 @@ def test_a_stream_token_of_one_replica_opens_the_stream_on_the_other(pair, tmp_p
         stranger.stop()
     refused = httpx.get(f"{r2.http_url}/streams/{other['topic']}", params={"token": other["stream"]["token"]}, timeout=10)
     assert refused.status_code == 401
+
+
+def test_a_key_claim_is_released_when_nothing_was_recorded_and_taken_over_when_it_went_stale(pg_url, tmp_path):
+    """``KeyClaims`` on PostgreSQL: a refused ``created`` record frees its key at once; a claim whose
+    replica died before writing it is taken over once stale; a claim whose action is in the log is
+    that action; other params are -32009."""
+    log = PostgresReceiptLog(pg_url, keys_dir(tmp_path))
+    log.open()
+    state = PostgresState(pg_url)
+    claims = KeyClaims(state, log, stale_s=1.0)
+
+    async def go() -> None:
+        with pytest.raises(StorageUnavailable):
+            async with claims.claim("acme", "k1", "h", "act_refused"):
+                raise StorageUnavailable("refused")
+        async with claims.claim("acme", "k1", "h", "act_next"):  # free again, at once
+            pass
+        assert await state.claim_key("acme", "k2", "h", "act_died") is None  # its replica dies here
+        t0 = time.monotonic()
+        async with claims.claim("acme", "k2", "h", "act_heir"):
+            pass
+        assert time.monotonic() - t0 >= 0.9  # waited for the claim to go stale, then took it
+        assert (await state.claim_key("acme", "k2", "h", "act_x"))[0] == "act_heir"
+        await log.append([Entry("state", "created", "acme", {"view": {}}, action_id="act_heir")])
+        with pytest.raises(StartedElsewhere) as found:
+            async with claims.claim("acme", "k2", "h", "act_y"):
+                pass
+        assert found.value.action_id == "act_heir"
+        with pytest.raises(RpcError) as err:
+            async with claims.claim("acme", "k2", "other", "act_z"):
+                pass
+        assert err.value.code == -32009 and err.value.data == {"action_id": "act_heir"}
+
+    try:
+        asyncio.run(go())
+    finally:
+        state.close()
+        log.close()
 
 
 def test_a_tenant_bucket_is_shared_by_every_replica(pg_url):
