@@ -32,8 +32,8 @@ from orchestrator.metrics import Metrics
 from orchestrator.scheduler import Action, Scheduler, outputs_hash
 from orchestrator.shared_state import KeyClaims, StartedElsewhere
 from receipts.canonical import canonical_json
-from receipts.log import Entry, ReceiptLog, connect
-from receipts.verify import verify_connection
+from receipts.log import Entry, ReceiptLog
+from receipts.store import verify_store
 from schemas import toolbus as S
 
 log = structlog.get_logger("metis.service")
@@ -370,16 +370,9 @@ class Service:
         await self._reflect(session, "reflect.verify", "log", p.model_dump(exclude_none=True, exclude={"meta"}),
                             approval=not operator)
 
-        def run() -> dict[str, Any]:
-            conn = connect(self.log.path, readonly=True)
-            try:
-                report = verify_connection(conn, self.log.data_dir, p.from_seq or 1, p.to_seq, tenant=tenant)
-            finally:
-                conn.close()
-            return report.as_dict()
-
         sth = await self.log.sign_tree_head_async() if operator else None
-        result = await asyncio.to_thread(run)
+        report = await asyncio.to_thread(verify_store, self.log, p.from_seq or 1, p.to_seq, tenant)
+        result = report.as_dict()
         result["scope"] = "log" if operator else "tenant"
         if operator:
             result["tree_head"] = {**result.get("tree_head", {}), "signed": sth}

@@ -33,6 +33,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -41,8 +42,9 @@ import structlog
 from psycopg_pool import ConnectionPool
 
 from receipts import migrations
-from receipts.log import GENESIS_HASH, Entry, Record, build_body, stream_key, utc_now
-from receipts.merkle import MerkleTree, leaf_hash
+from receipts.canonical import parse_canonical
+from receipts.log import GENESIS_HASH, PERSIST_LEVEL, Entry, Record, build_body, stream_key, utc_now
+from receipts.merkle import FrontierTree, leaf_hash, subtree_hash
 from receipts.signing import TreeHeadSigner
 from receipts.store import STOP, Fence, FencedOut, Listener, LogCore, StorageUnavailable
 from receipts.verify import VerifyReport, verify_connection
@@ -53,7 +55,18 @@ LOG_LOCK = migrations.lock_key("metis:receipt-log")
 CHANNEL = "metis_log"
 COLUMNS = "seq, type, name, tenant, topic, action_id, ref, stream, body, hash"
 COPY = f"COPY records ({COLUMNS}) FROM STDIN"
-APPEND = "SELECT * FROM metis_append(%b, %b, %b, %b, %b, %b, %b, %b, %b, %b, %b, %b, %b)"  # binary: arrays of bytea
+_ARRAYS = ("%b::bigint[], %b::text[], %b::text[], %b::text[], %b::text[], %b::text[], %b::text[], %b::text[], "
+           "%b::bytea[], %b::text[]")
+_NODES = "%b::integer[], %b::bigint[], %b::bytea[]"
+APPEND = f"SELECT * FROM metis_log_append(%b::bigint, %b::bigint, %b::text, {_ARRAYS}, {_NODES})"  # binary arrays
+INSERT = f"INSERT INTO records ({COLUMNS}) SELECT * FROM unnest({_ARRAYS})"
+INSERT_NODES = f"INSERT INTO merkle_nodes (level, idx, hash) SELECT * FROM unnest({_NODES})"
+# Raise the durable head to %s (never lower it) and wake the followers, in one synchronously committed
+# transaction: its WAL flush covers every record committed before it. (When another replica already
+# raised the head past it, that replica's flush covered these records: nothing to write.)
+BARRIER = ("WITH raised AS (UPDATE metis_log_head SET seq = %s WHERE seq < %s RETURNING seq) "
+           "SELECT pg_notify('metis_log', %s)")
+HEAD = "(SELECT seq FROM metis_log_head)"
 CONNECTION_ERRORS = (psycopg.OperationalError, psycopg.InterfaceError)
 
 
@@ -122,6 +135,16 @@ def verify_database(url: str, keys_dir: Path | None = None, from_seq: int = 1,
         conn.close()
 
 
+@dataclass
+class _Commit:
+    """A batch committed (not yet known durable): the appenders' results, its records and leaf hashes."""
+
+    results: list[tuple[Any, list[Record] | Exception]]
+    own: list[Record]
+    leaves: list[bytes]
+    reconnected: bool = False  # committed on a connection opened after a failure: check it landed
+
+
 class PostgresReceiptLog(LogCore):
     """The ``ReceiptStore`` on PostgreSQL. Call ``open()`` first and ``close()`` at the end."""
 
@@ -135,15 +158,18 @@ class PostgresReceiptLog(LogCore):
         self.pool_size = pool_size
         self.start_wait_s = start_wait_s
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._flushq: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._listeners: list[Listener] = []
-        self._tree = MerkleTree()
+        self._tree = FrontierTree(0, {}, self._load_node, PERSIST_LEVEL)
         self._tree_lock = threading.Lock()
         self._follow_lock = threading.Lock()
         self._last_seq = 0
         self._last_hash = GENESIS_HASH
+        self._pending: tuple[int, str, FrontierTree] | None = None  # the writer's tail: committed, maybe not durable
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pool: ConnectionPool | None = None
         self._writer: threading.Thread | None = None
+        self._flusher: threading.Thread | None = None
         self._follower: threading.Thread | None = None
         self._stopping = threading.Event()
         self.signer: TreeHeadSigner | None = None
@@ -151,38 +177,100 @@ class PostgresReceiptLog(LogCore):
         self.appended_total = 0
         self.commits_total = 0
         self.available = True  # False while the writer cannot reach the database
-        self._inflight: tuple[int, str] | None = None  # last record of a COMMIT not yet answered
-        self._attempt_records: dict[int, list[Record]] = {}  # that attempt's records, by entries list
+        self._attempt: _Commit | None = None  # the batch whose metis_log_append is under way
 
     # -- lifecycle -----------------------------------------------------------------------------
 
     def open(self) -> None:
-        """Migrate, rebuild the Merkle tree from the records, start the writer, follower and readers."""
+        """Migrate, load the Merkle tree's right edge (O(log n) stored nodes; a log written before
+        nodes were stored gets them once, here), start the writer, flusher, follower and readers."""
         upgrade(self.url, self.start_wait_s)
         self.signer = TreeHeadSigner.load_or_create(self.keys_dir)
-        with connect(self.url, autocommit=False, app="metis-open") as conn:
-            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            cur = conn.cursor(name="metis_open")
-            cur.itersize = 10000
-            cur.execute("SELECT seq, body, hash FROM records ORDER BY seq")
-            leaves: list[bytes] = []
-            expected, prev = 1, GENESIS_HASH
-            for seq, body, hsh in cur:
-                if seq != expected:
-                    raise RuntimeError(f"receipt log damaged: record {expected} missing (found {seq})")
-                leaves.append(leaf_hash(bytes(body)))
-                prev, expected = hsh, expected + 1
-            cur.close()
-        self._tree.extend(leaves)
-        self._last_seq, self._last_hash = expected - 1, prev
         self._pool = ConnectionPool(self.url, min_size=1, max_size=self.pool_size, timeout=1.0,
                                     kwargs={"autocommit": True, "connect_timeout": 5, "application_name": "metis-read"},
                                     name="metis-read", open=True)
+        with connect(self.url, app="metis-open") as conn:
+            self._store_missing_nodes(conn)
+            _raise_head(conn, self._tail(conn)[0])  # records a writer that died left above the head
+            head = conn.execute("SELECT seq FROM metis_log_head").fetchone()[0]  # type: ignore[index]
+            self._last_seq, self._last_hash, self._tree = self._tree_at(conn, head)
         self._stopping.clear()
         self._writer = threading.Thread(target=self._write_loop, name="pg-log-writer", daemon=True)
+        self._flusher = threading.Thread(target=self._flush_loop, name="pg-log-flusher", daemon=True)
         self._follower = threading.Thread(target=self._follow_loop, name="pg-log-follower", daemon=True)
         self._writer.start()
+        self._flusher.start()
         self._follower.start()
+
+    def _store_missing_nodes(self, conn: psycopg.Connection) -> None:
+        """One-time upgrade of a log whose records predate ``merkle_nodes``: hash every record and
+        store the nodes, under the log's lock (a replica starting at the same time waits, then finds
+        them stored)."""
+        seq = self._tail(conn)[0]
+        if seq < 1 << PERSIST_LEVEL or self._has_node(conn, seq):
+            return
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (LOG_LOCK,))
+            seq = self._tail(conn)[0]
+            if self._has_node(conn, seq):
+                return
+            log.info("merkle_nodes_building", records=seq)
+            tree = FrontierTree(0, {}, self._load_node, PERSIST_LEVEL)
+            expected = 1
+            nodes: list[tuple[int, int, bytes]] = []
+            with conn.cursor(name="metis_nodes") as cur:
+                cur.itersize = 10000
+                cur.execute("SELECT seq, body FROM records ORDER BY seq")
+                for rseq, body in cur:
+                    if rseq != expected:
+                        raise RuntimeError(f"receipt log damaged: record {expected} missing (found {rseq})")
+                    expected += 1
+                    nodes.extend(tree.extend([leaf_hash(bytes(body))]))
+            for i in range(0, len(nodes), 10000):
+                chunk = nodes[i:i + 10000]
+                conn.execute("INSERT INTO merkle_nodes (level, idx, hash) SELECT * FROM unnest(%s::int[], %s::bigint[], "
+                             "%s::bytea[]) ON CONFLICT DO NOTHING", [list(c) for c in zip(*chunk, strict=True)])
+
+    @staticmethod
+    def _has_node(conn: psycopg.Connection, size: int) -> bool:
+        """Is the last complete persisted subtree of a tree of ``size`` leaves stored?"""
+        if size < 1 << PERSIST_LEVEL:
+            return True
+        return conn.execute("SELECT 1 FROM merkle_nodes WHERE level = %s AND idx = %s",
+                            (PERSIST_LEVEL, (size >> PERSIST_LEVEL) - 1)).fetchone() is not None
+
+    @staticmethod
+    def _tail(conn: psycopg.Connection) -> tuple[int, str]:
+        row = conn.execute("SELECT seq, hash FROM records ORDER BY seq DESC LIMIT 1").fetchone()
+        return (row[0], row[1]) if row else (0, GENESIS_HASH)
+
+    def _tree_at(self, conn: psycopg.Connection, size: int) -> tuple[int, str, FrontierTree]:
+        """(seq, hash, tree) of the log's first ``size`` records: the last record is checked against
+        its hash and seq, the tree's right edge is read from the stored nodes."""
+        if size == 0:
+            return 0, GENESIS_HASH, FrontierTree(0, {}, self._load_node, PERSIST_LEVEL)
+        row = conn.execute("SELECT body, hash FROM records WHERE seq = %s", (size,)).fetchone()
+        if row is None or _sha256(bytes(row[0])) != row[1] or parse_canonical(bytes(row[0]))["seq"] != size:
+            raise RuntimeError(f"receipt log damaged at record {size}")
+        frontier = {k: self._load_node(k, (size >> k) - 1, conn) for k in range(size.bit_length()) if size >> k & 1}
+        return size, row[1], FrontierTree(size, frontier, self._load_node, PERSIST_LEVEL)
+
+    def _load_node(self, level: int, index: int, conn: psycopg.Connection | None = None) -> bytes:
+        """A complete subtree hash: stored, or hashed from its (at most 2^(PERSIST_LEVEL-1)) records."""
+        def rows(sql: str, args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+            return conn.execute(sql, args).fetchall() if conn is not None else self._rows(sql, args)
+
+        if level >= PERSIST_LEVEL:
+            found = rows("SELECT hash FROM merkle_nodes WHERE level = %s AND idx = %s", (level, index))
+            if not found:
+                raise RuntimeError(f"receipt log damaged: Merkle node ({level}, {index}) missing")
+            return bytes(found[0][0])
+        first = (index << level) + 1
+        bodies = [bytes(b) for (b,) in rows("SELECT body FROM records WHERE seq BETWEEN %s AND %s ORDER BY seq",
+                                            (first, first + (1 << level) - 1))]
+        if len(bodies) != 1 << level:
+            raise RuntimeError(f"receipt log damaged: records {first}..{first + (1 << level) - 1} incomplete")
+        return subtree_hash([leaf_hash(b) for b in bodies])
 
     def close(self) -> None:
         """Drain pending appends, sign a final tree head, stop the threads and the pool."""
@@ -208,15 +296,15 @@ class PostgresReceiptLog(LogCore):
 
     @property
     def last_seq(self) -> int:
-        """The last record integrated here (appended by this replica or followed from another)."""
+        """The last durable record integrated here (appended by this replica or followed from another)."""
         return self._last_seq
 
     def submit(self, entries: list[Entry], fence: Fence | None = None) -> None:
         self._queue.put(("append", entries, None, fence))
 
     async def append(self, entries: list[Entry], fence: Fence | None = None) -> list[Record]:
-        """Append atomically and in order; returns once committed. With ``fence``, only while the
-        action's job is running under that epoch (else ``FencedOut``)."""
+        """Append atomically and in order; returns once committed and flushed. With ``fence``, only
+        while the action's job is running under that epoch (else ``FencedOut``)."""
         fut: asyncio.Future[list[Record]] = asyncio.get_running_loop().create_future()
         self._queue.put(("append", entries, fut, fence))
         return await fut
@@ -227,6 +315,8 @@ class PostgresReceiptLog(LogCore):
         return fut.result()
 
     def _write_loop(self) -> None:
+        """Sequence batches: commit each (without waiting for its flush) and hand it to the flusher,
+        which acknowledges it once durable; meanwhile the next batch is built and committed."""
         conn: psycopg.Connection | None = None
         stop = False
         while not stop:
@@ -237,35 +327,51 @@ class PostgresReceiptLog(LogCore):
             if batch:
                 conn = self._commit_with_retry(conn, batch)
             for fut in signs:
-                conn = self._sign_with_retry(conn, fut)
+                self._flushq.put(("sign", fut))
+        self._flushq.put(STOP)
+        if self._flusher is not None:
+            self._flusher.join()
+            self._flusher = None
         if conn is not None:
             conn.close()
 
-    def _writer_conn(self, conn: psycopg.Connection | None) -> psycopg.Connection:
-        if conn is None or conn.closed or conn.broken:
-            if conn is not None:
-                conn.close()
-            conn = connect(self.url, app="metis-log-writer")
-        return conn
+    def _writer_conn(self, conn: psycopg.Connection | None) -> tuple[psycopg.Connection, bool]:
+        """The writer's connection (commits without waiting for the WAL flush: the flusher waits);
+        True when it is a new one."""
+        if conn is not None and not conn.closed and not conn.broken:
+            return conn, False
+        if conn is not None:
+            conn.close()
+        conn = connect(self.url, app="metis-log-writer")
+        conn.execute("SET synchronous_commit = off")
+        self._pending = None
+        return conn, True
 
     def _commit_with_retry(self, conn: psycopg.Connection | None, batch: list[tuple[Any, ...]]) -> psycopg.Connection | None:
-        """Commit ``batch``, reconnecting with backoff for up to ``retry_window_s``; fail it then."""
+        """Commit ``batch``, reconnecting with backoff for up to ``retry_window_s``; fail it then.
+        After a failure whose outcome is unknown, the batch is looked up by its last record's seq
+        and hash (the hash covers the whole chain, so no other batch matches): found, it is handed
+        on as committed, never written twice."""
         deadline = time.monotonic() + self.retry_window_s
         delays = backoff()
-        inflight: tuple[int, str] | None = None  # (seq, hash) of the last record of an attempt
+        inflight: _Commit | None = None
+        reconnected = False
         while True:
             try:
-                conn = self._writer_conn(conn)
-                if inflight is not None and self._landed(conn, inflight):
-                    self._finish_landed(conn, batch)
-                    return conn
-                inflight = None
-                self._commit_batch(conn, batch, lambda seq, hsh: self._set_inflight(seq, hsh))
+                conn, fresh = self._writer_conn(conn)
+                reconnected = reconnected or fresh
+                if inflight is not None:
+                    if self._landed(conn, inflight.own[-1]):
+                        inflight.reconnected = True
+                        self._hand_over(inflight)
+                        return conn
+                    inflight = None
+                self._hand_over(self._commit_batch(conn, batch), reconnected)
                 self.available = True
                 return conn
             except CONNECTION_ERRORS as exc:
-                inflight = self._inflight or inflight
-                self._inflight = None
+                inflight = self._attempt or inflight
+                self._attempt = None
                 self.available = False
                 if conn is not None:
                     conn.close()
@@ -277,24 +383,16 @@ class PostgresReceiptLog(LogCore):
                     return None
                 time.sleep(next(delays))
 
-    def _set_inflight(self, seq: int, hsh: str) -> None:
-        self._inflight = (seq, hsh)
+    def _hand_over(self, done: _Commit, reconnected: bool = False) -> None:
+        self._attempt = None
+        done.reconnected = done.reconnected or reconnected
+        self._flushq.put(("commit", done))
 
     @staticmethod
-    def _landed(conn: psycopg.Connection, inflight: tuple[int, str]) -> bool:
-        """Did an attempt whose COMMIT got no answer commit? Its last record would be there, same hash
-        (the hash covers the whole chain before it, so no other batch can match)."""
-        row = conn.execute("SELECT hash FROM records WHERE seq = %s", (inflight[0],)).fetchone()
-        return row is not None and row[0] == inflight[1]
-
-    def _finish_landed(self, conn: psycopg.Connection, batch: list[tuple[Any, ...]]) -> None:
-        """The batch committed before the connection was lost: read it back and acknowledge it."""
-        self._catch_up(conn)
-        results: list[tuple[Any, list[Record] | Exception]] = []
-        for item in batch:
-            results.append((item[2], self._attempt_records.get(id(item[1]), [])))
-        self._attempt_records.clear()
-        self._acknowledge(results)
+    def _landed(conn: psycopg.Connection, last: Record) -> bool:
+        """Did an attempt whose answer was lost commit? Its last record is there with the same hash."""
+        row = conn.execute("SELECT hash FROM records WHERE seq = %s", (last.seq,)).fetchone()
+        return row is not None and row[0] == last.hash
 
     def _build(self, batch: list[tuple[Any, ...]], seq: int, prev: str, fences: dict[str, tuple[int, str]]
                ) -> tuple[list[tuple[Any, list[Record] | Exception]], list[Record]]:
@@ -302,7 +400,6 @@ class PostgresReceiptLog(LogCore):
         payload or a stale fence fails that append only); and all records in order."""
         results: list[tuple[Any, list[Record] | Exception]] = []
         own: list[Record] = []
-        attempt: dict[int, list[Record]] = {}
         ts = utc_now()
         for _, entries, fut, fence in batch:
             if fence is not None and fences.get(fence.action_id) != (fence.epoch, "running"):
@@ -323,61 +420,61 @@ class PostgresReceiptLog(LogCore):
                 results.append((fut, ValueError(f"record not appendable: {exc}")))
                 continue
             own.extend(recs)
-            attempt[id(entries)] = recs
             results.append((fut, recs))
-        self._attempt_records = attempt
         return results, own
 
-    def _committed(self, results: list[tuple[Any, list[Record] | Exception]], own: list[Record]) -> None:
-        self._inflight = None
-        self._attempt_records = {}
-        if own:
-            self.appended_total += len(own)
-            self.commits_total += 1
-        self._integrate(own, lambda: self._acknowledge(results))
+    def _pending_tail(self, conn: psycopg.Connection) -> tuple[int, str, FrontierTree]:
+        """The tail the next batch chains on: this writer's last commit, or the database's."""
+        if self._pending is None:
+            self._pending = self._tree_at(conn, self._tail(conn)[0])
+        return self._pending
 
-    def _commit_batch(self, conn: psycopg.Connection, batch: list[tuple[Any, ...]],
-                      mark: Callable[[int, str], None]) -> None:
-        """One round trip when the tail is where this replica last saw it (``metis_append``); after a
-        moved tail, catch up and try again; fenced batches, or a tail that keeps moving, take the
+    def _prepare(self, batch: list[tuple[Any, ...]], tail: tuple[int, str, FrontierTree],
+                 fences: dict[str, tuple[int, str]]) -> tuple[_Commit, FrontierTree, list[tuple[int, int, bytes]]]:
+        """Records, leaves, the tree after them and the Merkle nodes they complete."""
+        results, own = self._build(batch, tail[0], tail[1], fences)
+        leaves = [leaf_hash(r.body) for r in own]
+        tree = tail[2].copy()
+        nodes = tree.extend(leaves)
+        done = _Commit(results, own, leaves)
+        if own:
+            self._attempt = done
+        return done, tree, nodes
+
+    def _commit_batch(self, conn: psycopg.Connection, batch: list[tuple[Any, ...]]) -> _Commit:
+        """One round trip when the tail is where this writer left it (``metis_log_append``); after a
+        moved tail, reload it and try again; fenced batches, or a tail that keeps moving, take the
         locked path."""
         if all(item[3] is None for item in batch):
             for _ in range(3):
-                with self._follow_lock:
-                    seq, prev = self._last_seq, self._last_hash
-                results, own = self._build(batch, seq, prev, {})
-                if not own:
-                    self._committed(results, own)
-                    return
-                mark(own[-1].seq, own[-1].hash)
-                cols = [list(c) for c in zip(*((r.seq, r.type, r.name, r.tenant, r.topic, r.action_id, r.ref, r.stream,
-                                                 r.body, r.hash) for r in own), strict=True)]
-                ok, tail_seq, _ = conn.execute(APPEND, (LOG_LOCK, seq, prev, *cols)).fetchone()  # type: ignore[misc]
+                tail = self._pending_tail(conn)
+                done, tree, nodes = self._prepare(batch, tail, {})
+                if not done.own:
+                    return done
+                ok, _, _ = conn.execute(APPEND, (LOG_LOCK, tail[0], tail[1], *_columns(done.own),
+                                                 *_node_columns(nodes))).fetchone()  # type: ignore[misc]
                 if ok:
-                    self._committed(results, own)
-                    return
-                self._inflight = None
-                self._catch_up(conn, tail_seq)
-        self._commit_locked(conn, batch, mark)
+                    self._pending = (done.own[-1].seq, done.own[-1].hash, tree)
+                    return done
+                self._attempt = None
+                self._pending = None
+        return self._commit_locked(conn, batch)
 
-    def _commit_locked(self, conn: psycopg.Connection, batch: list[tuple[Any, ...]],
-                       mark: Callable[[int, str], None]) -> None:
-        """Lock, read the tail, check fences, COPY, NOTIFY, commit: the general path."""
+    def _commit_locked(self, conn: psycopg.Connection, batch: list[tuple[Any, ...]]) -> _Commit:
+        """Lock, read the tail, check fences, insert records and nodes, commit: the general path."""
         with conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (LOG_LOCK,))
-            row = conn.execute("SELECT seq, hash FROM records ORDER BY seq DESC LIMIT 1").fetchone()
-            seq, prev = (row[0], row[1]) if row else (0, GENESIS_HASH)
-            if seq > self._last_seq:  # other replicas appended since we last looked: integrate first
-                self._catch_up(conn, seq)
-            results, own = self._build(batch, seq, prev, self._fences(conn, batch))
-            if own:
-                with conn.cursor().copy(COPY) as copy:
-                    for r in own:
-                        copy.write_row((r.seq, r.type, r.name, r.tenant, r.topic, r.action_id, r.ref, r.stream,
-                                        r.body, r.hash))
-                conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, str(own[-1].seq)))
-                mark(own[-1].seq, own[-1].hash)
-        self._committed(results, own)
+            seq, hsh = self._tail(conn)
+            if self._pending is None or self._pending[:2] != (seq, hsh):
+                self._pending = self._tree_at(conn, seq)
+            done, tree, nodes = self._prepare(batch, self._pending, self._fences(conn, batch))
+            if done.own:
+                conn.execute(INSERT, _columns(done.own))
+                if nodes:
+                    conn.execute(INSERT_NODES, _node_columns(nodes))
+        if done.own:
+            self._pending = (done.own[-1].seq, done.own[-1].hash, tree)
+        return done
 
     @staticmethod
     def _fences(conn: psycopg.Connection, batch: list[tuple[Any, ...]]) -> dict[str, tuple[int, str]]:
@@ -390,20 +487,100 @@ class PostgresReceiptLog(LogCore):
                             (ids,)).fetchall()
         return {a: (e, st) for a, e, st in rows}
 
+    # -- durability --------------------------------------------------------------------------
+
+    def _flush_loop(self) -> None:
+        """Make committed batches durable in groups: one synchronously committed raise of
+        ``metis_log_head`` (its WAL flush covers every commit before it) per group, then integrate
+        and acknowledge them in order, then sign the tree heads asked for meanwhile."""
+        conn: psycopg.Connection | None = None
+        stop = False
+        while not stop:
+            items = [self._flushq.get()]
+            while items[-1] is not STOP:
+                try:
+                    items.append(self._flushq.get_nowait())
+                except queue.Empty:
+                    break
+            if items[-1] is STOP:
+                items.pop()
+                stop = True
+            commits = [it[1] for it in items if it[0] == "commit"]
+            if any(c.own for c in commits):
+                conn = self._flush_with_retry(conn, commits)
+            else:
+                for c in commits:
+                    self._acknowledge(c.results)
+            for it in items:
+                if it[0] == "sign":
+                    conn = self._sign_with_retry(conn, it[1])
+        if conn is not None:
+            conn.close()
+
+    def _flush_with_retry(self, conn: psycopg.Connection | None, commits: list[_Commit]) -> psycopg.Connection | None:
+        """Raise the durable head over ``commits`` (retrying for ``retry_window_s``); a batch whose
+        commit did not survive a lost connection or a database restart fails its appenders with a
+        retryable error (it was never acknowledged)."""
+        deadline = time.monotonic() + self.retry_window_s
+        delays = backoff()
+        check = any(c.reconnected for c in commits)
+        while True:
+            try:
+                if conn is None or conn.closed or conn.broken:
+                    if conn is not None:
+                        conn.close()
+                    conn = connect(self.url, app="metis-log-flusher")
+                if check:
+                    commits = self._surviving(conn, commits)
+                _raise_head(conn, max((c.own[-1].seq for c in commits if c.own), default=0))
+                break
+            except CONNECTION_ERRORS as exc:
+                check = True
+                if conn is not None:
+                    conn.close()
+                conn = None
+                if time.monotonic() >= deadline:
+                    failure = unavailable(exc, "append")
+                    log.warning("pg_flush_failed", error=str(failure), records=sum(len(c.own) for c in commits))
+                    for c in commits:
+                        self._acknowledge([(fut, failure) for fut, _ in c.results])
+                    return None
+                time.sleep(next(delays))
+        for c in commits:
+            if c.own:
+                self.appended_total += len(c.own)
+                self.commits_total += 1
+            self._integrate(c.own, c.leaves, lambda c=c: self._acknowledge(c.results))  # type: ignore[misc]
+        return conn
+
+    def _surviving(self, conn: psycopg.Connection, commits: list[_Commit]) -> list[_Commit]:
+        """The commits still in the database after a lost connection; the first one missing (and every
+        later one: they chain on it) fails its appenders (the writer's next commit finds the tail
+        moved back and reloads it)."""
+        for n, c in enumerate(commits):
+            if c.own and not self._landed(conn, c.own[-1]):
+                lost = StorageUnavailable("database unavailable (append): the commit was lost with the connection")
+                for later in commits[n:]:
+                    self._acknowledge([(fut, lost) for fut, _ in later.results])
+                return commits[:n]
+        return commits
+
     # -- following ---------------------------------------------------------------------------
 
-    def _integrate(self, recs: list[Record], before_listeners: Callable[[], None] | None = None) -> None:
-        """Add records that follow ``last_seq`` to the tree, in order, and hand them to the listeners.
-        Records already integrated are skipped; a batch that does not follow on is left for the
-        follower, which reads from ``last_seq`` on. ``before_listeners`` runs once the tree holds the
-        records and before the listeners are called (the writer acknowledges its appenders there, so,
-        as with the embedded log, an appender hears of its commit before any subscriber does)."""
+    def _integrate(self, recs: list[Record], leaves: list[bytes] | None = None,
+                   before_listeners: Callable[[], None] | None = None) -> None:
+        """Add durable records that follow ``last_seq`` to the tree, in order, and hand them to the
+        listeners. Records already integrated are skipped; a batch that does not follow on is left
+        for the follower, which reads from ``last_seq`` on. ``before_listeners`` runs once the tree
+        holds the records and before the listeners are called (the flusher acknowledges appenders
+        there, so, as with the embedded log, an appender hears of its commit before any subscriber)."""
         with self._follow_lock:
-            new = [r for r in recs if r.seq > self._last_seq]
+            skip = next((n for n, r in enumerate(recs) if r.seq > self._last_seq), len(recs))
+            new = recs[skip:]
             if new and new[0].seq == self._last_seq + 1:
-                leaves = [leaf_hash(r.body) for r in new]
+                hashes = leaves[skip:] if leaves is not None else [leaf_hash(r.body) for r in new]
                 with self._tree_lock:
-                    self._tree.extend(leaves)
+                    self._tree.extend(hashes)
                     self._last_seq, self._last_hash = new[-1].seq, new[-1].hash
             else:
                 new = []
@@ -423,10 +600,10 @@ class PostgresReceiptLog(LogCore):
             listener(recs)
 
     def _catch_up(self, conn: psycopg.Connection, upto: int | None = None) -> None:
-        """Integrate every committed record after ``last_seq`` (up to ``upto``), in chunks."""
+        """Integrate every durable record after ``last_seq`` (up to ``upto``), in chunks."""
         while True:
             start = self._last_seq
-            sql = f"SELECT {COLUMNS} FROM records WHERE seq > %s ORDER BY seq LIMIT 2000"
+            sql = f"SELECT {COLUMNS} FROM records WHERE seq > %s AND seq <= {HEAD} ORDER BY seq LIMIT 2000"
             rows = conn.execute(sql, (start,)).fetchall()
             if not rows:
                 return
@@ -444,8 +621,9 @@ class PostgresReceiptLog(LogCore):
                     conn.execute(f"LISTEN {CHANNEL}")
                     delays = backoff(0.1, 2.0)
                 self._catch_up(conn)
-                for _ in conn.notifies(timeout=self.poll_s, stop_after=1):
-                    pass
+                for note in conn.notifies(timeout=self.poll_s, stop_after=1):
+                    if note.payload.isdigit() and int(note.payload) <= self._last_seq:
+                        continue  # this replica's own flush, integrated already
             except CONNECTION_ERRORS as exc:
                 if conn is not None:
                     conn.close()
@@ -474,35 +652,39 @@ class PostgresReceiptLog(LogCore):
         return [Record.from_row(r) for r in self._rows(sql, args)]
 
     def read_stream(self, tenant: str, topic: str, after_seq: int, limit: int = 500) -> list[Record]:
-        return self._records(f"SELECT {COLUMNS} FROM records WHERE stream = %s AND seq > %s ORDER BY seq LIMIT %s",
+        return self._records(f"SELECT {COLUMNS} FROM records WHERE stream = %s AND seq > %s AND seq <= {HEAD} "
+                             "ORDER BY seq LIMIT %s",
                              (stream_key(tenant, topic), after_seq, limit))
 
     def first_stream_seq(self, tenant: str, topic: str) -> int | None:
-        rows = self._rows("SELECT MIN(seq) FROM records WHERE stream = %s", (stream_key(tenant, topic),))
+        rows = self._rows(f"SELECT MIN(seq) FROM records WHERE stream = %s AND seq <= {HEAD}", (stream_key(tenant, topic),))
         return rows[0][0] if rows else None
 
     def read_action(self, action_id: str, types: Sequence[str] | None = None) -> list[Record]:
         if types:
-            return self._records(f"SELECT {COLUMNS} FROM records WHERE action_id = %s AND type = ANY(%s) ORDER BY seq",
+            return self._records(f"SELECT {COLUMNS} FROM records WHERE action_id = %s AND type = ANY(%s) "
+                                 f"AND seq <= {HEAD} ORDER BY seq",
                                  (action_id, list(types)))
-        return self._records(f"SELECT {COLUMNS} FROM records WHERE action_id = %s ORDER BY seq", (action_id,))
+        return self._records(f"SELECT {COLUMNS} FROM records WHERE action_id = %s AND seq <= {HEAD} ORDER BY seq", (action_id,))
 
     def read_range(self, from_seq: int, to_seq: int, limit: int = 1000) -> list[Record]:
-        return self._records(f"SELECT {COLUMNS} FROM records WHERE seq BETWEEN %s AND %s ORDER BY seq LIMIT %s",
+        return self._records(f"SELECT {COLUMNS} FROM records WHERE seq BETWEEN %s AND %s AND seq <= {HEAD} "
+                             "ORDER BY seq LIMIT %s",
                              (from_seq, to_seq, limit))
 
     def get(self, seq: int) -> Record | None:
-        rows = self._records(f"SELECT {COLUMNS} FROM records WHERE seq = %s", (seq,))
+        rows = self._records(f"SELECT {COLUMNS} FROM records WHERE seq = %s AND seq <= {HEAD}", (seq,))
         return rows[0] if rows else None
 
     def get_ref(self, ref: str) -> list[Record]:
-        return self._records(f"SELECT {COLUMNS} FROM records WHERE ref = %s ORDER BY seq", (ref,))
+        return self._records(f"SELECT {COLUMNS} FROM records WHERE ref = %s AND seq <= {HEAD} ORDER BY seq", (ref,))
 
     def iter_control(self) -> Iterator[Record]:
         """State and approval records in order, read in pages (keyset on seq)."""
         after = 0
         while True:
             page = self._records(f"SELECT {COLUMNS} FROM records WHERE type IN ('state', 'approval') AND seq > %s "
+                                 f"AND seq <= {HEAD} "
                                  "ORDER BY seq LIMIT 5000", (after,))
             yield from page
             if len(page) < 5000:
@@ -525,7 +707,10 @@ class PostgresReceiptLog(LogCore):
 
     def _sign_with_retry(self, conn: psycopg.Connection | None, fut: Future) -> psycopg.Connection | None:
         try:
-            conn = self._writer_conn(conn)
+            if conn is None or conn.closed or conn.broken:
+                if conn is not None:
+                    conn.close()
+                conn = connect(self.url, app="metis-log-flusher")
             self._catch_up(conn)
             fut.set_result(self._sign(conn))
             return conn
@@ -559,3 +744,21 @@ class PostgresReceiptLog(LogCore):
 
 def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+def _raise_head(conn: psycopg.Connection, seq: int) -> None:
+    """Make every committed record up to ``seq`` durable and visible to readers (``BARRIER``)."""
+    conn.execute(BARRIER, (seq, seq, str(seq)))
+
+
+def _columns(recs: list[Record]) -> list[list[Any]]:
+    """The records as one array per column (for ``unnest``)."""
+    return [list(c) for c in zip(*((r.seq, r.type, r.name, r.tenant, r.topic, r.action_id, r.ref, r.stream,
+                                    r.body, r.hash) for r in recs), strict=True)]
+
+
+def _node_columns(nodes: list[tuple[int, int, bytes]]) -> list[list[Any]]:
+    """Merkle nodes as (levels, indexes, hashes) arrays."""
+    if not nodes:
+        return [[], [], []]
+    return [list(c) for c in zip(*nodes, strict=True)]

@@ -196,12 +196,14 @@ def open_store(database_url: str | None, data_dir: Path, keys_dir: Path | None =
     return ReceiptLog(data_dir)
 
 
-def verify_store(store: ReceiptStore, from_seq: int = 1, to_seq: int | None = None) -> VerifyReport:
+def verify_store(store: ReceiptStore, from_seq: int = 1, to_seq: int | None = None,
+                 tenant: str | None = None) -> VerifyReport:
     """Verify an open store's records offline-style (chain, bodies, Merkle root against every signed
-    tree head), whatever the engine."""
+    tree head), whatever the engine, from one consistent snapshot. With ``tenant``, the report
+    speaks of that tenant's records only (``receipts.verify.verify_connection``)."""
     verify = getattr(store, "verify", None)
     if verify is not None:
-        return verify(from_seq, to_seq)
+        return verify(from_seq, to_seq, tenant=tenant)
     from receipts.verify import verify_data_dir
 
-    return verify_data_dir(store.data_dir, from_seq, to_seq)  # type: ignore[attr-defined]
+    return verify_data_dir(store.data_dir, from_seq, to_seq, tenant=tenant)  # type: ignore[attr-defined]

@@ -81,9 +81,15 @@ def verify_connection(
 ) -> VerifyReport:
     """Verify records ``from_seq..to_seq`` of an open log (the chain is walked from record 1).
 
+    The caller holds one read transaction around this call, so records and tree heads come from
+    the same snapshot; the head file of ``data_dir`` is read before the first query, so every
+    record it covers is in that snapshot (a live log can only have grown since).
+
     With ``tenant``, the report speaks only of that tenant: ``checked`` counts its records, a
     failure names ``first_bad_seq`` only when the bad record is its own, and no tree head (whose
     size is the whole log's volume) is returned."""
+    head_file = data_dir / TREE_HEAD_FILE if data_dir is not None else None
+    file_heads = [json.loads(head_file.read_text())] if head_file is not None and head_file.exists() else []
     tree = MerkleTree()
     prev = GENESIS_HASH
     expected = 1
@@ -104,7 +110,7 @@ def verify_connection(
             checked += 1
         expected += 1
     size = expected - 1
-    report = _check_heads(conn, data_dir, to_seq, tree, size, checked)
+    report = _check_heads(conn, data_dir, file_heads, to_seq, tree, size, checked)
     if tenant is not None:  # no global figures: the tree size is every tenant's volume
         report.tree_head = None
         if not report.ok:
@@ -113,12 +119,11 @@ def verify_connection(
     return report
 
 
-def _check_heads(conn: sqlite3.Connection, data_dir: Path | None, to_seq: int | None, tree: MerkleTree,
-                 size: int, checked: int) -> VerifyReport:
+def _check_heads(conn: sqlite3.Connection, data_dir: Path | None, file_heads: list[dict[str, Any]],
+                 to_seq: int | None, tree: MerkleTree, size: int, checked: int) -> VerifyReport:
     """Compare every signed tree head (table and file) with the Merkle tree of the records."""
     heads: list[dict[str, Any]] = [json.loads(b) for (b,) in conn.execute("SELECT body FROM tree_heads ORDER BY tree_size")]
-    if data_dir is not None and (data_dir / TREE_HEAD_FILE).exists():
-        heads.append(json.loads((data_dir / TREE_HEAD_FILE).read_text()))
+    heads += file_heads
     pinned = data_dir / PUBLIC_KEY_FILE if data_dir is not None else None
     trusted_key = pinned.read_text() if pinned is not None and pinned.exists() else None
     latest: dict[str, Any] | None = None
@@ -151,13 +156,16 @@ def _check_heads(conn: sqlite3.Connection, data_dir: Path | None, to_seq: int | 
     return VerifyReport(True, checked, tree_head=head)
 
 
-def verify_data_dir(data_dir: Path, from_seq: int = 1, to_seq: int | None = None) -> VerifyReport:
-    """Open ``<data_dir>/receipts.sqlite3`` read-only and verify it."""
+def verify_data_dir(data_dir: Path, from_seq: int = 1, to_seq: int | None = None,
+                    tenant: str | None = None) -> VerifyReport:
+    """Open ``<data_dir>/receipts.sqlite3`` read-only and verify it in one read transaction: a
+    server appending and signing meanwhile cannot make the records and the heads disagree."""
     path = Path(data_dir) / DB_FILE
     if not path.exists():
         return VerifyReport(False, 0, reason=f"no receipt log at {path}")
     conn = connect(path, readonly=True)
     try:
-        return verify_connection(conn, Path(data_dir), from_seq, to_seq)
+        conn.execute("BEGIN")  # deferred: the snapshot is taken by the first read and kept to the end
+        return verify_connection(conn, Path(data_dir), from_seq, to_seq, tenant=tenant)
     finally:
         conn.close()

@@ -50,11 +50,10 @@ def test_the_selected_spine_tests_still_exist():
     assert MISSING == [], f"renamed or removed in tests/test_spine_service.py: {MISSING}"
 
 
-# reflect.verify opens the SQLite file of the log (service.py); on PostgreSQL it must call the store's
-# own verifier (``receipts.store.verify_store``). Strict: this fails loudly once that is fixed.
-@pytest.mark.xfail(strict=True, reason="service.reflect_verify reads log.path (SQLite only)")
+# reflect.verify goes through the store's own verifier (``receipts.store.verify_store``), so the
+# embedded test runs here unchanged on a PostgreSQL-backed server.
 async def test_proof_verify_and_replay(metis_server):
-    """A wrapper, so the mark stays on this module's test and not on the shared function."""
+    """Proofs, ``reflect.verify`` (an approved reviewer's tenant-scoped check) and replay on PostgreSQL."""
     await spine.test_proof_verify_and_replay(metis_server)
 
 

@@ -13,3 +13,43 @@ CREATE OR REPLACE TRIGGER merkle_nodes_no_update BEFORE UPDATE OR DELETE ON merk
   FOR EACH ROW EXECUTE FUNCTION metis_refuse_change();
 CREATE OR REPLACE TRIGGER merkle_nodes_no_truncate BEFORE TRUNCATE ON merkle_nodes
   FOR EACH STATEMENT EXECUTE FUNCTION metis_refuse_change();
+
+-- The durable head: every record with seq <= this one is on disk. Writers commit their batches
+-- without waiting for the WAL flush (synchronous_commit off, so the log's lock is held for the
+-- insert only, not for an fsync), then raise this row in a synchronously committed transaction:
+-- its flush covers every commit before it. Readers and followers read only up to it, so nothing
+-- reaches a client before it is durable; records above it after a crash were never acknowledged.
+CREATE TABLE IF NOT EXISTS metis_log_head (
+  one boolean PRIMARY KEY DEFAULT true CHECK (one),
+  seq bigint NOT NULL CHECK (seq >= 0)
+);
+INSERT INTO metis_log_head (seq) SELECT coalesce(max(seq), 0) FROM records ON CONFLICT DO NOTHING;
+
+-- One round trip per group commit, with the batch's Merkle nodes: lock, check the expected tail,
+-- insert records and nodes. A moved tail inserts nothing and returns the actual tail.
+CREATE OR REPLACE FUNCTION metis_log_append(p_lock bigint, p_prev_seq bigint, p_prev_hash text, p_seq bigint[],
+                                            p_type text[], p_name text[], p_tenant text[], p_topic text[],
+                                            p_action_id text[], p_ref text[], p_stream text[], p_body bytea[],
+                                            p_hash text[], p_level integer[], p_idx bigint[], p_node bytea[])
+RETURNS TABLE (ok boolean, tail_seq bigint, tail_hash text)
+LANGUAGE plpgsql AS $$
+DECLARE
+  t_seq bigint;
+  t_hash text;
+BEGIN
+  PERFORM pg_advisory_xact_lock(p_lock);
+  SELECT r.seq, r.hash INTO t_seq, t_hash FROM records r ORDER BY r.seq DESC LIMIT 1;
+  t_seq := coalesce(t_seq, 0);
+  t_hash := coalesce(t_hash, repeat('0', 64));
+  IF t_seq <> p_prev_seq OR t_hash <> p_prev_hash THEN
+    RETURN QUERY SELECT false, t_seq, t_hash;
+    RETURN;
+  END IF;
+  INSERT INTO records (seq, type, name, tenant, topic, action_id, ref, stream, body, hash)
+    SELECT * FROM unnest(p_seq, p_type, p_name, p_tenant, p_topic, p_action_id, p_ref, p_stream, p_body, p_hash);
+  IF cardinality(p_level) > 0 THEN
+    INSERT INTO merkle_nodes (level, idx, hash) SELECT * FROM unnest(p_level, p_idx, p_node);
+  END IF;
+  RETURN QUERY SELECT true, p_seq[array_length(p_seq, 1)], p_hash[array_length(p_hash, 1)];
+END
+$$;
