@@ -47,7 +47,7 @@ async def drive(op: Callable[[int], Awaitable[object]], tasks: int, seconds: flo
     await asyncio.gather(*(worker() for _ in range(tasks)))
     elapsed = time.monotonic() - t0
     return {"ops": len(latencies), "ops_per_s": round(len(latencies) / elapsed, 1),
-            "p50_ms": ms(pct(latencies, 50)), "p99_ms": ms(pct(latencies, 99))}
+            "p50_ms": ms(pct(latencies, 0.5)), "p99_ms": ms(pct(latencies, 0.99))}
 
 
 async def measure(state: PostgresState, tasks: int, seconds: float) -> dict:
