@@ -1159,6 +1159,8 @@ class Scheduler:
                    params_hash=meta.get("params_hash"), traceparent=meta.get("traceparent"),
                    risk_class=meta.get("risk_class"), bound=meta.get("bound") or {},
                    retry=meta.get("retry") or dict(self.retry), run=run, visible=v)
+        a.pending = {q["request_id"]: q.get("kind", "") for q in v.get("pending") or []}
+        a.requests = {q["request_id"]: q for q in v.get("pending") or []}
         self.actions[aid] = a
         self.graph.g.add_node(aid)
         for e in a.edges:
@@ -1172,6 +1174,7 @@ class Scheduler:
     def _revive(self, a: Action, history: History) -> str:
         """Pick up an action whose run this process did not see: a waiting one stays parked, an
         answered one goes on, a run that died is retried by replay. Returns what happened."""
+        a.pending, a.requests = {}, {}  # the history says which question is still open
         if a.run is None:  # written before runs were recorded: cannot be replayed
             self._finish(a, Status.FAILED, error={"reason": "interrupted",
                                                   "message": "the server stopped while this action ran"})

@@ -40,6 +40,12 @@ def cluster(pg_database: str, tmp_path_factory: pytest.TempPathFactory) -> Itera
         s.stop(kill=True)
 
 
+def job_row(pg_url: str, action_id: str) -> tuple:
+    """(state, owner, epoch) of the action's job in the work queue."""
+    with psycopg.connect(pg_url) as conn:
+        return conn.execute("SELECT state, owner, epoch FROM metis_jobs WHERE action_id = %s", (action_id,)).fetchone()
+
+
 def verify(pg_url: str, keys) -> dict:
     out = subprocess.run([sys.executable, "-m", "orchestrator.cli", "receipts", "verify", "--database", pg_url,
                           "--keys-dir", str(keys)], cwd=ROOT, capture_output=True, text=True, timeout=120)
@@ -154,8 +160,8 @@ def test_database_outage_answers_retryable_storage_errors_then_recovers(pg_url, 
 
 
 def test_a_replica_starting_later_leaves_running_actions_alone_and_one_that_died_is_taken_over(pg_url, tmp_path):
-    """Each action is leased to one replica: a replica that starts while another runs actions does not
-    resume them (no duplicate run), and when a replica is killed -9 the next replica to start takes its
+    """Each action runs where its job is leased: a replica that starts while another runs actions serves
+    them but does not run them (no duplicate run), and when a replica is killed -9 the next replica to start takes its
     actions over after the lease lapses, resuming by replay to outputs equal to an undisturbed run's."""
     keys = tmp_path / "keys"
     subprocess.run([sys.executable, "-m", "orchestrator.cli", "keys", "init", "--keys-dir", str(keys)], cwd=ROOT,
@@ -175,12 +181,20 @@ def test_a_replica_starting_later_leaves_running_actions_alone_and_one_that_died
                 assert reference["status"] == "completed"
                 asking = await tb.start("t_ask", {"question": "still mine?"})
                 await tb.wait_status(asking["action_id"], {"waiting_user"})
-            later.start()  # recovers from the shared log while `first` holds an unfinished action
+                busy = await tb.start("t_emit", {"n": 20, "delay_s": 0.1})
+                await tb.wait_status(busy["action_id"], {"running"})
+            held = job_row(pg_url, busy["action_id"])
+            later.start()  # recovers from the shared log while `first` runs an action
             async with ToolBus.connect(later) as tb2:
-                with pytest.raises(RpcFailure) as err:
-                    await tb2.call("actions.get", {"action_id": asking["action_id"]})
-                assert err.value.code == -32004  # not taken: it belongs to the live replica
+                # any replica serves any action; the one running stays with the live replica (no second run)
+                assert (await tb2.call("actions.get", {"action_id": asking["action_id"]}))["status"] == "waiting_user"
                 assert (await tb2.call("actions.get", {"action_id": reference["action_id"]}))["status"] == "completed"
+                done = await tb2.wait_status(busy["action_id"], {"completed"}, timeout=60)
+                assert job_row(pg_url, busy["action_id"])[::2] == ("done", held[2])  # same epoch: never claimed again
+            _, busy_events = await sse_read(later, busy["topic"], query={"token": busy["stream"]["token"]},
+                                            until=ended(busy["action_id"]), timeout=60)
+            assert done["status"] == "completed"
+            assert [e["event"] for e in busy_events].count("action_checkpoint") == 20 + 1  # ran once
             async with ToolBus.connect(first) as tb:
                 await answer_open_request(tb, asking["action_id"], "yes")
                 assert (await tb.wait_status(asking["action_id"], {"completed"}))["outputs"]
