@@ -273,3 +273,53 @@ def test_shared_state_calls_while_the_database_is_down_are_retryable(pg_url, tmp
     finally:
         server.stop(kill=True)
         proxy.close()
+
+
+@pytest.fixture(params=["embedded", "postgresql"])
+def driver(request: pytest.FixtureRequest) -> Iterator:
+    """Each ``SharedState`` driver, for the same contract tests."""
+    from orchestrator.shared_state import LocalState
+
+    if request.param == "embedded":
+        yield LocalState()
+        return
+    url = new_pg_schema(request.getfixturevalue("pg_database"))
+    upgrade(url, wait_s=10)
+    state = PostgresState(url)
+    yield state
+    state.close()
+
+
+def test_every_driver_keeps_the_same_contract(driver):
+    """Approvals: filters, one decision at a time, a refused decision leaves it pending, the newest
+    body wins at load; buckets: a burst, then refused until refilled, one bucket per name."""
+    def body(aid: str, **kw) -> dict:
+        return {"approval_id": aid, "tenant": "acme", "kind": "reflect", "requested_by": "sub_a",
+                "status": "pending", "reason": "r", **kw}
+
+    async def go() -> None:
+        await driver.approval_put(body("apr_1"))
+        await driver.approval_put(body("apr_2", kind="action_input"))
+        await driver.approval_put(body("apr_3", tenant="globex"))
+        assert [b["approval_id"] for b in await driver.approvals_of("acme")] == ["apr_1", "apr_2"]
+        assert [b["approval_id"] for b in await driver.approvals_of("acme", "reflect", "sub_a", "pending")] == ["apr_1"]
+        assert await driver.approvals_of("acme", requested_by="sub_b") == []
+        assert await driver.approval_get("apr_none") is None
+        assert await driver.approval_begin("apr_1") is True
+        assert await driver.approval_begin("apr_1") is False  # being decided
+        await driver.approval_end("apr_1", None)  # its record was refused: pending again
+        assert await driver.approval_begin("apr_1") is True
+        await driver.approval_end("apr_1", body("apr_1", status="granted", decided_by="sub_b"))
+        assert (await driver.approval_get("apr_1"))["status"] == "granted"
+        assert await driver.approval_begin("apr_1") is False  # decided
+        assert await driver.approval_begin("apr_none") is False
+        driver.approvals_load([body("apr_2", status="denied"), body("apr_4")])
+        assert (await driver.approval_get("apr_2"))["status"] == "denied"
+        assert (await driver.approval_get("apr_4"))["status"] == "pending"
+        taken = [await driver.take("b1", 0.5, 3) for _ in range(5)]
+        assert taken == [True, True, True, False, False]
+        assert await driver.take("b2", 0.5, 3)  # another bucket
+        await asyncio.sleep(2.2)  # 0.5/s: one token back
+        assert await driver.take("b1", 0.5, 3) and not await driver.take("b1", 0.5, 3)
+
+    asyncio.run(go())
