@@ -85,13 +85,15 @@ def _announce(cls: type[Ability]) -> None:
         listener(cls)
 
 
-def on_load(listener: Callable[[type[Ability]], None]) -> None:
+def on_load(listener: Callable[[type[Ability]], None]) -> Callable[[], None]:
     """Call ``listener(cls)`` for every ability class loaded from now on, and for those already
-    loaded (the server declares an ability's metrics and freezes the heap after each import)."""
+    loaded (the server declares an ability's metrics and freezes the heap after each import).
+    Returns the function that stops the calls."""
     with _lock:
         _listeners.append(listener)
         for cls in list(_seen):
             listener(cls)
+    return lambda: _listeners.remove(listener)
 
 
 def loaded() -> list[type[Ability]]:

@@ -164,18 +164,18 @@ def create_app(settings: Settings) -> Starlette:
                               probe=getattr(rlog, "probe", None) or file_probe(settings.data_dir))
         scheduler.on_ended.append(lambda a: metrics.actions_ended.labels(a.ability, str(a.status)).inc())
         observe.wire(rlog, scheduler, metrics, ())  # histograms, spans; ability metrics as each ability loads
-        registry.on_load(lambda cls: _ability_loaded(metrics, cls))
+        forget_abilities = registry.on_load(lambda cls: _ability_loaded(metrics, cls))
         hub = Hub(rlog, settings.subscriber_buffer)
         approvals = Approvals(rlog)
         approvals.rebuild()
         service = Service(rlog, scheduler, hub, approvals, tokens, StreamTokens(key), metrics,
                           settings.subscriber_buffer)
+        pool.start_background()  # ready soon; an action started before a worker is up waits for it
         counts = await scheduler.recover()
         # Abilities are imported on their first use (validation needs only their input models);
         # workers import them in their own processes. What is loaded so far lives as long as the
         # process: frozen, full GC passes skip it (each later ability import freezes again).
         gc.freeze()  # no gc.collect() first: it walked the whole young heap for little garbage (~0.1 s)
-        pool.start_background()  # ready now; an action started before a worker is up waits for it
         log.info("started", data_dir=str(settings.data_dir), records=rlog.last_seq,
                  heavy_modules=heavy_modules(), **counts)
         app.state.service = service
@@ -185,6 +185,7 @@ def create_app(settings: Settings) -> Starlette:
             yield
         finally:
             signer.cancel()
+            forget_abilities()
             hub.close_all()
             await scheduler.close()
             await pool.close()
