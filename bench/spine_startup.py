@@ -12,7 +12,11 @@ data dir, and the baseline, a bare uvicorn + Starlette app with the same routes 
 once (``/readyz`` and a WebSocket echo), started by the same interpreter. Also the server's RSS
 right after the first call, big log vs empty.
 
-Run from the repo root: ``PYTHONPATH=. .venv/bin/python bench/spine_startup.py [--records N]``;
+With ``--pg`` the same big / empty pair is measured again on PostgreSQL (``--database``): two
+throwaway databases on ``--admin-url``, the big one filled with ``--pg-records`` records through
+``PostgresReceiptLog`` in big batches, both dropped at the end.
+
+Run from the repo root: ``PYTHONPATH=. .venv/bin/python bench/spine_startup.py [--records N] [--pg]``;
 ``--keep DIR`` builds the big log once into DIR and reuses it. Writes
 ``bench/results/spine_startup.json``.
 """
@@ -23,6 +27,7 @@ import argparse
 import asyncio
 import json
 import os
+import secrets
 import shutil
 import signal
 import sqlite3
@@ -39,7 +44,7 @@ import websockets  # noqa: E402
 
 from bench.spine_common import REPO, ratio, show, spread, write_result  # noqa: E402
 from bench.spine_resume import FRESH_TOPIC, build, first_event, rss_mb  # noqa: E402
-from receipts.log import DB_FILE, ReceiptLog  # noqa: E402
+from receipts.log import DB_FILE, Entry, ReceiptLog  # noqa: E402
 from tests.support import free_port, token_for, write_tokens  # noqa: E402
 
 TARGET_S = 1.0
@@ -141,7 +146,8 @@ def stop(proc: subprocess.Popen) -> None:
             proc.wait(5)
 
 
-def one(kind: str, data_dir: Path | None, tokens: Path, logs: Path, resume_id: int | None) -> dict[str, Any]:
+def one(kind: str, data_dir: Path | None, tokens: Path, logs: Path, resume_id: int | None,
+        database: str | None = None) -> dict[str, Any]:
     port = free_port()
     env = {**os.environ, "PYTHONPATH": str(REPO), "METIS_EXTRA_ABILITIES": "tests.abilities_testing:ABILITIES"}
     if data_dir is None:
@@ -149,6 +155,8 @@ def one(kind: str, data_dir: Path | None, tokens: Path, logs: Path, resume_id: i
     else:
         cmd = [sys.executable, "-m", "orchestrator.cli", "serve", "--port", str(port), "--data-dir", str(data_dir),
                "--tokens", str(tokens), "--log-level", "warning"]
+        if database:
+            cmd += ["--database", database]
     t0 = time.perf_counter()
     log = logs / f"{kind}.log"
     proc = start(cmd, env, log)
@@ -169,15 +177,69 @@ def last_seq(data_dir: Path) -> int:
         conn.close()
 
 
+def build_pg(url: str, keys_dir: Path, records: int, batch: int = 4096) -> int:
+    """Fill a PostgreSQL log with ``records`` stream records (the same mix as ``build``, the fresh
+    topic's one event last); returns that event's seq."""
+    from receipts.postgres import PostgresReceiptLog
+
+    rlog = PostgresReceiptLog(url, keys_dir)
+    rlog.open()
+    try:
+        i = 0
+        while i < records - 1:
+            n = min(batch, records - 1 - i)
+            rlog.append_sync([Entry("event", "action_checkpoint", "acme",
+                                    {"ability": "b_stamp", "revision": 1, "kind": "plan_delta", "payload": {"i": j}},
+                                    topic="resume-target" if j % 100 == 0 else f"noise-{j % 9}",
+                                    action_id=f"act_{j // 1000}", stream=True) for j in range(i, i + n)])
+            i += n
+        last = rlog.append_sync([Entry("event", "action_checkpoint", "acme",
+                                       {"ability": "b_stamp", "revision": 1, "kind": "plan_delta", "payload": {"i": i}},
+                                       topic=FRESH_TOPIC, action_id="act_fresh", stream=True)])
+        return last[-1].seq
+    finally:
+        rlog.close()
+
+
+def pg_rounds(args: argparse.Namespace, tmp: Path, tokens: Path) -> dict[str, Any]:
+    """The big / empty pair on PostgreSQL: two throwaway databases, dropped at the end."""
+    import psycopg
+
+    names = {k: f"metis_startup_{k}_{secrets.token_hex(4)}" for k in ("big", "empty")}
+    base = args.admin_url.rsplit("/", 1)[0]
+    with psycopg.connect(args.admin_url, autocommit=True) as admin:
+        for name in names.values():
+            admin.execute(f"CREATE DATABASE {name}")
+    try:
+        urls = {k: f"{base}/{name}" for k, name in names.items()}
+        t = time.perf_counter()
+        resume_id = build_pg(urls["big"], tmp / "pg-keys", args.pg_records)
+        built = time.perf_counter() - t
+        runs: dict[str, list[dict[str, Any]]] = {"pg_big": [], "pg_empty": []}
+        for _ in range(args.rounds):
+            for kind, rid in (("big", resume_id), ("empty", None)):
+                data_dir = tmp / f"pg-{kind}-data"
+                data_dir.mkdir(exist_ok=True)
+                runs[f"pg_{kind}"].append(one(f"pg_{kind}", data_dir, tokens, tmp, rid, urls[kind]))
+        return {"records": resume_id, "build_seconds": round(built, 1), "runs": runs}
+    finally:
+        with psycopg.connect(args.admin_url, autocommit=True) as admin:
+            for name in names.values():
+                admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--records", type=int, default=5_000_000)
     ap.add_argument("--rounds", type=int, default=3, help="start-ups of each server, interleaved")
     ap.add_argument("--keep", type=Path, default=None, help="build the big log into / reuse it from this data dir")
+    ap.add_argument("--pg", action="store_true", help="also measure on PostgreSQL (throwaway databases)")
+    ap.add_argument("--pg-records", type=int, default=1_000_000)
+    ap.add_argument("--admin-url", default="postgresql://postgres@127.0.0.1:5432/postgres")
     ap.add_argument("--smoke", action="store_true", help="small N, seconds (CI); results to a temp dir")
     args = ap.parse_args()
     if args.smoke:
-        args.records, args.rounds = 2_000, 1
+        args.records, args.rounds, args.pg_records = 2_000, 1, 2_000
     tmp = Path(tempfile.mkdtemp(prefix="spine_startup_"))
     big = args.keep or tmp / "big"
     try:
@@ -198,6 +260,10 @@ def main() -> None:
             runs["big"].append(one("big", big, tokens, tmp, resume_id))
             runs["empty"].append(one("empty", empty, tokens, tmp, None))
             runs["bare"].append(one("bare", None, tokens, tmp, None))
+        pg = pg_rounds(args, tmp, tokens) if args.pg else None
+        if pg:
+            runs.update(pg.pop("runs"))
+            info["pg"] = pg
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -232,6 +298,22 @@ def main() -> None:
         ("bare app RSS MB", col("bare", "rss_mb"), "", ""),
         ("records in the big log", f"{info['records']:,}", "", ""),
     ]
+    if "pg_big" in runs:
+        rows += [
+            ("PostgreSQL: ready s, big log", col("pg_big", "ready_s"), col("bare", "ready_s") + " bare",
+             f"{ratio(med('pg_big', 'ready_s'), med('bare', 'ready_s')):.2f}x"),
+            ("PostgreSQL: ready s, empty database", col("pg_empty", "ready_s"), col("bare", "ready_s") + " bare",
+             f"{ratio(med('pg_empty', 'ready_s'), med('bare', 'ready_s')):.2f}x"),
+            ("PostgreSQL: first ToolBus answer s, big", col("pg_big", "first_call_s"),
+             col("pg_empty", "first_call_s") + " empty",
+             f"{ratio(med('pg_big', 'first_call_s'), med('pg_empty', 'first_call_s')):.2f}x"),
+            ("PostgreSQL: first no-op action s, big", col("pg_big", "first_action_s"),
+             col("pg_empty", "first_action_s") + " empty", ""),
+            ("PostgreSQL: SSE resume first event ms, big", col("pg_big", "resume_first_event_ms"), "", ""),
+            ("PostgreSQL: server RSS MB", col("pg_big", "rss_mb"), col("pg_empty", "rss_mb") + " empty",
+             f"{ratio(med('pg_big', 'rss_mb'), med('pg_empty', 'rss_mb')):.2f}x"),
+            ("PostgreSQL: records in the big log", f"{info['pg']['records']:,}", "", ""),
+        ]
     path = write_result("spine_startup", result, args.smoke)
     show("server start-up (min/median/max)", rows)
     print(f"load average: {os.getloadavg()}\nmet (first answer <= {TARGET_S} s at the big log): {result['met']}\n"
