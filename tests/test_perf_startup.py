@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import httpx
 
 from orchestrator.app import HEAVY_MODULES
-from tests.support import MetisServer, ToolBus, ended, sse_read
+from tests.support import ROOT, MetisServer, ToolBus, ended, sse_read
 
 #: Shared objects of libraries that only workers need (z3's library, numpy's core, spaCy's).
 HEAVY_SO = ("libz3", "_multiarray_umath", "/spacy/", "/thinc/")
@@ -109,3 +111,32 @@ async def test_resume_and_first_action_right_after_restart(tmp_path):
         assert mapped_heavy(again.proc.pid) == []
     finally:
         again.stop()
+
+
+def test_registry_imports_one_ability_by_name_and_classes_stay_light():
+    """``names()`` imports nothing; ``get`` imports only the named ability; no ability class pulls
+    z3 or spaCy into the process that validates its inputs (crl_math's models parse with sympy)."""
+    code = """
+import json, sys
+from abilities import registry
+heavy = ("sympy", "z3", "spacy", "numpy", "pint", "bm25s")
+names = registry.names()
+before = sorted(m for m in sys.modules if m.startswith("abilities.") and m.endswith(".ability"))
+registry.get("sandbox")
+after_one = sorted(m for m in sys.modules if m.startswith("abilities.") and m.endswith(".ability"))
+per_class = {}
+for name in ("cda", "scu_guard", "ariadne_audit", "research", "sandbox", "crl_math"):
+    loaded = set(sys.modules)
+    registry.get(name)
+    per_class[name] = sorted(h for h in heavy if h in sys.modules and h not in loaded)
+print(json.dumps({"names": names, "before": before, "after_one": after_one, "per_class": per_class}))
+"""
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True)
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert {"cda", "crl_math", "scu_guard", "sandbox", "research"} <= set(got["names"])
+    assert got["before"] == []
+    assert got["after_one"] == ["abilities.sandbox.ability"]
+    for name in ("cda", "scu_guard", "ariadne_audit", "research", "sandbox"):
+        assert got["per_class"][name] == [], (name, got["per_class"][name])
+    assert not {"z3", "spacy"} & set(got["per_class"]["crl_math"])
