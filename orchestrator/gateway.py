@@ -7,42 +7,21 @@ Delivery subscribes to the live hub first, then range-reads the log from the req
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import aclosing
-
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from orchestrator import tracing
-from orchestrator.drain import DrainingEventSource
 from orchestrator.events import sse_frame
-from orchestrator.hub import Dropped, resume_then_live
+from orchestrator.hub import resume_then_live
+from orchestrator.sse_response import SseResponse
 from orchestrator.toolbus import bearer
 from receipts.log import Record
 from schemas.toolbus import MAX_SEQ
-
-SEND_BYTES = 32 * 1024  # at most this much per send, so a slow reader holds little besides the socket's buffer
 
 
 def _legacy_frame(rec: Record) -> bytes:
     """The same frame with the pre-Actions event name (``action_started`` -> ``wu_started``)."""
     return sse_frame(rec).replace(b"\nevent: action_", b"\nevent: wu_", 1)
-
-
-def _chunks(frame: Callable[[Record], bytes], batch: list[Record]) -> Iterator[bytes]:
-    """The batch's frames joined into sends of about ``SEND_BYTES``: few sends per batch (500
-    subscribers cost 500 sends per burst, not 500 per event), none of them large."""
-    parts: list[bytes] = []
-    size = 0
-    for rec in batch:
-        f = frame(rec)
-        parts.append(f)
-        size += len(f)
-        if size >= SEND_BYTES:
-            yield b"".join(parts)
-            parts, size = [], 0
-    if parts:
-        yield b"".join(parts)
 
 
 def _tenant_for(request: Request, topic: str) -> str | None:
@@ -56,7 +35,7 @@ def _tenant_for(request: Request, topic: str) -> str | None:
     return service.stream_tokens.check(token, topic)
 
 
-async def stream_endpoint(request: Request) -> Response:
+async def stream_endpoint(request: Request) -> Response | SseResponse:
     topic = request.path_params["topic"]
     tenant = _tenant_for(request, topic)
     if tenant is None:
@@ -84,27 +63,15 @@ async def stream_endpoint(request: Request) -> Response:
     sub = hub.subscribe(tenant, topic, settings.subscriber_buffer)
     service.metrics.sse_subscribers.inc()
 
-    delivered = service.metrics.delivery.watch()  # SSE delivery lag (orchestrator/observe.py)
     span = tracing.begin_stream(request.headers, topic)
 
-    async def events() -> AsyncIterator[bytes]:
-        try:
-            async with aclosing(resume_then_live(rlog, sub, tenant, topic, after)) as batches:
-                async for batch in batches:
-                    for chunk in _chunks(frame, batch):
-                        yield chunk
-                    delivered(batch)
-        except Dropped:
-            return
-        finally:
-            batch = chunk = None  # noqa: F841 - a traceback that keeps this frame must not keep records
-            hub.unsubscribe(sub)
-            service.metrics.sse_subscribers.dec()
-            tracing.end_stream(span)
+    def ended() -> None:
+        hub.unsubscribe(sub)
+        service.metrics.sse_subscribers.dec()
+        tracing.end_stream(span)
 
-    response = DrainingEventSource(  # ends cleanly on shutdown (orchestrator/drain.py)
-        events(), ping=settings.heartbeat_s, send_timeout=settings.send_timeout_s,
-        headers={"Metis-Resumed-After": resumed_after, "Cache-Control": "no-store", "X-Accel-Buffering": "no"},
-    )
-    response.on_exit = sub.close
-    return response
+    return SseResponse(  # ends cleanly on client hang-up and on shutdown (on_close ends the subscription)
+        resume_then_live(rlog, sub, tenant, topic, after), frame,
+        {"Metis-Resumed-After": resumed_after, "Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        ping_s=settings.heartbeat_s, send_timeout_s=settings.send_timeout_s, on_close=sub.close,
+        sent=service.metrics.delivery.watch(), on_end=ended)  # sent: SSE delivery lag (orchestrator/observe.py)

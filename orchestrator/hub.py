@@ -102,12 +102,13 @@ class Subscriber:
         self.dropped = False
         self._wake = asyncio.Event()
 
-    def offer(self, rec: Record) -> bool:
-        if len(self.buffer) >= self.limit:
+    def offer_many(self, recs: list[Record] | tuple[Record, ...]) -> bool:
+        """Queue one commit's records of this subscriber's stream, with one wake-up."""
+        if len(self.buffer) + len(recs) > self.limit:
             self.dropped = True
             self._wake.set()
             return False
-        self.buffer.append(rec)
+        self.buffer.extend(recs)
         self._wake.set()
         return True
 
@@ -159,15 +160,23 @@ class Hub:
                 del self._subs[sub.key]
 
     def on_commit(self, records: list[Record]) -> None:
+        """Hand a commit's records to their streams' subscribers: records grouped by stream first,
+        so a subscriber is woken once per commit, not once per record."""
+        by_stream: dict[str, list[Record]] = {}
         for rec in records:
-            if rec.stream is None:
-                continue
-            self.pages.invalidate(rec.stream)
-            subs = self._subs.get(rec.stream)
+            if rec.stream is not None:
+                group = by_stream.get(rec.stream)
+                if group is None:
+                    by_stream[rec.stream] = [rec]
+                else:
+                    group.append(rec)
+        for stream, recs in by_stream.items():
+            self.pages.invalidate(stream)
+            subs = self._subs.get(stream)
             if not subs:
                 continue
             for sub in list(subs):
-                if not sub.offer(rec):
+                if not sub.offer_many(recs):
                     self.dropped_total += 1
                     subs.discard(sub)
 
@@ -221,10 +230,13 @@ async def resume_then_live(rlog: ReceiptLog, sub: Subscriber, tenant: str, topic
             yield page
         page = None
         while True:
-            fresh = [rec for rec in await sub.get_many() if rec.seq > last]
-            if fresh:
-                yield fresh
-                last = fresh[-1].seq
+            fresh = await sub.get_many()
+            if fresh[0].seq <= last:  # only just after the backlog: what the range reads already gave
+                fresh = [rec for rec in fresh if rec.seq > last]
+                if not fresh:
+                    continue
+            last = fresh[-1].seq
+            yield fresh
     finally:
         page = fresh = None  # a traceback that keeps this frame must not keep records
         await replay.aclose()
