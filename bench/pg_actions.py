@@ -6,6 +6,12 @@ Figures, next to baselines measured in the same run:
   (clients split between them); baseline: the embedded server (SQLite) with the same load;
 - time from the death (kill -9) of the worker processes running an action to that action's next
   new checkpoint (resumed by replay under its retry policy), on a PostgreSQL-backed server.
+- the worker tier: one serve-only replica (``--workers 0``) and 1, 2, 4 ``metis worker`` processes
+  (each ``--workers 1 --concurrency 4``): ``t_noop`` actions/s (baseline: 1 worker; the replica
+  with its own workers, above); park-and-resume latency (answer sent -> ``action_completed``
+  seen, the action parked with no worker and resumed by replay on whichever worker claims it;
+  baseline: the same on the embedded server); time from a ``metis worker``'s kill -9 to its
+  action's next new checkpoint on the other worker (goal: lease + 2 s; the lease is the baseline).
 
 Run: ``PYTHONPATH=. .venv/bin/python bench/pg_actions.py [--seconds 8]``; needs a local
 PostgreSQL; writes ``bench/results/pg_actions.json``.
@@ -28,6 +34,9 @@ from bench.pg_log import ADMIN_URL, fresh_schema, throwaway_database  # noqa: E4
 from bench.spine_actions import loaded_phase  # noqa: E402
 from bench.spine_common import ratio, show, write_result  # noqa: E402
 from tests.support import MetisServer, ToolBus, sse_read  # noqa: E402
+from tests.test_pg_workers import MetisWorker, keys_init  # noqa: E402
+
+TIER_LEASE_S = 2.0
 
 
 def worker_pids(server: MetisServer) -> list[int]:
@@ -86,6 +95,83 @@ async def death_to_resume(server: MetisServer) -> dict:
             "retry_notice": retried[0] if retried else None, "final_status": view["status"]}
 
 
+async def park_resume(server: MetisServer, samples: int) -> dict:
+    """Answer sent -> ``action_completed`` seen over SSE, for actions parked on a question (one at a time)."""
+    took: list[float] = []
+    async with ToolBus.connect(server) as tb:
+        for _ in range(samples):
+            started = await tb.start("t_ask", {"question": "go?"})
+            aid = started["action_id"]
+            view = await tb.wait_status(aid, {"waiting_user"}, timeout=60)
+            rid = view["pending"][0]["request_id"]
+            t0 = time.perf_counter()
+            await tb.call("actions.input", {"action_id": aid, "request_id": rid, "value": "yes"})
+            await sse_read(server, started["topic"], query={"token": started["stream"]["token"]},
+                           until=lambda e: e["event"] == "action_completed", timeout=60)
+            took.append(time.perf_counter() - t0)
+    took.sort()
+    return {"samples": len(took), "p50_ms": round(took[len(took) // 2] * 1000, 1), "max_ms": round(took[-1] * 1000, 1)}
+
+
+async def tier_worker_death(replica: MetisServer, workers: list[MetisWorker], url: str) -> dict:
+    """kill -9 the ``metis worker`` holding a running action; seconds until the action's first new
+    checkpoint after the retry notice (written by the other worker)."""
+    import psycopg
+
+    async with ToolBus.connect(replica) as tb:
+        started = await tb.start("t_emit", {"n": 60, "delay_s": 0.05})
+    topic, aid, token = started["topic"], started["action_id"], started["stream"]["token"]
+    _, early = await sse_read(replica, topic, query={"token": token}, max_events=8, timeout=60)
+    with psycopg.connect(url) as conn:
+        owner = conn.execute("SELECT owner FROM metis_jobs WHERE action_id = %s", (aid,)).fetchone()[0]
+    victim = next(w for w in workers if w.owner_prefix() in (owner or ""))
+    victim.stop(kill=True)
+    died = time.perf_counter()
+    retried: list[dict] = []
+
+    def resumed(ev: dict) -> bool:
+        if ev["data"].get("kind") == "retry":
+            retried.append(ev["data"]["payload"])
+        return bool(retried) and ev["event"] == "action_checkpoint"
+
+    _, after = await sse_read(replica, topic, query={"token": token}, last_event_id=early[-1]["id"], until=resumed,
+                              timeout=120)
+    took = time.perf_counter() - died
+    async with ToolBus.connect(replica) as tb:
+        view = await tb.wait_status(aid, {"completed", "failed", "partial"}, timeout=120)
+    return {"lease_s": TIER_LEASE_S, "seconds_to_new_progress": round(took, 3),
+            "within_lease_plus_2s": took <= TIER_LEASE_S + 2, "retry_notice": retried[0] if retried else None,
+            "final_status": view["status"]}
+
+
+def worker_tier(db_url: str, base: Path, seconds: float, clients: int, inflight: int, counts: list[int],
+                samples: int, smoke: bool) -> dict:
+    """The worker tier phases (see the module docstring)."""
+    url, keys = fresh_schema(db_url), base / "tier-keys"
+    keys_init(keys)
+    env = {"METIS_LEASE_S": str(TIER_LEASE_S)}
+    replica = MetisServer(base / "tier-replica", env=env,
+                          extra_args=["--database", url, "--keys-dir", str(keys), "--workers", "0"]).start()
+    workers: list[MetisWorker] = []
+    out: dict = {"workers": {}}
+    try:
+        for n in counts:
+            while len(workers) < n:
+                workers.append(MetisWorker(base / f"tier-w{len(workers)}", url, keys, env=env,
+                                           args=["--workers", "1", "--concurrency", "4"]).start())
+            out["workers"][str(n)] = asyncio.run(throughput([replica], seconds, clients, inflight))
+        out["park_resume"] = asyncio.run(park_resume(replica, samples))
+        if not smoke:
+            out["worker_death"] = asyncio.run(tier_worker_death(replica, workers[:2], url))
+    finally:
+        for w in workers:
+            w.stop()
+        replica.stop()
+    one = out["workers"][str(counts[0])]["actions_per_s"]
+    out["scaling_vs_one_worker"] = {n: ratio(r["actions_per_s"], one) for n, r in out["workers"].items()}
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=8.0)
@@ -97,13 +183,17 @@ def main() -> None:
     args = ap.parse_args()
     if args.smoke:
         args.seconds, args.clients, args.inflight = 1.0, 2, 2
+    samples = 3 if args.smoke else 12
     with throwaway_database(args.admin_url) as db_url, tempfile.TemporaryDirectory() as scratch:
         base = Path(scratch)
         embedded = MetisServer(base / "embedded").start()
         try:
             sqlite = asyncio.run(throughput([embedded], args.seconds, args.clients, args.inflight))
+            park_embedded = asyncio.run(park_resume(embedded, samples))
         finally:
             embedded.stop()
+        tier = worker_tier(db_url, base, args.seconds, args.clients, args.inflight, [1] if args.smoke else [1, 2, 4],
+                           samples, args.smoke)
         url = fresh_schema(db_url)
         keys = base / "keys"
         replicas = [MetisServer(base / f"r{i}", extra_args=["--database", url, "--keys-dir", str(keys)])
@@ -134,6 +224,9 @@ def main() -> None:
         "ratio_one_replica_vs_embedded": ratio(one["actions_per_s"], sqlite["actions_per_s"]),
         "ratio_two_vs_one_replica": ratio(two["actions_per_s"], one["actions_per_s"]),
         "worker_death": resume,
+        "worker_tier": tier,
+        "park_resume_embedded": park_embedded,
+        "load_average": [round(x, 2) for x in os.getloadavg()],
     }
     path = write_result("pg_actions", result, args.smoke)
     show("actions on PostgreSQL", [
@@ -144,6 +237,15 @@ def main() -> None:
         ("p50 ms, 1 / 2 replicas", f"{one['p50_ms']} / {two['p50_ms']}", f"{sqlite['p50_ms']} (embedded)", ""),
         ("worker kill -9 -> new progress (s)", f"{resume['seconds_to_new_progress']}", "", ""),
     ])
+    tier_rows = [(f"worker tier t_noop actions/s, {n} worker(s)", f"{r['actions_per_s']:,.0f}",
+                  f"{tier['workers']['1']['actions_per_s']:,.0f} (1 worker)", f"{tier['scaling_vs_one_worker'][n]:.2f}x")
+                 for n, r in tier["workers"].items()]
+    tier_rows.append(("park -> answer -> completed p50 ms (tier)", f"{tier['park_resume']['p50_ms']}",
+                      f"{park_embedded['p50_ms']} (embedded)", ""))
+    if "worker_death" in tier:
+        tier_rows.append(("metis worker kill -9 -> resumed on the other (s)",
+                          f"{tier['worker_death']['seconds_to_new_progress']}", f"lease {TIER_LEASE_S} s + 2 s", ""))
+    show(f"worker tier (load average {result['load_average']})", tier_rows)
     print(f"wrote {path}")
 
 

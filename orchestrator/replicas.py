@@ -54,8 +54,7 @@ class Tier:
     def __init__(self, queue: WorkQueue, owner: str | None = None) -> None:
         self.queue = queue
         self.owner = owner or replica_id()
-        self.leases: dict[str, Lease] = {}  # actions this process runs
-        self.fences: dict[str, Fence] = {}  # what its appends show (kept until a released job is parked)
+        self.leases: dict[str, Lease] = {}  # actions this process runs; their appends show the lease's fence
         self.scheduler: Any = None
         self.claims = False
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -122,10 +121,10 @@ class Tier:
             self._spawn(self._park_new(a))
 
     def release(self, a: Any) -> None:
-        """An action this process holds now waits: park its job once its records are durable."""
-        lease = self.leases.pop(a.action_id, None)
-        if lease is not None:
-            self._spawn(self._park(lease))
+        """An action this process holds now waits: park its job once its records are durable (it
+        stays held until then, so an answer given here meanwhile just resumes it here)."""
+        if a.action_id in self.leases:
+            self._spawn(self._park(a))
 
     def ended(self, a: Any) -> None:
         """An action's end is durable: its job is done; a parent parked anywhere is woken."""
@@ -154,7 +153,10 @@ class Tier:
 
     def _hold(self, lease: Lease) -> None:
         self.leases[lease.action_id] = lease
-        self.fences[lease.action_id] = lease.fence
+
+    def fence(self, action_id: str) -> Fence | None:
+        lease = self.leases.get(action_id)
+        return lease.fence if lease is not None else None
 
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
         if self._loop is None or self._stop.is_set():
@@ -175,13 +177,16 @@ class Tier:
                 await asyncio.sleep(delay)
                 delay = min(5.0, delay * 2)
 
-    async def _park(self, lease: Lease) -> None:
+    async def _park(self, a: Any) -> None:
         await self.scheduler.outbox.flush()  # its waiting records go in under its fence first
+        if a.in_ready or a.worker is not None or a.ended_durably:
+            return  # resumed here meanwhile (or ended): keep the lease
+        lease = self.leases.pop(a.action_id, None)
+        if lease is None:
+            return
         await self._call(self.queue.park, lease)
-        if self.fences.get(lease.action_id) == lease.fence:
-            del self.fences[lease.action_id]
-        if await asyncio.to_thread(self.scheduler.ready_again, lease.action_id):
-            await self._call(self.queue.wake, lease.action_id)
+        if await asyncio.to_thread(self.scheduler.ready_again, a.action_id):
+            await self._call(self.queue.wake, a.action_id)
 
     async def _park_new(self, a: Any) -> None:
         await self._call(self.queue.submit, a.action_id, a.tenant, a.ability, True)
@@ -190,8 +195,6 @@ class Tier:
 
     async def _complete(self, lease: Lease) -> None:
         await self._call(self.queue.complete, lease)
-        if self.fences.get(lease.action_id) == lease.fence:
-            del self.fences[lease.action_id]
 
     async def _claim_loop(self) -> None:
         """Claim as many ready jobs as there are free slots, and adopt each."""
@@ -245,12 +248,8 @@ class Tier:
                 self._loop.call_soon_threadsafe(self._lost, aid)
 
     def _lost(self, action_id: str) -> None:
-        lease = self.leases.pop(action_id, None)
-        if lease is None:
-            return
-        if self.fences.get(action_id) == lease.fence:
-            del self.fences[action_id]
-        self.scheduler.forget(action_id)
+        if self.leases.pop(action_id, None) is not None:
+            self.scheduler.forget(action_id)
 
 
 class TierStore:
@@ -283,7 +282,7 @@ class TierStore:
         """Consecutive entries by fence (an action held here shows its claim's epoch)."""
         runs: list[tuple[list[Entry], Fence | None]] = []
         for e in entries:
-            fence = self.tier.fences.get(e.action_id) if e.action_id else None
+            fence = self.tier.fence(e.action_id) if e.action_id else None
             if runs and runs[-1][1] == fence:
                 runs[-1][0].append(e)
             else:

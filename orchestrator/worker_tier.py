@@ -39,7 +39,13 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     w.add_argument("--concurrency", type=int, default=int(os.environ.get("METIS_MAX_CONCURRENT") or 4),
                    help="actions running at once; also how many jobs it claims (default 4)")
     w.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    w.add_argument("--check", type=float, default=None, metavar="SECONDS",
+                   help="liveness probe: exit 0 if the worker of --data-dir showed life within SECONDS, else 1")
     w.set_defaults(fn=cmd_worker)
+
+
+ALIVE_FILE = "worker.alive"
+ALIVE_EVERY_S = 5.0
 
 
 def _fail(message: str) -> int:
@@ -47,9 +53,34 @@ def _fail(message: str) -> int:
     return 2
 
 
+def check_alive(data_dir: Path, within_s: float) -> int:
+    """``metis worker --check``: the worker's event loop touches ``worker.alive`` every few seconds;
+    a stale (or missing) file means a hung or dead worker (its leases lapse; the probe restarts it)."""
+    import time
+
+    path = data_dir / ALIVE_FILE
+    try:
+        age = time.time() - path.stat().st_mtime
+    except FileNotFoundError:
+        print(f"metis: no {path}: the worker has not started", file=sys.stderr)
+        return 1
+    if age > within_s:
+        print(f"metis: {path} is {age:.0f} s old (limit {within_s:.0f} s): the worker is stuck", file=sys.stderr)
+        return 1
+    return 0
+
+
+async def _show_life(path: Path) -> None:
+    while True:
+        path.touch()
+        await asyncio.sleep(ALIVE_EVERY_S)
+
+
 def cmd_worker(args: argparse.Namespace) -> int:
     from receipts.store import is_postgres_url
 
+    if args.check is not None:
+        return check_alive(Path(args.data_dir), args.check)
     if not args.database:
         return _fail("metis worker needs --database postgresql://... (or METIS_DATABASE_URL)")
     if not is_postgres_url(args.database):
@@ -102,9 +133,11 @@ async def run_worker(database_url: str, keys_dir: Path, data_dir: Path, warm: in
         registry.available()  # import every ability now, not inside the first claimed run
         gc.collect()
         gc.freeze()
+        life = asyncio.get_running_loop().create_task(_show_life(data_dir / ALIVE_FILE))
         print(json.dumps({"event": "worker_ready", "owner": rlog.owner, "workers": warm,
                           "concurrency": concurrency, "actions": counts["restored"]}), flush=True)
         await stop.wait()
+        life.cancel()
     finally:
         if scheduler is not None:
             await scheduler.close()

@@ -5,10 +5,12 @@ every command the files run against the real CLI parser."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import kubernetes_validate.utils as kv
@@ -55,6 +57,51 @@ def test_compose_runs_postgres_two_replicas_and_a_proxy():
         assert "keys:/run/metis/keys:ro" in svc["volumes"]  # every replica shares the same keys, read-only
         assert svc["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
     assert services["proxy"]["depends_on"]["replica1"]["condition"] == "service_healthy"
+
+
+def test_compose_replicas_only_serve_and_two_workers_run_the_actions():
+    services = compose()["services"]
+    for name in ("replica1", "replica2"):
+        assert services[name]["command"][:3] == ["serve", "--workers", "0"]
+    workers = [svc for svc in services.values() if svc.get("command", [""])[0] == "worker"]
+    assert len(workers) == 2
+    for svc in workers:
+        assert svc["environment"]["METIS_DATABASE_URL"].startswith("postgresql://")
+        assert "keys:/run/metis/keys:ro" in svc["volumes"]  # the seeds of sub-actions derive from the shared key
+        assert svc["healthcheck"]["test"][1:4] == ["metis", "worker", "--check"]  # no HTTP port to probe
+        assert build_parser().parse_args(svc["healthcheck"]["test"][2:]).fn
+    assert len({v for svc in workers for v in svc["volumes"] if not v.startswith("keys:")}) == 2  # own scratch each
+
+
+def test_kubernetes_worker_deployment_is_probed_non_root_and_disruption_budgeted():
+    docs = manifests()
+    worker = next(d for d in docs if d["kind"] == "Deployment" and d["metadata"]["name"] == "metis-worker")
+    pod = worker["spec"]["template"]["spec"]
+    (container,) = pod["containers"]
+    assert container["args"][0] == "worker" and "ports" not in container
+    assert container["livenessProbe"]["exec"]["command"][:3] == ["metis", "worker", "--check"]
+    assert pod["securityContext"]["runAsNonRoot"] is True
+    env = {e["name"]: e for e in container["env"]}
+    assert env["METIS_DATABASE_URL"]["valueFrom"]["secretKeyRef"]["name"] == "metis-config"
+    assert next(v for v in pod["volumes"] if v["name"] == "keys")["secret"]["secretName"] == "metis-keys"
+    replica = next(d for d in docs if d["kind"] == "Deployment" and d["metadata"]["name"] == "metis-replica")
+    assert "--workers" in (args := replica["spec"]["template"]["spec"]["containers"][0]["args"])
+    assert args[args.index("--workers") + 1] == "0"  # replicas only serve
+    pdb = next(d for d in docs if d["metadata"]["name"] == "metis-worker" and d["kind"] == "PodDisruptionBudget")
+    assert pdb["spec"]["selector"]["matchLabels"] == worker["spec"]["selector"]["matchLabels"]
+
+
+def test_worker_liveness_check_reads_the_age_of_the_alive_file(tmp_path):
+    def check(limit: str) -> int:
+        return subprocess.run([sys.executable, "-m", "orchestrator.cli", "worker", "--check", limit, "--data-dir",
+                               str(tmp_path)], cwd=ROOT, capture_output=True, timeout=60).returncode
+
+    assert check("30") == 1  # never started
+    alive = tmp_path / "worker.alive"
+    alive.touch()
+    assert check("30") == 0
+    os.utime(alive, (time.time() - 120, time.time() - 120))
+    assert check("30") == 1  # stuck
 
 
 def test_kubernetes_manifests_validate_strictly_against_the_api_schemas():

@@ -37,6 +37,7 @@ class MetisWorker:
     database: str
     keys: Path
     env: dict[str, str] = field(default_factory=dict)
+    args: list[str] = field(default_factory=lambda: ["--workers", "1", "--concurrency", "2"])
     proc: subprocess.Popen | None = None
 
     @property
@@ -49,7 +50,7 @@ class MetisWorker:
         out = open(self.log_path, "ab")  # noqa: SIM115
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "orchestrator.cli", "worker", "--database", self.database, "--keys-dir",
-             str(self.keys), "--data-dir", str(self.data_dir), "--workers", "1", "--concurrency", "2"],
+             str(self.keys), "--data-dir", str(self.data_dir), *self.args],
             cwd=ROOT, env=env, stdout=out, stderr=out, start_new_session=True)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
