@@ -157,11 +157,12 @@ def one(kind: str, data_dir: Path | None, tokens: Path, logs: Path, resume_id: i
                "--tokens", str(tokens), "--log-level", "warning"]
         if database:
             cmd += ["--database", database]
+    load_1m = round(os.getloadavg()[0], 2)  # per start: the machine is shared
     t0 = time.perf_counter()
     log = logs / f"{kind}.log"
     proc = start(cmd, env, log)
     try:
-        return asyncio.run(probe(proc, port, t0, data_dir is not None, resume_id))
+        return {**asyncio.run(probe(proc, port, t0, data_dir is not None, resume_id)), "load_1m": load_1m}
     except Exception:
         sys.stderr.write(log.read_text()[-3000:])
         raise
@@ -316,8 +317,9 @@ def main() -> None:
         ]
     path = write_result("spine_startup", result, args.smoke)
     show("server start-up (min/median/max)", rows)
-    print(f"load average: {os.getloadavg()}\nmet (first answer <= {TARGET_S} s at the big log): {result['met']}\n"
-          f"wrote {path}")
+    loads = [r["load_1m"] for k in runs for r in runs[k]]
+    print(f"load average (1 min) at the starts: {min(loads)}-{max(loads)}; now {os.getloadavg()}")
+    print(f"met (first answer <= {TARGET_S} s at the big log): {result['met']}\nwrote {path}")
 
 
 if __name__ == "__main__":
