@@ -150,6 +150,10 @@ def test_start_on_one_replica_follow_on_another_answer_on_a_third(tier):
             aid, topic, token = started["action_id"], started["topic"], started["stream"]["token"]
             follow = asyncio.create_task(sse_read(r2, topic, query={"token": token}, until=ended(aid), timeout=90))
             await tb3.wait_status(aid, {"waiting_user"}, timeout=60)
+            for _ in range(100):  # the job parks once the waiting records are durable
+                if job(tier["url"], aid)["state"] == "parked":
+                    break
+                await asyncio.sleep(0.1)
             assert job(tier["url"], aid)["state"] == "parked"  # waiting costs no worker: its job is parked
             asked = await answer_open_request(tb3, aid, "yes, from replica 3")
             _, events = await follow
