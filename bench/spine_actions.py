@@ -10,8 +10,11 @@ Figures (each next to a baseline measured in the same run):
   (the pool size from ``/healthz`` is reported before and after), the second runs on the grown pool;
 - durable log commits per action in phase (a) (the server's ``metis_log_commits_total``): the
   fsyncs a no-op action's path costs, which no code outside the disk makes cheaper;
-- baseline: a plain asyncio task ``await asyncio.create_task(noop())`` rate in the client
-  process, same run.
+- baselines: a plain asyncio task ``await asyncio.create_task(noop())`` rate in the client
+  process, same run; and the disk's durable commit, raw SQLite (WAL, ``synchronous=FULL``, one
+  row per commit, mean time per commit) on the same disk just before and after phase (a): the
+  one-client p50 is also given in these commits (a no-op needs two of them: its ``created``
+  record before the start call answers, its end before ``action_completed`` is sent).
 The server is ``metis serve`` on a fresh data dir with its default settings (4 actions at
 once, 2 warm workers) unless ``--server-arg`` says otherwise.
 
@@ -32,6 +35,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.spine_common import REPO, ms, pct, ratio, show, write_result  # noqa: E402
+from bench.spine_log import raw_sqlite  # noqa: E402
 from tests.support import MetisServer, ToolBus  # noqa: E402
 
 TARGET_P50_MS = 2.0
@@ -162,8 +166,21 @@ async def loaded_phase(server: MetisServer, seconds: float, clients: int, inflig
             "p95_ms": ms(pct(lat, 0.95)), "p99_ms": ms(pct(lat, 0.99)), "not_completed": failed}
 
 
-async def measure(server: MetisServer, seconds: float, clients: int, inflight: int, sequential: int) -> dict:
+def commit_ms(scratch: Path) -> float:
+    """Mean time of one durable single-row SQLite commit on this disk now (0.5 s of them)."""
+    scratch.mkdir(parents=True, exist_ok=True)
+    path = scratch / f"commit-{time.monotonic_ns()}.sqlite3"
+    try:
+        return round(1000.0 / raw_sqlite(path, 0.5, 1)["commits_per_s"], 3)
+    finally:
+        for p in scratch.glob(path.name + "*"):
+            p.unlink()
+
+
+async def measure(server: MetisServer, seconds: float, clients: int, inflight: int, sequential: int,
+                  scratch: Path) -> dict:
     base_rate = await task_rate()
+    commit_before = commit_ms(scratch)
     async with ToolBus.connect(server) as tb:
         c = Client(tb, "bench-seq")
         await c.open()
@@ -177,6 +194,8 @@ async def measure(server: MetisServer, seconds: float, clients: int, inflight: i
         seq_failed = len(c.failed)
         seq_start = c.start_lat[20:]
         c.close()
+    commit_after = commit_ms(scratch)
+    commit = (commit_before + commit_after) / 2
 
     workers_after_seq = await workers(server)
     loaded = await loaded_phase(server, seconds, clients, inflight)
@@ -190,12 +209,14 @@ async def measure(server: MetisServer, seconds: float, clients: int, inflight: i
                        "p99_ms": ms(pct(seq_lat, 0.99)), "actions_per_s": round(sequential / sum(seq_lat), 1),
                        "not_completed": seq_failed, "start_response_p50_ms": ms(pct(seq_start, 0.5)),
                        "log_commits_per_action": round(commits / sequential, 3),
+                       "p50_in_disk_commits": round(pct(seq_lat, 0.5) * 1000 / commit, 2),
                        "start_response_p95_ms": ms(pct(seq_start, 0.95))},
         "workers_after_sequential": workers_after_seq,
         "loaded": loaded,
         "loaded_again": again,
         "baseline_asyncio_tasks_per_s": round(baseline, 1),
         "baseline_asyncio_task_us": round(1e6 / baseline, 3),
+        "baseline_disk_commit_ms": [commit_before, commit_after],
     }
 
 
@@ -214,7 +235,7 @@ def main() -> None:
     server = MetisServer(tmp / "data", extra_args=args.server_arg + ["--log-level", "warning"])
     server.start()
     try:
-        r = asyncio.run(measure(server, args.seconds, args.clients, args.inflight, args.sequential))
+        r = asyncio.run(measure(server, args.seconds, args.clients, args.inflight, args.sequential, tmp / "disk"))
     finally:
         server.stop()
         shutil.rmtree(tmp, ignore_errors=True)
@@ -235,6 +256,8 @@ def main() -> None:
         ("1 client: start->completed p50 ms", f"{seq['p50_ms']}", f"{r['baseline_asyncio_task_us']} us", ""),
         ("1 client: p95 ms", f"{seq['p95_ms']}", "", ""),
         ("1 client: actions.start response p50 ms", f"{seq['start_response_p50_ms']}", "", ""),
+        ("1 client: p50 in raw SQLite commits", f"{seq['p50_in_disk_commits']}",
+         "/".join(f"{x} ms" for x in r["baseline_disk_commit_ms"]), ""),
         ("1 client: durable log commits per action", f"{seq['log_commits_per_action']}", "", ""),
         ("1 client: actions/s", f"{seq['actions_per_s']:,.0f}", f"{base:,.0f}",
          f"{result['ratio_sequential_rate_vs_tasks']:.4f}x"),
