@@ -9,6 +9,7 @@ under ``tests/``. Extras and plugins win over a built-in of the same name.
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import os
 import threading
@@ -112,6 +113,14 @@ def available() -> dict[str, type[Ability]]:
     found = {n: c for n in BUILTIN if (c := _builtin(n)) is not None}
     found.update(_extras())
     return found
+
+
+async def get_async(name: str) -> type[Ability] | None:
+    """``get`` for the event loop: an ability not imported yet is imported in a thread (its models
+    may pull in a library that takes a second to import: the loop keeps serving meanwhile)."""
+    if name in _loaded or name not in BUILTIN or name in _extras():
+        return get(name)
+    return await asyncio.to_thread(get, name)
 
 
 def get(name: str) -> type[Ability] | None:

@@ -140,3 +140,35 @@ print(json.dumps({"names": names, "before": before, "after_one": after_one, "per
     for name in ("cda", "scu_guard", "ariadne_audit", "research", "sandbox"):
         assert got["per_class"][name] == [], (name, got["per_class"][name])
     assert not {"z3", "spacy"} & set(got["per_class"]["crl_math"])
+
+
+async def test_get_async_imports_off_the_loop_and_returns_the_same_class():
+    """``registry.get_async`` imports a not-yet-loaded ability in a thread: the loop keeps ticking."""
+    code = """
+import asyncio, json, sys, time
+from abilities import registry
+
+async def main():
+    ticks = 0
+    async def tick():
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.005)
+            ticks += 1
+    ticker = asyncio.get_running_loop().create_task(tick())
+    await asyncio.sleep(0.02)
+    before = ticks
+    cls = await registry.get_async("crl_math")
+    during = ticks - before
+    ticker.cancel()
+    again = await registry.get_async("crl_math")
+    print(json.dumps({"name": cls.name, "same": again is cls and registry.get("crl_math") is cls,
+                      "ticks_during_import": during, "unknown": await registry.get_async("nope") is None}))
+
+asyncio.run(main())
+"""
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True)
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got["name"] == "crl_math" and got["same"] and got["unknown"]
+    assert got["ticks_during_import"] >= 2  # sympy's import did not hold the loop
