@@ -62,7 +62,7 @@ COPY = f"COPY records ({COLUMNS}) FROM STDIN"
 _ARRAYS = ("%b::bigint[], %b::text[], %b::text[], %b::text[], %b::text[], %b::text[], %b::text[], %b::text[], "
            "%b::bytea[], %b::text[]")
 _NODES = "%b::integer[], %b::bigint[], %b::bytea[]"
-APPEND = f"SELECT * FROM metis_log_append(%b::bigint, %b::bigint, %b::text, {_ARRAYS}, {_NODES})"  # binary arrays
+APPEND = f"CALL metis_log_append(%b::bigint, %b::bigint, %b::text, {_ARRAYS}, {_NODES}, %b::text, NULL, NULL, NULL)"
 INSERT = f"INSERT INTO records ({COLUMNS}) SELECT * FROM unnest({_ARRAYS})"
 INSERT_NODES = f"INSERT INTO merkle_nodes (level, idx, hash) SELECT * FROM unnest({_NODES})"
 # Raise the durable head to %s (never lower it) and wake the followers, in one synchronously committed
@@ -146,7 +146,6 @@ class _Commit:
     results: list[tuple[Any, list[Record] | Exception]]
     own: list[Record]
     leaves: list[bytes]
-    reconnected: bool = False  # committed on a connection opened after a failure: check it landed
 
 
 class PostgresReceiptLog(LogCore):
@@ -162,7 +161,6 @@ class PostgresReceiptLog(LogCore):
         self.pool_size = pool_size
         self.start_wait_s = start_wait_s
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        self._flushq: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._listeners: list[Listener] = []
         self._tree = FrontierTree(0, {}, self._load_node, PERSIST_LEVEL)
         self._tree_lock = threading.Lock()
@@ -173,7 +171,6 @@ class PostgresReceiptLog(LogCore):
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pool: ConnectionPool | None = None
         self._writer: threading.Thread | None = None
-        self._flusher: threading.Thread | None = None
         self._follower: threading.Thread | None = None
         self._stopping = threading.Event()
         self.signer: TreeHeadSigner | None = None
@@ -201,10 +198,8 @@ class PostgresReceiptLog(LogCore):
             self._last_seq, self._last_hash, self._tree = self._tree_at(conn, head)
         self._stopping.clear()
         self._writer = threading.Thread(target=self._write_loop, name="pg-log-writer", daemon=True)
-        self._flusher = threading.Thread(target=self._flush_loop, name="pg-log-flusher", daemon=True)
         self._follower = threading.Thread(target=self._follow_loop, name="pg-log-follower", daemon=True)
         self._writer.start()
-        self._flusher.start()
         self._follower.start()
 
     def _store_missing_nodes(self, conn: psycopg.Connection) -> None:
@@ -320,8 +315,6 @@ class PostgresReceiptLog(LogCore):
         return fut.result()
 
     def _write_loop(self) -> None:
-        """Sequence batches: commit each (without waiting for its flush) and hand it to the flusher,
-        which acknowledges it once durable; meanwhile the next batch is built and committed."""
         conn: psycopg.Connection | None = None
         stop = False
         while not stop:
@@ -332,47 +325,38 @@ class PostgresReceiptLog(LogCore):
             if batch:
                 conn = self._commit_with_retry(conn, batch)
             for fut in signs:
-                self._flushq.put(("sign", fut))
-        self._flushq.put(STOP)
-        if self._flusher is not None:
-            self._flusher.join()
-            self._flusher = None
+                conn = self._sign_with_retry(conn, fut)
         if conn is not None:
             conn.close()
 
-    def _writer_conn(self, conn: psycopg.Connection | None) -> tuple[psycopg.Connection, bool]:
-        """The writer's connection (commits without waiting for the WAL flush: the flusher waits);
-        True when it is a new one."""
+    def _writer_conn(self, conn: psycopg.Connection | None) -> psycopg.Connection:
         if conn is not None and not conn.closed and not conn.broken:
-            return conn, False
+            return conn
         if conn is not None:
             conn.close()
         conn = connect(self.url, app="metis-log-writer")
-        conn.execute("SET synchronous_commit = off")
         _register_arrays(conn)
         self._pending = None
-        return conn, True
+        return conn
 
     def _commit_with_retry(self, conn: psycopg.Connection | None, batch: list[tuple[Any, ...]]) -> psycopg.Connection | None:
         """Commit ``batch``, reconnecting with backoff for up to ``retry_window_s``; fail it then.
         After a failure whose outcome is unknown, the batch is looked up by its last record's seq
-        and hash (the hash covers the whole chain, so no other batch matches): found, it is handed
-        on as committed, never written twice."""
+        and hash (the hash covers the whole chain, so no other batch matches): found, it is made
+        durable and acknowledged, never written twice."""
         deadline = time.monotonic() + self.retry_window_s
         delays = backoff()
         inflight: _Commit | None = None
-        reconnected = False
         while True:
             try:
-                conn, fresh = self._writer_conn(conn)
-                reconnected = reconnected or fresh
+                conn = self._writer_conn(conn)
                 if inflight is not None:
                     if self._landed(conn, inflight.own[-1]):
-                        inflight.reconnected = True
-                        self._hand_over(inflight)
+                        _raise_head(conn, inflight.own[-1].seq, self._token)
+                        self._committed(inflight)
                         return conn
                     inflight = None
-                self._hand_over(self._commit_batch(conn, batch), reconnected)
+                self._committed(self._commit_batch(conn, batch))
                 self.available = True
                 return conn
             except CONNECTION_ERRORS as exc:
@@ -388,11 +372,21 @@ class PostgresReceiptLog(LogCore):
                     self._acknowledge([(item[2], failure) for item in batch])
                     return None
                 time.sleep(next(delays))
+            except Exception as exc:  # not the connection: this batch fails, the writer goes on
+                self._attempt = None
+                log.error("pg_append_failed", error=str(exc))
+                self._acknowledge([(item[2], RuntimeError(f"receipt log commit failed: {exc}")) for item in batch])
+                if conn is not None:
+                    conn.close()
+                return None
 
-    def _hand_over(self, done: _Commit, reconnected: bool = False) -> None:
+    def _committed(self, done: _Commit) -> None:
+        """A durable batch: integrate it, acknowledge its appenders, then tell the listeners."""
         self._attempt = None
-        done.reconnected = done.reconnected or reconnected
-        self._flushq.put(("commit", done))
+        if done.own:
+            self.appended_total += len(done.own)
+            self.commits_total += 1
+        self._integrate(done.own, done.leaves, lambda: self._acknowledge(done.results))
 
     @staticmethod
     def _landed(conn: psycopg.Connection, last: Record) -> bool:
@@ -457,8 +451,9 @@ class PostgresReceiptLog(LogCore):
                 done, tree, nodes = self._prepare(batch, tail, {})
                 if not done.own:
                     return done
-                ok, _, _ = conn.execute(APPEND, (LOG_LOCK, tail[0], tail[1], *_columns(done.own),
-                                                 *_node_columns(nodes))).fetchone()  # type: ignore[misc]
+                last = done.own[-1].seq
+                ok, _, _ = conn.execute(APPEND, (LOG_LOCK, tail[0], tail[1], *_columns(done.own), *_node_columns(nodes),
+                                                 f"{last} {self._token}")).fetchone()  # type: ignore[misc]
                 if ok:
                     self._pending = (done.own[-1].seq, done.own[-1].hash, tree)
                     return done
@@ -467,7 +462,8 @@ class PostgresReceiptLog(LogCore):
         return self._commit_locked(conn, batch)
 
     def _commit_locked(self, conn: psycopg.Connection, batch: list[tuple[Any, ...]]) -> _Commit:
-        """Lock, read the tail, check fences, insert records and nodes, commit: the general path."""
+        """Lock, read the tail, check fences, insert records and nodes, raise the durable head, commit
+        (synchronously: the lock is held through the flush here): the general path."""
         with conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (LOG_LOCK,))
             seq, hsh = self._tail(conn)
@@ -478,6 +474,7 @@ class PostgresReceiptLog(LogCore):
                 conn.execute(INSERT, _columns(done.own))
                 if nodes:
                     conn.execute(INSERT_NODES, _node_columns(nodes))
+                _raise_head(conn, done.own[-1].seq, self._token)
         if done.own:
             self._pending = (done.own[-1].seq, done.own[-1].hash, tree)
         return done
@@ -492,89 +489,6 @@ class PostgresReceiptLog(LogCore):
         rows = conn.execute("SELECT action_id, epoch, state FROM metis_jobs WHERE action_id = ANY(%s) FOR SHARE",
                             (ids,)).fetchall()
         return {a: (e, st) for a, e, st in rows}
-
-    # -- durability --------------------------------------------------------------------------
-
-    def _flush_loop(self) -> None:
-        """Make committed batches durable in groups: one synchronously committed raise of
-        ``metis_log_head`` (its WAL flush covers every commit before it) per group, then integrate
-        and acknowledge them in order, then sign the tree heads asked for meanwhile."""
-        conn: psycopg.Connection | None = None
-        stop = False
-        while not stop:
-            items = [self._flushq.get()]
-            while items[-1] is not STOP:
-                try:
-                    items.append(self._flushq.get_nowait())
-                except queue.Empty:
-                    break
-            if items[-1] is STOP:
-                items.pop()
-                stop = True
-            commits = [it[1] for it in items if it[0] == "commit"]
-            if any(c.own for c in commits):
-                conn = self._flush_with_retry(conn, commits)
-            else:
-                for c in commits:
-                    self._acknowledge(c.results)
-            for it in items:
-                if it[0] == "sign":
-                    conn = self._sign_with_retry(conn, it[1])
-        if conn is not None:
-            conn.close()
-
-    def _flush_with_retry(self, conn: psycopg.Connection | None, commits: list[_Commit]) -> psycopg.Connection | None:
-        """Raise the durable head over ``commits`` (retrying for ``retry_window_s``); a batch whose
-        commit did not survive a lost connection or a database restart fails its appenders with a
-        retryable error (it was never acknowledged)."""
-        deadline = time.monotonic() + self.retry_window_s
-        delays = backoff()
-        check = any(c.reconnected for c in commits)
-        while True:
-            try:
-                if conn is None or conn.closed or conn.broken:
-                    if conn is not None:
-                        conn.close()
-                    conn = connect(self.url, app="metis-log-flusher")
-                if check:
-                    commits = self._surviving(conn, commits)
-                _raise_head(conn, max((c.own[-1].seq for c in commits if c.own), default=0), self._token)
-                break
-            except CONNECTION_ERRORS as exc:
-                check = True
-                if conn is not None:
-                    conn.close()
-                conn = None
-                if time.monotonic() >= deadline:
-                    failure = unavailable(exc, "append")
-                    log.warning("pg_flush_failed", error=str(failure), records=sum(len(c.own) for c in commits))
-                    for c in commits:
-                        self._acknowledge([(fut, failure) for fut, _ in c.results])
-                    return None
-                time.sleep(next(delays))
-        for c in commits:
-            if c.own:
-                self.appended_total += len(c.own)
-                self.commits_total += 1
-            self._integrate(c.own, c.leaves, lambda c=c: self._acknowledge(c.results))  # type: ignore[misc]
-        if self._last_seq < max((c.own[-1].seq for c in commits if c.own), default=0):
-            try:  # other replicas' records came first: integrate them and ours now, in order
-                self._catch_up(conn)
-            except CONNECTION_ERRORS:
-                pass  # the follower will
-        return conn
-
-    def _surviving(self, conn: psycopg.Connection, commits: list[_Commit]) -> list[_Commit]:
-        """The commits still in the database after a lost connection; the first one missing (and every
-        later one: they chain on it) fails its appenders (the writer's next commit finds the tail
-        moved back and reloads it)."""
-        for n, c in enumerate(commits):
-            if c.own and not self._landed(conn, c.own[-1]):
-                lost = StorageUnavailable("database unavailable (append): the commit was lost with the connection")
-                for later in commits[n:]:
-                    self._acknowledge([(fut, lost) for fut, _ in later.results])
-                return commits[:n]
-        return commits
 
     # -- following ---------------------------------------------------------------------------
 
@@ -652,17 +566,21 @@ class PostgresReceiptLog(LogCore):
     # -- reading -----------------------------------------------------------------------------
 
     def _rows(self, sql: str, args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
-        """Run a read on a pooled connection; one retry on a broken connection, then StorageUnavailable."""
+        """Run a read on a pooled connection; after a broken one, once more on a connection of its own
+        (a pool that failed to reconnect during an outage backs off for seconds, the database may be
+        back already); then StorageUnavailable."""
         if self._pool is None:
             raise RuntimeError("log not open")
-        for attempt in (1, 2):
-            try:
-                with self._pool.connection() as conn:
-                    return conn.execute(sql, args).fetchall()
-            except CONNECTION_ERRORS as exc:
-                if attempt == 2:
-                    raise unavailable(exc, "read") from None
-        raise AssertionError("unreachable")
+        try:
+            with self._pool.connection() as conn:
+                return conn.execute(sql, args).fetchall()
+        except CONNECTION_ERRORS:
+            pass
+        try:
+            with connect(self.url, app="metis-read") as conn:
+                return conn.execute(sql, args).fetchall()
+        except CONNECTION_ERRORS as exc:
+            raise unavailable(exc, "read") from None
 
     def _records(self, sql: str, args: tuple[Any, ...]) -> list[Record]:
         return [Record.from_row(r) for r in self._rows(sql, args)]
@@ -723,10 +641,7 @@ class PostgresReceiptLog(LogCore):
 
     def _sign_with_retry(self, conn: psycopg.Connection | None, fut: Future) -> psycopg.Connection | None:
         try:
-            if conn is None or conn.closed or conn.broken:
-                if conn is not None:
-                    conn.close()
-                conn = connect(self.url, app="metis-log-flusher")
+            conn = self._writer_conn(conn)
             self._catch_up(conn)
             fut.set_result(self._sign(conn))
             return conn

@@ -14,35 +14,36 @@ CREATE OR REPLACE TRIGGER merkle_nodes_no_update BEFORE UPDATE OR DELETE ON merk
 CREATE OR REPLACE TRIGGER merkle_nodes_no_truncate BEFORE TRUNCATE ON merkle_nodes
   FOR EACH STATEMENT EXECUTE FUNCTION metis_refuse_change();
 
--- The durable head: every record with seq <= this one is on disk. Writers commit their batches
--- without waiting for the WAL flush (synchronous_commit off, so the log's lock is held for the
--- insert only, not for an fsync), then raise this row in a synchronously committed transaction:
--- its flush covers every commit before it. Readers and followers read only up to it, so nothing
--- reaches a client before it is durable; records above it after a crash were never acknowledged.
+-- The durable head: every record with seq <= this one is on disk. Readers and followers read only
+-- up to it, so nothing reaches a client before it is durable.
 CREATE TABLE IF NOT EXISTS metis_log_head (
   one boolean PRIMARY KEY DEFAULT true CHECK (one),
   seq bigint NOT NULL CHECK (seq >= 0)
 );
 INSERT INTO metis_log_head (seq) SELECT coalesce(max(seq), 0) FROM records ON CONFLICT DO NOTHING;
 
--- One round trip per group commit, with the batch's Merkle nodes: lock, check the expected tail,
--- insert records and nodes. A moved tail inserts nothing and returns the actual tail.
-CREATE OR REPLACE FUNCTION metis_log_append(p_lock bigint, p_prev_seq bigint, p_prev_hash text, p_seq bigint[],
-                                            p_type text[], p_name text[], p_tenant text[], p_topic text[],
-                                            p_action_id text[], p_ref text[], p_stream text[], p_body bytea[],
-                                            p_hash text[], p_level integer[], p_idx bigint[], p_node bytea[])
-RETURNS TABLE (ok boolean, tail_seq bigint, tail_hash text)
+-- One round trip per group commit, with the batch's Merkle nodes, in two transactions: (1) take the
+-- log's lock, check the expected tail, insert records and nodes, COMMIT without waiting for the WAL
+-- flush (the lock is released at once, so the next batch, of any replica, is not held up by this
+-- one's fsync); (2) raise the durable head over the batch and NOTIFY, committed synchronously: its
+-- flush covers the batch. A moved tail inserts nothing and returns the actual tail. A caller that
+-- loses the connection in between finds the batch by seq and hash and raises the head itself.
+CREATE OR REPLACE PROCEDURE metis_log_append(p_lock bigint, p_prev_seq bigint, p_prev_hash text, p_seq bigint[],
+                                             p_type text[], p_name text[], p_tenant text[], p_topic text[],
+                                             p_action_id text[], p_ref text[], p_stream text[], p_body bytea[],
+                                             p_hash text[], p_level integer[], p_idx bigint[], p_node bytea[],
+                                             p_note text, INOUT ok boolean DEFAULT NULL,
+                                             INOUT tail_seq bigint DEFAULT NULL, INOUT tail_hash text DEFAULT NULL)
 LANGUAGE plpgsql AS $$
 DECLARE
-  t_seq bigint;
-  t_hash text;
+  last_seq bigint := p_seq[array_length(p_seq, 1)];
 BEGIN
   PERFORM pg_advisory_xact_lock(p_lock);
-  SELECT r.seq, r.hash INTO t_seq, t_hash FROM records r ORDER BY r.seq DESC LIMIT 1;
-  t_seq := coalesce(t_seq, 0);
-  t_hash := coalesce(t_hash, repeat('0', 64));
-  IF t_seq <> p_prev_seq OR t_hash <> p_prev_hash THEN
-    RETURN QUERY SELECT false, t_seq, t_hash;
+  SELECT r.seq, r.hash INTO tail_seq, tail_hash FROM records r ORDER BY r.seq DESC LIMIT 1;
+  tail_seq := coalesce(tail_seq, 0);
+  tail_hash := coalesce(tail_hash, repeat('0', 64));
+  IF tail_seq <> p_prev_seq OR tail_hash <> p_prev_hash THEN
+    ok := false;
     RETURN;
   END IF;
   INSERT INTO records (seq, type, name, tenant, topic, action_id, ref, stream, body, hash)
@@ -50,6 +51,12 @@ BEGIN
   IF cardinality(p_level) > 0 THEN
     INSERT INTO merkle_nodes (level, idx, hash) SELECT * FROM unnest(p_level, p_idx, p_node);
   END IF;
-  RETURN QUERY SELECT true, p_seq[array_length(p_seq, 1)], p_hash[array_length(p_hash, 1)];
+  PERFORM set_config('synchronous_commit', 'off', true);
+  COMMIT;
+  UPDATE metis_log_head SET seq = last_seq WHERE seq < last_seq;
+  PERFORM pg_notify('metis_log', p_note);
+  ok := true;
+  tail_seq := last_seq;
+  tail_hash := p_hash[array_length(p_hash, 1)];
 END
 $$;
