@@ -161,8 +161,6 @@ def test_what_cannot_be_checked_is_listed_not_checked_weakly() -> None:
         (["Blasting must be finished before the quarry road reopens."],
          "The quarry road reopened while blasting was still under way.", None, True),
         (["Staff must not enter a fumigated room for 24 hours after fumigation."],
-         "Staff entered room 5 at 18:00 on Friday.", {"k1": "Room 5 was fumigated at 09:00 on Friday."}, True),
-        (["Staff must not enter a fumigated room for 24 hours after fumigation."],
          "Staff entered room 5 at 10:00 on Saturday.", {"k1": "The corridor was painted at 09:00 on Friday."},
          False),
         (["Riders under 14 may not ride faster than 15 km/h."], "The adult team rode at 30 km/h.", None, False),
@@ -176,6 +174,25 @@ def test_typed_reading_on_fresh_sentences(constraints: list[str], claim: str, ch
                                           contradicts: bool) -> None:
     got = verdict(constraints, claim, chunks)
     assert (got == ("REJECT", "constraint_contradiction")) is contradicts, (claim, got)
+
+
+def test_a_gap_to_a_chunk_time_is_a_guess_reviewed_not_rejected() -> None:
+    """The claim's time against a time a cited chunk gives: the reading ties the two events together by
+    their words only, so it rests on a guess and, without the pair model's agreement, is suspected."""
+    constraints = ["Staff must not enter a fumigated room for 24 hours after fumigation."]
+    chunks = {"k1": "Room 5 was fumigated at 09:00 on Friday."}
+    assert verdict(constraints, "Staff entered room 5 at 18:00 on Friday.", chunks) == (
+        "REVIEW", "suspected_contradiction")
+    assert verdict(constraints, "Staff entered room 5 at 10:00 on Saturday.", chunks)[0] != "REJECT"
+
+
+def test_a_doer_known_only_by_name_is_reviewed_whatever_the_model_says() -> None:
+    constraints = ["Only the vault supervisor may open a sealed bag at the depot."]
+    found, suspected = detect("The sealed bag was opened at the depot by Nadia Cole.", constraints,
+                              forms_for(constraints)[0], (), lambda *_: True)
+    assert found == [] and [f.by_name for f in suspected] == [True]
+    assert verdict(constraints, "The sealed bag was opened at the depot by a trainee.") == (
+        "REJECT", "constraint_contradiction")
 
 
 def test_lexicon_alone_against_a_measured_form_is_suspected_not_rejected() -> None:

@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from abilities.lock import same_constraint_set
-from abilities.scu_guard.combined import detect, forms_for
+from abilities.scu_guard import pair_model
+from abilities.scu_guard.combined import Arbiter, detect, forms_for
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import Form
 from abilities.scu_guard.prompt import REFUSAL
@@ -82,12 +83,14 @@ def run_checks(
     detector: Callable[[str, list[str]], list[Finding]] | None = None,
     forms: list[Form] | None = None,
     chunk_texts: dict[str, str] | None = None,
+    arbiter: Arbiter | None = pair_model.agrees,
 ) -> GuardResult:
     """Apply the five checks to ``answer`` (dict, pydantic ``Answer`` or raw string).
 
     ``detector`` replaces the contradiction detector (the bench scores a baseline with it); ``forms``
     are the constraints' typed forms (parsed from the lock when not given); ``chunk_texts`` maps chunk
-    ids to texts so that facts of the cited chunks in scope reach the detector."""
+    ids to texts so that facts of the cited chunks in scope reach the detector; ``arbiter`` decides the
+    findings that rest on a guess (the pair model; None makes every such finding a suspected one)."""
     checks: list[dict[str, Any]] = []
     obj, raw_refusal = coerce_answer(answer)
     if obj is None:
@@ -139,7 +142,7 @@ def run_checks(
             forms = forms_for(lock["constraints"])[0]
         cited = [chunk_texts[c] for c in (cits if isinstance(cits, list) else [])
                  if chunk_texts and isinstance(c, str) and c in chunk_texts and c in allowed]
-        findings, suspected = detect(claim, lock["constraints"], forms, cited)
+        findings, suspected = detect(claim, lock["constraints"], forms, cited, arbiter)
     checks.append(
         {
             "check": "contradiction",

@@ -11,12 +11,15 @@ reported apart, not rejected. Where the claim names exactly the doer a rule rese
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from abilities.scu_guard.detect import Finding, find_contradictions
 from abilities.scu_guard.forms import Form, understand
 from abilities.scu_guard.judge import assess
+
+Arbiter = Callable[[str, str, str], bool]  # (constraint, claim, hint) -> does the pair model call it one
 
 
 @lru_cache(maxsize=4096)
@@ -38,20 +41,63 @@ def forms_for(constraints: Sequence[str], given: Sequence[Form] = ()) -> tuple[l
     return forms, unparsed
 
 
-def detect(claim: str, constraints: Sequence[str], forms: Sequence[Form],
-           chunk_texts: Sequence[str] = ()) -> tuple[list[Finding], list[Finding]]:
-    """(contradictions, suspected): typed findings plus lexicon findings they do not overrule."""
+# a reading of one event by word overlap (what was done, in what order, at what time) is a guess unless
+# both readings make it; an amount with its unit, a trigger, an exclusion or an allow-list is not
+EVENT_RULES = frozenset({"forbid", "require", "temporal", "order", "only_agent", "permit"})
+
+
+@dataclass
+class Readings:
+    """What the two readings say of a claim, before the pair model is asked: findings that stand,
+    findings only suspected, and findings resting on a guess with the hint the model is given."""
+
+    found: list[Finding] = field(default_factory=list)
+    suspected: list[Finding] = field(default_factory=list)
+    unsure: list[tuple[Finding, str]] = field(default_factory=list)
+
+
+def readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
+             chunk_texts: Sequence[str] = ()) -> Readings:
+    """Sort the findings of both readings. A contradiction needs a sure reading: a typed finding that
+    rests on no guess, or one both readings make (not for doers: the lexicon's doer check is the same
+    guess). A finding resting on a guess (``Finding.sure`` False, an order, the lexicon alone on a
+    constraint the typed reading understood and found nothing broken in) is ``unsure``. A lexicon
+    finding on a constraint the typed reading measured and found kept is only suspected; one on a
+    constraint the typed reading could not read stands (it is the only reading there)."""
     typed, measured, kept = assess(claim, forms, chunk_texts)
     lexical = find_contradictions(claim, list(constraints))
-    found: list[Finding] = []
-    suspected: list[Finding] = []
+    lex_by = {f.constraint: f for f in lexical}
+    typed_texts = {f.text for f in forms}
+    out = Readings()
     seen: set[str] = set()
     for f in typed:
         seen.add(f.constraint)
-        found.append(f)
-    for f in lexical:  # the lexicon alone where the typed reading measured the claim and found it kept
+        both = f.constraint in lex_by and f.rule != "only_agent"
+        if f.by_name:
+            out.suspected.append(f)  # no text can tell who a name is
+        elif f.sure and (both or f.rule not in EVENT_RULES):
+            out.found.append(f)
+        else:
+            out.unsure.append((f, f"typed {f.rule}"))
+    for f in lexical:
         if f.constraint in seen or f.constraint in kept:
             continue  # kept: the reserved doer named with its qualifier is positive evidence
         seen.add(f.constraint)
-        (suspected if f.constraint in measured else found).append(f)
+        if f.constraint in measured:
+            out.suspected.append(f)
+        elif f.constraint in typed_texts:
+            out.unsure.append((f, f"lexicon {f.rule}"))
+        else:
+            out.found.append(f)
+    return out
+
+
+def detect(claim: str, constraints: Sequence[str], forms: Sequence[Form],
+           chunk_texts: Sequence[str] = (), arbiter: Arbiter | None = None) -> tuple[list[Finding], list[Finding]]:
+    """(contradictions, suspected): see ``readings``; an unsure finding stands only when ``arbiter``
+    (the pair model) agrees, otherwise it is suspected (REVIEW)."""
+    r = readings(claim, constraints, forms, chunk_texts)
+    found, suspected = list(r.found), list(r.suspected)
+    for f, hint in r.unsure:
+        (found if arbiter is not None and arbiter(f.constraint, claim, hint) else suspected).append(f)
     return found, suspected

@@ -40,7 +40,11 @@ ANY_KIND_RE = re.compile(
 
 @dataclass(frozen=True)
 class Finding:
-    """One contradiction: the constraint, where in the claim, and which rule fired."""
+    """One contradiction: the constraint, where in the claim, and which rule fired. ``sure`` is False
+    where the reading rests on a guess (a doer known only by name, an amount borrowed from a chunk or
+    tied to the rule by its dimension alone, a gap between events the claim does not tie to the rule):
+    such a finding is rejected only when the pair model agrees, else it is a suspected one. ``by_name``:
+    a doer known only by their name, of whom the text does not say who they are (always suspected)."""
 
     constraint: str
     start: int
@@ -48,6 +52,8 @@ class Finding:
     text: str
     rule: str
     detail: str
+    sure: bool = True
+    by_name: bool = False  # the doer is known only by name: who they are is not in the text, so REVIEW
 
     def as_dict(self) -> dict[str, object]:
         return {

@@ -12,7 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from abilities.lock import lock_constraints
+from abilities.scu_guard import pair_model
 from abilities.scu_guard.check import GuardResult, run_checks
+from abilities.scu_guard.combined import Arbiter
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.retrieval import retrieve
 
@@ -25,12 +27,14 @@ def load_cases(path: str | Path) -> list[dict[str, Any]]:
         return [json.loads(line) for line in f if line.strip()]
 
 
-def judge(case: dict[str, Any], detector: Detector | None = None) -> GuardResult:
-    """Run retrieval and the checks on one case, optionally with another contradiction detector."""
+def judge(case: dict[str, Any], detector: Detector | None = None,
+          arbiter: Arbiter | None = pair_model.agrees) -> GuardResult:
+    """Run retrieval and the checks on one case, optionally with another contradiction detector or
+    another arbiter of the findings that rest on a guess."""
     lock = lock_constraints(case["constraints"])
     ctx_ids = retrieve(case["question"], case["chunks"], case.get("top_k", 6))["ctx_ids"]
     texts = {c["id"]: c["text"] for c in case["chunks"]}
-    return run_checks(lock, ctx_ids, case["answer"], detector=detector, chunk_texts=texts)
+    return run_checks(lock, ctx_ids, case["answer"], detector=detector, chunk_texts=texts, arbiter=arbiter)
 
 
 def score(cases: Iterable[dict[str, Any]], detector: Detector | None = None) -> dict[str, Any]:

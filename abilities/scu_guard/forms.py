@@ -212,6 +212,9 @@ def understand(text: str) -> Form | None:
         t0 = times[0]
         if len(times) >= 2 and re.search(r"\bbetween\b|\bfrom\b", low):
             form.window = Window(kind="clock", start=t0.minutes, end=times[1].minutes)
+            if re.search(r"\b(?:permitted|allowed|may|can)\b.{0,30}\bonly\b|\bonly\b.{0,30}\b(?:permitted|allowed|may|can)\b",
+                         low[: t0.start]) and not deny:  # "permitted only between 20:00 and 06:00": the rest is closed
+                form.window = Window(kind="clock", start=times[1].minutes, end=t0.minutes)
         elif re.search(r"\bbefore\b", low[: t0.start]):
             form.window = Window(kind="clock", start=0, end=t0.minutes)
         elif re.search(r"\bafter\b", low[: t0.start]):
@@ -253,7 +256,8 @@ def understand(text: str) -> Form | None:
         form.subject = keys(parse(head)) if head != text else []
     # a required agent: "Controlled drugs must be signed out by a veterinary surgeon"
     agent = next((t for t in doc if t.dep_ == "agent" and t.head.i == root.i), None)
-    if agent is not None and modality == "must" and not amounts:
+    counted = agent is not None and any(w.like_num or w.dep_ == "nummod" for w in agent.subtree)
+    if agent is not None and modality == "must" and not amounts and not counted:  # "by two guards" is a count
         heads = [p for p in agent.children if p.dep_ == "pobj"]
         form.agents = [k for h in heads for k in keys([h])]
         form.agent_qualifiers = [k for h in heads for w in h.lefts if w.dep_ in ("amod", "compound")

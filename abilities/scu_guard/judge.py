@@ -79,6 +79,7 @@ class Clause:
     negverb: bool = False
     mods: dict[str, set[str]] = field(default_factory=dict)
     facts: set[str] = field(default_factory=set)
+    named: set[str] = field(default_factory=set)
 
 
 def _clause_heads(doc: Any) -> list[Any]:
@@ -119,6 +120,10 @@ def read_clauses(claim: str) -> list[Clause]:
                 or t.lower_ in ("never", "neither", "nor")]
         negs = [t for t in negs if not (t.is_sent_start and t.i + 1 < len(doc) and doc[t.i + 1].is_punct)]
         negated = bool(negs) and not (h.lemma_ in BLOCKERS and any(c.lower_ == "from" for c in h.children))
+        negated = negated or any(  # "No one handled ...", "Nobody entered ...", "No employee bid ..."
+            t.dep_ in ("nsubj", "nsubjpass") and t.head.i in chain_ids and (
+                t.lower_ in ("nobody", "none", "noone") or any(c.lower_ == "no" and c.dep_ == "det" for c in t.children))
+            for t in toks)
         denied: set[str] = set()
         for t in toks:  # "left his probe at the hut", "left the harness behind": not taken along
             if t.lemma_ == "leave" and any(c.lower_ in ("at", "behind", "in") for c in t.children):
@@ -162,13 +167,16 @@ def read_clauses(claim: str) -> list[Clause]:
                 for p in t.children:
                     if p.dep_ == "pobj":
                         agents.append((set(keys(p.subtree)), _neg_prefix_text(p)))
+        # doers known only by their name ("Rosa", "Jo"): whether they hold the reserved role is not said
+        named = {_neg_prefix_text(t) for t in doc if t.pos_ == "PROPN" and t.dep_ != "compound"
+                 and any(_neg_prefix_text(t) == txt for _, txt in agents)}
         ks = set(keys(toks))
         out.append(Clause(
             start=toks[0].idx, end=toks[-1].idx + len(toks[-1].text), text=claim[toks[0].idx: toks[-1].idx
                                                                               + len(toks[-1].text)],
             keys=ks, verbs={key(t) for t in toks if t.pos_ == "VERB"}, negated=negated, permissive=permissive,
             optional=bool(OPTIONAL_RE.search(low)), denied=denied, agents=agents, head_i=h.i, order_pos=n,
-            negverb=negverb, mods=_noun_mods(toks)))
+            negverb=negverb, mods=_noun_mods(toks), named=named))
     return out
 
 
@@ -318,9 +326,10 @@ def read_claim(claim: str, chunk_texts: Sequence[str] = ()) -> Claim:
                  measure.find_dates(claim, year), measure.find_weekdays(claim), list(chunk_texts))
 
 
-def _finding(form: Form, claim: Claim, start: int, end: int, rule: str, detail: str) -> Finding:
+def _finding(form: Form, claim: Claim, start: int, end: int, rule: str, detail: str, sure: bool = True,
+             by_name: bool = False) -> Finding:
     start, end = max(0, start), min(len(claim.text), end)
-    return Finding(form.text, start, end, claim.text[start:end], rule, detail)
+    return Finding(form.text, start, end, claim.text[start:end], rule, detail, sure and not by_name, by_name)
 
 
 def _best_forms(a: measure.Amount, clause: Clause, forms: Sequence[Form], trigger: bool) -> list[Form]:
@@ -409,11 +418,13 @@ def _topic_clock(form: Form, claim: Claim) -> int | None:
     return None
 
 
-def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int]]:
-    """(gap in seconds, is business days, start, end): between two times or dates the claim gives, or
-    between a claim date and the chunk-dated event the rule counts from."""
+def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int, bool]]:
+    """(gap in seconds, is business days, start, end, firm): between two times or dates the claim gives,
+    or between a claim date and the chunk-dated event the rule counts from. ``firm``: both ends are the
+    claim's own or the chunk dates the very event the rule names; a chunk event found by a shared name
+    or word only is a guess."""
     band = form.quantity
-    out: list[tuple[float, bool, int, int]] = []
+    out: list[tuple[float, bool, int, int, bool]] = []
     if band is None or band.dimension != "[time]":
         return out
     if band.period:  # "last leak-tested on 10 January" (chunk) .. "next test in October" (claim)
@@ -424,18 +435,18 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int]
             if not d.year_known:
                 first = dt.date.fromordinal(first).replace(year=dt.date.fromordinal(last).year).toordinal()
             if first > last:
-                out.append(((first - last) * 86400.0, False, d.start, d.end))
+                out.append(((first - last) * 86400.0, False, d.start, d.end, False))
         return out
     if len(claim.clocks) >= 2:
         a, b = claim.clocks[0], claim.clocks[1]
         overnight = re.search(r"\b(?:until|till|to|next|overnight|following)\b", claim.text[a.end : b.end], re.I)
         gap = (b.minutes - a.minutes) % (24 * 60) if overnight else abs(b.minutes - a.minutes)
-        out.append((gap * 60.0, False, a.start, b.end))
+        out.append((gap * 60.0, False, a.start, b.end, True))
     elif len(claim.clocks) == 1:  # "went back in at 14:00" after a cited "sprayed at 06:00" of the same thing
         before = _topic_clock(form, claim)
         if before is not None:
             t = claim.clocks[0]
-            out.append((((t.minutes - before) % (24 * 60)) * 60.0, False, t.start, t.end))
+            out.append((((t.minutes - before) % (24 * 60)) * 60.0, False, t.start, t.end, False))
     ref = _reference_ordinal(form, claim)
     dates = claim.dates
     if ref is not None and dates:
@@ -449,12 +460,12 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int]
             days = abs(days)
         if band.business_days:
             n = measure.business_days_between(min(ref, first), max(ref, first))
-            out.append((n * 86400.0, True, d.start, d.end))
+            out.append((n * 86400.0, True, d.start, d.end, True))
         else:
-            out.append((days * 86400.0, False, d.start, d.end))
+            out.append((days * 86400.0, False, d.start, d.end, True))
     elif len(dates) >= 2:
         a, b = dates[0], dates[1]
-        out.append((abs(b.first - a.first) * 86400.0, False, a.start, b.end))
+        out.append((abs(b.first - a.first) * 86400.0, False, a.start, b.end, True))
     elif dates and not band.reference:  # "Batch 112 will be kegged on 10 October" / "brewed on 1 October"
         named = _named_date(claim)
         if named is not None:
@@ -462,23 +473,23 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int]
             first = d.first if d.year_known else dt.date.fromordinal(d.first).replace(
                 year=dt.date.fromordinal(named).year).toordinal()
             if first >= named:
-                out.append(((first - named) * 86400.0, False, d.start, d.end))
+                out.append(((first - named) * 86400.0, False, d.start, d.end, False))
     if claim.weekdays and not dates and (band.reference or _names(claim.text)):
         ref_day = _reference_weekday(form, claim)
         if ref_day is not None:  # "emptied on Monday" (chunk) .. "cleaned on Wednesday" (claim)
             w, _, s0, e0 = claim.weekdays[0]
             days = (w - ref_day) % 7
-            out.append((days * 86400.0, False, s0, e0))
+            out.append((days * 86400.0, False, s0, e0, False))
     if band.reference and band.reference_side == "before" and band.low is not None:
         m = re.search(r"\b(?:until|till|right up to|up to)\s+(?:the\s+)?(.{0,40})", claim.text, re.I)
         if m and _stem_hits(set(band.reference), set(light_keys(m.group(1)))):
-            out.append((0.0, False, m.start(), m.end()))
+            out.append((0.0, False, m.start(), m.end(), True))
     if len(claim.weekdays) >= 2 and band.business_days:
         (w1, _, s1, _), (w2, _, _, e2) = claim.weekdays[0], claim.weekdays[1]
         cal = (w2 - w1) % 7 or 7
         base = dt.date(2001, 1, 1 + w1).toordinal()  # 1 Jan 2001 was a Monday
         n = measure.business_days_between(base, base + cal)
-        out.append((n * 86400.0, True, s1, e2))
+        out.append((n * 86400.0, True, s1, e2, True))
     return out
 
 
@@ -509,6 +520,7 @@ def _names_the_limit(claim: Claim, a: measure.Amount, band: Band) -> bool:
 
 def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     out = []
+    own = {id(a) for a, _ in claim.amounts}
     for a, clause in claim.amounts + claim.chunk_amounts:
         if clause.negated and a.direction == "eq":
             continue  # "the level was not 8 ft"
@@ -529,20 +541,39 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                         r"permitted|may|can|at most)\b", clause.text, re.I)):
                     continue
                 out.append(_finding(f, claim, a.start, a.end, "numeric_bound",
-                                    f"{a.text!r} is outside what {f.text!r} allows"))
+                                    f"{a.text!r} is outside what {f.text!r} allows",
+                                    sure=id(a) in own and (_overlap(f, clause) > 0 or a.dim != "[time]")))
     for f in forms:
         band = f.quantity
         if band is None:
             continue
-        for gap, business, s, e in _derived_gaps(f, claim):
-            if not any(_topic(f) & c.keys for c in claim.clauses) and not _distinctive(f, forms):
+        for gap, business, s, e, firm in _derived_gaps(f, claim):
+            spoken = any(_topic(f) & c.keys for c in claim.clauses)
+            if not spoken and not _distinctive(f, forms):
                 continue  # the claim's own words, not facts borrowed from a chunk, must speak of the rule
+            if not _same_scale(gap, band):
+                continue
             a = measure.Amount(gap, gap, "[time]", "eq", False, s, e, claim.text[s:e], business)
             bad = _outside(a, band)
-            if bad:
+            if bad:  # sure only when the ends are firm and the claim speaks of the rule
                 out.append(_finding(f, claim, s, e, "numeric_bound",
-                                    f"the time between the events the claim dates is outside {f.text!r}"))
+                                    f"the time between the events the claim dates is outside {f.text!r}",
+                                    sure=spoken and firm))
     return out
+
+
+def _same_scale(gap: float, band: Band) -> bool:
+    """Is a derived gap of the band's scale? Hours between two clock times say nothing of a bound in
+    days ("advertised at least 7 days before" vs "ran from 22:00 to 05:00"), and whole days between two
+    dates nothing of a bound in hours ("worked at most 2 hours a day" vs "back on 9 March")."""
+    bound = band.high if band.high is not None else band.low
+    if bound is None or bound <= 0:
+        return True
+    day = 86400.0
+    whole_days = gap >= day and abs(gap / day - round(gap / day)) < 1e-9
+    if whole_days and bound < day:
+        return False
+    return not (gap < day and bound > day)
 
 
 def _distinctive(form: Form, forms: Sequence[Form]) -> bool:
@@ -865,7 +896,9 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 if words <= {"who", "that", "which", "it", "they", "he", "she", "we"}:
                     continue
                 out.append(_finding(f, claim, c.start, c.end, "only_agent",
-                                    f"{text!r} is not who {f.text!r} reserves the action for"))
+                                    f"{text!r} is not who {f.text!r} reserves the action for",
+                                    sure=bool(act) and not words & (set(f.object) | set(f.action)),
+                                    by_name=text in c.named))
                 break
     return out
 

@@ -30,6 +30,7 @@ def _registry() -> Any:
 
 # surface form -> pint unit name (or a dimension of our own: money, count)
 UNIT_WORDS: dict[str, str] = {
+    **{w: "millisecond" for w in ("ms", "millisecond", "milliseconds")},
     **{w: "second" for w in ("s", "sec", "secs", "second", "seconds")},
     **{w: "minute" for w in ("min", "mins", "minute", "minutes")},
     **{w: "hour" for w in ("h", "hr", "hrs", "hour", "hours")},
@@ -73,6 +74,9 @@ UNIT_WORDS: dict[str, str] = {
     **{w: "money:EUR" for w in ("eur", "euro", "euros", "€")},
     **{w: "money:GBP" for w in ("gbp", "£", "pounds sterling")},
 }
+# data sizes in bytes (the lexicon reader's "size" dimension; pint's bits and bytes are not needed)
+DATA_SIZES: dict[str, float] = {"b": 1, "byte": 1, "bytes": 1, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12,
+                                "kib": 1024, "mib": 1024**2, "gib": 1024**3}
 BUSINESS_DAY = ("business day", "business days", "working day", "working days", "workday", "workdays")
 PERIOD_ADVERBS = {
     "hourly": "hour", "daily": "day", "nightly": "day", "weekly": "week", "fortnightly": "fortnight",
@@ -136,6 +140,11 @@ def _unit(name: str) -> tuple[str, float, float]:
     zero = ureg.Quantity(0.0, name).to_base_units().magnitude if name in ("degC", "degF") else 0.0
     dim = str(q.dimensionality)
     return dim, float(base.magnitude - zero), float(zero)
+
+
+def dimension_of(unit: str) -> str:
+    """The dimension of a unit name (pint's, e.g. ``[time]``, or ``money:EUR``)."""
+    return _unit(unit)[0]
 
 
 def to_base(value: float, unit: str) -> tuple[str, float]:

@@ -1,7 +1,10 @@
-"""Numbers with units and comparison operators, clock times and weekdays, found in a text span.
+"""The word-level reader's view of numbers: how each is stated (ceiling, floor, range), in a text span.
 
-Values are normalized (durations to seconds, sizes to bytes, rates to per-second) so "2 minute"
-compares with "30 seconds" and "6 weeks" with "30 days".
+Numbers and units are read by ``measure`` (the one reader of amounts: its number words and its unit
+table, converted with pint), so both readings agree on what "half a dozen", "15 knots" or "84 °F"
+are; this module adds only what the word-level rules need on top (the comparison operator, the noun
+a count is of, rates, clock-time sets, weekdays). Values are in base units (seconds, metres,
+kilograms, kelvin, bytes; rates per second).
 """
 
 from __future__ import annotations
@@ -10,18 +13,12 @@ import math
 import re
 from dataclasses import dataclass
 
-from abilities.scu_guard.lexicon import (
-    DAYS,
-    DURATION_S,
-    LENGTH_M,
-    MASS_G,
-    NUMBER_WORDS,
-    SIZE_B,
-    STOP,
-    TEMP,
-    TIMES_WORDS,
-    norm_stem,
-)
+from abilities.scu_guard import measure
+from abilities.scu_guard.lexicon import DAYS, STOP, norm_stem
+
+TIMES_WORDS = ("once", "twice", "thrice")
+_ALIASES = {"°": "degC", "c": "degC"}  # "30 °" and "30 C" as the word-level rules have always read them
+_DIM_NAMES = {"[time]": "duration", "[length]": "length", "[mass]": "mass", "[temperature]": "temperature"}
 
 TIME_RE = re.compile(
     r"\b(?:(?P<h>\d{1,2}):(?P<m>\d{2})\s*(?P<ap>am|pm|a\.m\.|p\.m\.)?|(?P<h2>\d{1,2})\s*(?P<ap2>am|pm|a\.m\.|p\.m\.)"
@@ -30,7 +27,7 @@ TIME_RE = re.compile(
 )
 NUM_RE = re.compile(
     r"(?<![\w.:-])(?P<num>(?:(?<=\s)[-−])?\d+(?:[.,]\d+)?|"
-    + "|".join(sorted((w for w in NUMBER_WORDS if len(w) > 2), key=len, reverse=True))
+    + "|".join(re.escape(w) for w in sorted((w for w in measure.NUMBER_WORDS if len(w) > 2), key=len, reverse=True))
     + r"|once|twice|thrice|an?(?=\s+(?:second|minute|hour|day|week|month|year)\b))(?:-|\s*)(?P<unit>°?[a-zA-Z%]+|°)?",
     re.I,
 )
@@ -106,36 +103,44 @@ class Quantity:
     subject_position: bool = False
 
 
-def unit_of(word: str | None) -> tuple[str, float, str] | None:
-    """(dim, factor, noun) for a unit word, or None."""
+def unit_of(word: str | None) -> tuple[str, str, str] | None:
+    """(dimension, unit name, noun) for a unit word, or None: the unit table is ``measure``'s."""
     if not word:
         return None
     w = word.lower()
     if w == "%" or w in ("percent", "pct"):
-        return ("percent", 1.0, "percent")
-    if w in SIZE_B:
-        return ("size", SIZE_B[w], w)
-    if w in MASS_G:
-        return ("mass", MASS_G[w], w)
-    if w in TEMP:
-        return ("temperature", 1.0, w)
+        return ("percent", "", "percent")
+    if w in measure.DATA_SIZES:
+        return ("size", w, w)
     if w == "age":
-        return ("age", 1.0, "age")
-    if w in LENGTH_M:
-        return ("length", LENGTH_M[w], "length")
-    st = norm_stem(w)
-    for cand in (w, st, w.rstrip("s")):
-        if cand in DURATION_S:
-            return ("duration", DURATION_S[cand], cand)
+        return ("age", "", "age")
+    for cand in (w, norm_stem(w), w.rstrip("s")):
+        name = measure.UNIT_WORDS.get(cand) or _ALIASES.get(cand)
+        if name is None or name.startswith("money:") or name in ("percent", "ppm"):
+            continue
+        dim = measure.dimension_of(name)
+        return (_DIM_NAMES.get(dim, dim), name, "length" if dim == "[length]" else cand)
     return None
+
+
+def _base(unit: tuple[str, str, str], v: float) -> float:
+    """A value in the unit, in base units (pint through ``measure``; sizes in bytes)."""
+    dim, name, _ = unit
+    if dim == "size":
+        return v * measure.DATA_SIZES[name]
+    if not name or math.isinf(v):
+        return v
+    return measure.to_base(v, name)[1]
 
 
 def _value(raw: str) -> float:
     low = raw.lower().replace("−", "-")
-    if low in NUMBER_WORDS:
-        return float(NUMBER_WORDS[low])
     if low in TIMES_WORDS:
-        return float(TIMES_WORDS[low])
+        return float(TIMES_WORDS.index(low) + 1)
+    if not low[:1].isdigit() and not low.startswith("-"):
+        n = measure._number(low)  # number words: measure's table ("half a dozen", "a quarter of an")
+        if n is not None:
+            return n
     return (
         float(low.replace(",", ""))
         if low.count(",") and len(low.split(",")[-1]) == 3
@@ -253,21 +258,21 @@ def _build(
     u = unit_of(unit_word)
     nouns: set[str] = set()
     if u is None:
-        dim, factor = "count", 1.0
+        dim = "count"
         if unit_word and unit_word.lower() not in STOP:
             nouns.add(norm_stem(unit_word))
             nouns.update(norm_stem(w) for w in words[:1] if w.lower() not in STOP and w.lower() != "per")
     else:
-        dim, factor = u[0], u[1]
+        dim = u[0]
         if dim == "length":  # "10 km/h" stays apart from "10 items/h" once it becomes a rate
             nouns.add("length")
-    lo, hi = lo * factor, hi * factor
+        lo, hi = _base(u, lo), _base(u, hi)
     per = PER_RE.match(rest if unit_word is None else seg[unit_end:])
     if per is not None and dim in ("count", "size", "length"):
         pu = unit_of(per.group("u"))
         if pu is not None and pu[0] == "duration":
             dim = "rate"
-            lo, hi = lo / pu[1], hi / pu[1]
+            lo, hi = lo / _base(pu, 1.0), hi / _base(pu, 1.0)
     before = seg[: s_abs - base]
     after_words = {w.lower() for w in WORD_RE.findall(seg[unit_end:])}
     before_words = {w.lower() for w in WORD_RE.findall(before)}
