@@ -113,10 +113,12 @@ class Tier:
         """A ready action this process does not hold: make its job claimable."""
         self._spawn(self._call(self.queue.submit, a.action_id, a.tenant, a.ability))
 
-    def wait(self, a: Any) -> None:
-        """An action waiting on producers: its job exists, parked (or is parked again)."""
-        if self.owns(a.action_id):
-            self.release(a)
+    def offer(self, a: Any) -> None:
+        """An action this process does not hold may be ready (it was created here, or something it
+        waits on changed here): a queued one becomes claimable; for another, its job exists
+        (parked) and is woken if the log says it can go on."""
+        if str(a.status) == "queued":
+            self.submit(a)
         else:
             self._spawn(self._park_new(a))
 
@@ -189,6 +191,7 @@ class Tier:
             await self._call(self.queue.wake, a.action_id)
 
     async def _park_new(self, a: Any) -> None:
+        await self.scheduler.outbox.flush()  # what changed here is in the log before it is read back
         await self._call(self.queue.submit, a.action_id, a.tenant, a.ability, True)
         if await asyncio.to_thread(self.scheduler.ready_again, a.action_id):
             await self._call(self.queue.wake, a.action_id)

@@ -285,6 +285,10 @@ class Scheduler:
                         self._resume(parent)
         elif a.ended_durably:
             a.mark_ended(False)
+        for _, cid in self.graph.consumers(a.action_id, ("dependsOn", "waitFor", "bind")):
+            c = self.actions.get(cid)  # a producer changed elsewhere: consumers held here may go on
+            if c is not None and c.status == Status.WAITING and self.tier.owns(cid):
+                self._schedule(c)
         return a
 
     # -- records ----------------------------------------------------------------------------
@@ -446,15 +450,18 @@ class Scheduler:
         return waiting, failed
 
     def _schedule(self, a: Action) -> None:
-        """Queue it, or park it ``waiting`` on its edges."""
+        """Queue it, or park it ``waiting`` on its edges. In the worker tier, an action held
+        elsewhere (or nowhere) is offered to the queue; whoever claims it decides."""
+        if self.tier is not None and not self.tier.owns(a.action_id):
+            if a.status not in TERMINAL:
+                self.tier.offer(a)
+            return
         blockers = self._blockers(a)
         if blockers is None:
             return
         if blockers:
             if a.status != Status.WAITING:
                 self._set_status(a, Status.WAITING, extra={"waiting_on": blockers})
-            if self.tier is not None:
-                self.tier.wait(a)
             return
         if a.status == Status.WAITING:
             self._set_status(a, Status.QUEUED)
@@ -1258,8 +1265,8 @@ class Scheduler:
             outcome = self._revive(a, read_history(records))
         else:
             self._schedule(a)
-        if a.status not in TERMINAL and not a.in_ready and a.worker is None and a.parked != "retry":
-            self.tier.release(a)  # it still waits: its job parks again
+        if a.parked in ("input", "child"):
+            self.tier.release(a)  # it still waits: its job parks again (one waiting on producers stays held)
         return outcome
 
     def ready_again(self, action_id: str) -> bool:
@@ -1270,6 +1277,8 @@ class Scheduler:
         if found is None or Status(found[0]["status"]) in TERMINAL:
             return False
         status = Status(found[0]["status"])
+        if status == Status.QUEUED:
+            return True
         if status == Status.WAITING:
             return not self._blockers_in_log(found[0]["edges"])
         call = read_history(records).open_call()
@@ -1281,12 +1290,19 @@ class Scheduler:
         return False
 
     def _blockers_in_log(self, edges: list[dict[str, Any]]) -> bool:
+        """Does a producer still hold the action back, by the log (the rules of ``_producers_state``;
+        a failed producer does not: the claimer fails the action)?"""
         for e in edges:
             if e["kind"] not in ("dependsOn", "waitFor", "bind"):
                 continue
             found = self._latest(self.log.read_action(e["action_id"], ["state"])).get(e["action_id"])
-            if found is None or Status(found[0]["status"]) not in TERMINAL:
+            if found is None:
                 return True
+            view = found[0]
+            status = Status(view["status"])
+            if status in TERMINAL or (e["kind"] == "bind" and view.get("outputs") is not None):
+                continue
+            return True
         return False
 
     def forget(self, action_id: str) -> None:
