@@ -1,13 +1,14 @@
 """The PostgreSQL driver of ``SharedState`` (orchestrator/shared_state.py): tables of migration 0005.
 
-Each operation is one statement on a pooled autocommit connection, run off the event loop. A lost
-connection is retried once on a fresh one, then reported as ``StorageUnavailable`` (-32053 to the
-client), like the log's own reads.
+Each operation is one statement on a pooled autocommit connection, run off the event loop on the
+driver's own threads. A lost connection is retried once on a fresh one, then reported as
+``StorageUnavailable`` (-32053 to the client), like the log's own reads.
 """
 
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from psycopg.types.json import Jsonb
@@ -54,6 +55,9 @@ class PostgresState:
         from orchestrator.shared_state import STALE_DECISION_S
 
         self.stale_decision_s = STALE_DECISION_S
+        # threads of its own, one per connection: a call never queues behind other blocking work
+        # (log reads, lease updates) in the loop's default executor while the database is slow
+        self._threads = ThreadPoolExecutor(pool_size, thread_name_prefix="metis-shared")
         self._pool = ConnectionPool(url, min_size=0, max_size=pool_size, timeout=2.0, open=True,
                                     kwargs={"autocommit": True, "connect_timeout": 5,
                                             "application_name": "metis-shared"},
@@ -71,7 +75,7 @@ class PostgresState:
         raise AssertionError("unreachable")
 
     async def _q(self, sql: str, args: Any) -> list[tuple[Any, ...]]:
-        return await asyncio.to_thread(self._run, sql, args)
+        return await asyncio.get_running_loop().run_in_executor(self._threads, self._run, sql, args)
 
     # -- idempotency keys ----------------------------------------------------------------------
 
@@ -135,5 +139,6 @@ class PostgresState:
         return bool(await self._q(_TAKE, {"bucket": bucket, "rate": rate, "burst": burst, "n": n}))
 
     def close(self) -> None:
+        self._threads.shutdown(wait=False, cancel_futures=True)
         self._pool.close()
 
