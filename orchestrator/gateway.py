@@ -71,7 +71,7 @@ async def stream_endpoint(request: Request) -> Response | SseResponse:
         tracing.end_stream(span)
 
     return SseResponse(  # ends cleanly on client hang-up and on shutdown (on_close ends the subscription)
-        resume_then_live(rlog, sub, tenant, topic, after), frame,
+        lambda sink: resume_then_live(rlog, sub, tenant, topic, after, sink), frame,
         {"Metis-Resumed-After": resumed_after, "Cache-Control": "no-store", "X-Accel-Buffering": "no"},
         ping_s=settings.heartbeat_s, send_timeout_s=settings.send_timeout_s, on_close=sub.close,
         sent=service.metrics.delivery.watch(), on_end=ended)  # sent: SSE delivery lag (orchestrator/observe.py)

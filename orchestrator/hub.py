@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict, deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 from receipts.log import ReceiptLog, Record, stream_key
 
@@ -101,9 +101,16 @@ class Subscriber:
         self.buffer: deque[Record] = deque()
         self.dropped = False
         self._wake = asyncio.Event()
+        #: Set while the consumer is caught up and idle: it takes a commit's records at once (True)
+        #: or refuses them (False: they are buffered). Spares a task wake-up per record per reader.
+        self.sink: Callable[[list[Record]], bool] | None = None
 
-    def offer_many(self, recs: list[Record] | tuple[Record, ...]) -> bool:
-        """Queue one commit's records of this subscriber's stream, with one wake-up."""
+    def offer_many(self, recs: list[Record]) -> bool:
+        """Hand one commit's records of this subscriber's stream to its sink, or queue them with
+        one wake-up."""
+        sink = self.sink
+        if sink is not None and not self.buffer and not self.dropped and sink(recs):
+            return True
         if len(self.buffer) + len(recs) > self.limit:
             self.dropped = True
             self._wake.set()
@@ -213,13 +220,15 @@ async def _replay(rlog: ReceiptLog, pages: PageCache, tenant: str, topic: str,
             pages.clear()  # give the memory back when the last replay ends
 
 
-async def resume_then_live(rlog: ReceiptLog, sub: Subscriber, tenant: str, topic: str,
-                           after: int) -> AsyncIterator[list[Record]]:
+async def resume_then_live(rlog: ReceiptLog, sub: Subscriber, tenant: str, topic: str, after: int,
+                           sink: Callable[[list[Record]], bool] | None = None) -> AsyncIterator[list[Record]]:
     """Every event of a tenant's topic with seq > ``after``, in order, in batches: paged index
     range reads of the log (shared, see ``PageCache``), then the live buffer of ``sub``. ``sub``
     must be subscribed before this starts: anything committed after subscribing is in its buffer
     (no gap) and the seq filter drops what the range reads already gave (no duplicate). Raises
-    ``Dropped`` if ``sub`` falls behind."""
+    ``Dropped`` if ``sub`` falls behind. With a ``sink``, live records that arrive while this
+    waits with nothing buffered go to the sink instead (it refuses what it cannot take at once,
+    and must itself refuse records at or below the last it was given or yielded here)."""
     last = after
     page: list[Record] | None = None
     fresh: list[Record] | None = None
@@ -230,7 +239,14 @@ async def resume_then_live(rlog: ReceiptLog, sub: Subscriber, tenant: str, topic
             yield page
         page = None
         while True:
-            fresh = await sub.get_many()
+            if sink is not None and not sub.buffer:
+                sub.sink = sink
+                try:
+                    fresh = await sub.get_many()
+                finally:
+                    sub.sink = None
+            else:
+                fresh = await sub.get_many()
             if fresh[0].seq <= last:  # only just after the backlog: what the range reads already gave
                 fresh = [rec for rec in fresh if rec.seq > last]
                 if not fresh:

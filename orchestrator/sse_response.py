@@ -4,7 +4,9 @@ Why not sse-starlette: it runs four tasks per connection in a task group and wra
 in a lock and an anyio cancel scope (its send timeout). With 1,000 subscribers on one topic every
 event paid that 1,000 times. Here a stream is its own task sending ready chunks (for a
 one-record batch, the record's frame: one bytes object shared by every subscriber) straight to
-the server's ``send``, plus one idle task waiting for the client to hang up. Send timeouts,
+the server's ``send``, plus one idle task waiting for the client to hang up. A caught-up stream
+is not even woken: the hub hands a commit's records to its sink, which sends them there and then
+when the socket takes them without waiting (the common case). Send timeouts,
 comment pings and the end on server shutdown are checked by one sweeper per event loop a few
 times a second, not on every send.
 """
@@ -95,10 +97,43 @@ def chunks(frame: Callable[[Record], bytes], batch: list[Record]) -> Iterator[by
         yield b"".join(parts)
 
 
-class SseResponse:
-    """``text/event-stream`` of record batches (``resume_then_live``), each sent as joined frames.
+class _Rest:
+    """Awaitable rest of a coroutine already run, outside any task, to its first suspension
+    (``first``, the future it waits on): a task awaiting this drives it to the end."""
 
-    The stream ends when ``batches`` ends or raises ``Dropped`` (the subscriber fell behind).
+    __slots__ = ("coro", "first")
+
+    def __init__(self, coro: Any, first: Any) -> None:
+        self.coro, self.first = coro, first
+
+    def __await__(self) -> Any:
+        coro, waiting = self.coro, self.first
+        while True:
+            try:
+                value = yield waiting
+            except BaseException as exc:  # noqa: BLE001 - cancellation and errors go on into the coroutine
+                try:
+                    waiting = coro.throw(exc)
+                except StopIteration as stop:
+                    return stop.value
+            else:
+                try:
+                    waiting = coro.send(value)
+                except StopIteration as stop:
+                    return stop.value
+
+
+DIRECT_MAX = 64  # records a sink sends in one go; a bigger commit is left to the stream's task
+
+
+Source = Callable[[Callable[[list[Record]], bool]], AsyncIterator[list[Record]]]
+
+
+class SseResponse:
+    """``text/event-stream`` of record batches, each sent as joined frames.
+
+    ``source(sink)`` gives the batches (``resume_then_live`` with the sink this response offers).
+    The stream ends when the batches end or raises ``Dropped`` (the subscriber fell behind).
     ``on_close`` must make ``batches`` end soon (it closes the subscription); it is called when the
     client hangs up and when the server shuts down, so the response then ends like a finished one
     (the client reconnects with Last-Event-ID). ``sent(batch)`` is called after each batch is sent
@@ -106,11 +141,11 @@ class SseResponse:
     ``send_timeout_s`` ends the response without its last chunk (the connection is closed). A
     comment ping goes out when nothing was sent for ``ping_s``."""
 
-    def __init__(self, batches: AsyncIterator[list[Record]], frame: Callable[[Record], bytes],
+    def __init__(self, source: Source, frame: Callable[[Record], bytes],
                  headers: Mapping[str, str], *, ping_s: float, send_timeout_s: float,
                  on_close: Callable[[], None], sent: Callable[[list[Record]], None],
                  on_end: Callable[[], None]) -> None:
-        self.batches = batches
+        self.source = source
         self.frame = frame
         self.sent = sent
         self.on_end = on_end
@@ -127,6 +162,43 @@ class SseResponse:
         self._send: Send | None = None
         self._task: asyncio.Task | None = None
         self._ping: asyncio.Task | None = None
+        self._pending: asyncio.Task | None = None  # a sink's send that had to wait for the socket
+        self._last = 0  # seq of the last record sent, by either path
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def _sink(self, recs: list[Record]) -> bool:
+        """Send a commit's records now, from the hub's commit callback, if the stream is idle and
+        caught up; False (the hub buffers them and wakes the stream's task) otherwise."""
+        send, loop = self._send, self._loop
+        if (send is None or loop is None or self.sending or self.ended or len(recs) > DIRECT_MAX
+                or recs[0].seq <= self._last):
+            return False
+        body = self.frame(recs[0]) if len(recs) == 1 else b"".join(map(self.frame, recs))
+        now = self.sending = loop.time()
+        coro = send({"type": "http.response.body", "body": body, "more_body": True})
+        try:
+            waiting = coro.send(None)
+        except StopIteration:  # written: the usual case
+            self.sending = 0.0
+            self.last_sent = now
+            self._last = recs[-1].seq
+            self.sent(recs)
+            return True
+        except Exception:  # noqa: BLE001 - refused before writing: the task's own send meets it again
+            self.sending = 0.0
+            return False
+        # the socket's buffer is full: a task finishes this send; the stream waits for it first
+        self._last = recs[-1].seq
+        self._pending = loop.create_task(self._finish(_Rest(coro, waiting), recs))
+        return True
+
+    async def _finish(self, rest: _Rest, recs: list[Record]) -> None:
+        try:
+            await rest
+            self.sent(recs)
+        finally:
+            self.sending = 0.0
+            self.last_sent = asyncio.get_running_loop().time()
 
     def _end(self) -> None:
         if not self.ended:
@@ -171,10 +243,9 @@ class SseResponse:
             await send(start)
             await send({"type": "http.response.body", "body": b"", "more_body": False})
             self.on_close()
-            await self.batches.aclose()  # type: ignore[attr-defined]
             self.on_end()
             return
-        loop = asyncio.get_running_loop()
+        loop = self._loop = asyncio.get_running_loop()
         self._send = send
         self._task = asyncio.current_task()
         await send(start)
@@ -186,8 +257,16 @@ class SseResponse:
         batch: list[Record] | None = None
         try:
             try:
-                async with aclosing(self.batches) as batches:  # type: ignore[type-var]
+                async with aclosing(self.source(self._sink)) as batches:  # type: ignore[type-var]
                     async for batch in batches:
+                        if self._pending is not None:  # a sink's send still waiting: it goes first
+                            await self._pending
+                            self._pending = None
+                        if batch[0].seq <= self._last:
+                            batch = [rec for rec in batch if rec.seq > self._last]
+                            if not batch:
+                                continue
+                        self._last = batch[-1].seq
                         if len(batch) == 1:  # the live case: no joining, no generator
                             self.sending = loop.time()
                             await send({"type": "http.response.body", "body": frame(batch[0]), "more_body": True})
@@ -201,6 +280,8 @@ class SseResponse:
             except Dropped:
                 pass
             batch = None
+            if self._pending is not None:
+                await self._pending
             self.sending = loop.time()
             await send({"type": "http.response.body", "body": b"", "more_body": False})
             self.sending = 0.0
@@ -215,7 +296,10 @@ class SseResponse:
             batch = None  # noqa: F841 - a traceback that keeps this frame must not keep records
             sweeper.streams.discard(self)
             watcher.cancel()
-            if self._ping is not None:
-                self._ping.cancel()
+            for task in (self._ping, self._pending):
+                if task is not None:
+                    task.cancel()
+                    if task.done() and not task.cancelled():
+                        task.exception()  # seen: a failed send to a gone client is no news
             self._send = None
             self.on_end()

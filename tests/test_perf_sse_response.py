@@ -96,3 +96,28 @@ async def test_client_that_stops_reading_is_cut_after_the_send_timeout(server_fa
     assert not data.endswith(b"0\r\n\r\n")  # and not ended like a finished response
     ids = [int(x) for x in re.findall(rb"^id: (\d+)$", data, re.M)]
     assert ids == sorted(ids) and len(ids) == len(set(ids))
+
+
+async def test_slow_but_steady_reader_gets_every_event_in_order(server_factory, tmp_path):
+    """Sends that wait for the socket (a reader slower than the producer) keep order: no gap, no
+    duplicate, whichever path (direct from the commit, or the stream's task) sent each frame."""
+    server = server_factory(tmp_path / "steady", env={"METIS_EXTRA_ABILITIES": ABILITIES})
+    topic = "steady"
+    reader, writer, _ = await _open(server, topic, rcvbuf=4096)
+
+    async def read_slowly() -> bytes:
+        data = b""
+        while b"event: action_completed" not in data[-8192:]:
+            chunk = await asyncio.wait_for(reader.read(16384), 60)
+            assert chunk, "stream ended early"
+            data += chunk
+            await asyncio.sleep(0.01)
+        return data
+
+    slow = asyncio.create_task(read_slowly())
+    view, events = await run_action(server, "b_stamp", {"n": 1500, "pad": 4096, "interval_s": 0.001},
+                                   topic=topic)  # paced: the stream is caught up when the socket fills
+    data = await asyncio.wait_for(slow, 120)
+    writer.close()
+    ids = [int(x) for x in re.findall(rb"^id: (\d+)$", data, re.M)]
+    assert ids == [e["id"] for e in events]
