@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import shutil
 import statistics
 import sys
@@ -99,6 +100,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--smoke", action="store_true", help="small N, seconds (CI); results to a temp dir")
     args = ap.parse_args()
+    load_at_start = [round(x, 2) for x in os.getloadavg()]  # the machine is shared: next to every figure
     if args.smoke:
         args.starts, args.seconds, args.rounds = 50, 0.3, 1
     tmp = Path(tempfile.mkdtemp(prefix="api_toolbus_", dir=REPO / "bench"))
@@ -134,6 +136,7 @@ def main() -> None:
         shutil.rmtree(tmp, ignore_errors=True)
     ratios = [ratio(w, b) for w, b in zip(who, bare, strict=True)]
     result = {
+        "load_average_at_start": load_at_start,
         "benchmark": "api_toolbus", "starts": args.starts, "rounds": args.rounds,
         "pipelined_one_connection": {"p50_ms": spread(one_p50), "p99_ms": spread(one_p99),
                                      "starts_per_s": spread(one_rate)},
@@ -156,6 +159,7 @@ def main() -> None:
         ("starts/s (1 conn vs 32 conns)", f"{med(one_rate):,.0f}", f"{med(many_rate):,.0f}",
          f"{ratio(med(one_rate), med(many_rate)):.2f}x"),
         ("whoami round trips/s vs bare echo", f"{med(who):,.0f}", f"{med(bare):,.0f}", f"{med(ratios):.2f}x"),
+        ("load average at start; at end", f"{load_at_start[0]}", f"{os.getloadavg()[0]:.2f}", ""),
     ])
     print(f"met: {result['met']}\nwrote {path}")
 

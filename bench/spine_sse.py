@@ -206,6 +206,7 @@ def main() -> None:
     ap.add_argument("--paced-seconds", type=float, default=4.0)
     ap.add_argument("--smoke", action="store_true", help="small N, seconds (CI); results to a temp dir")
     args = ap.parse_args()
+    load_at_start = [round(x, 2) for x in os.getloadavg()]  # the machine is shared: next to every figure
     if args.smoke:
         args.many, args.n_one, args.n_many, args.parsed, args.paced_seconds = 5, 50, 20, 2, 0.3
     tmp = Path(tempfile.mkdtemp(prefix="spine_sse_", dir=REPO / "bench"))
@@ -247,7 +248,7 @@ def main() -> None:
     r_one = ratio(out["metis_one"]["events_per_s"], out["baseline_one"]["events_per_s"])
     r_many = ratio(out["metis_many"]["events_per_s"], out["baseline_many"]["events_per_s"])
     p99 = max(out["metis_paced_one"]["latency_p99_ms"], out["metis_paced_many"]["latency_p99_ms"])
-    result = {"benchmark": "spine_sse", **out, "ratio_one": r_one, "ratio_many": r_many,
+    result = {"benchmark": "spine_sse", "load_average_at_start": load_at_start, **out, "ratio_one": r_one, "ratio_many": r_many,
               "targets": {"ratio": TARGET_RATIO, "latency_p99_ms": TARGET_P99_MS},
               "met": {"ratio_one": r_one >= TARGET_RATIO, "ratio_many": r_many >= TARGET_RATIO,
                       "latency_p99_ms_paced": p99 <= TARGET_P99_MS,
@@ -276,6 +277,10 @@ def main() -> None:
          f"{b1['server_cpu_us_per_frame']}; {bm['server_cpu_us_per_frame']}",
          f"{ratio(m1['server_cpu_us_per_frame'], b1['server_cpu_us_per_frame']):.2f}x; "
          f"{ratio(mm['server_cpu_us_per_frame'], bm['server_cpu_us_per_frame']):.2f}x"),
+        (f"server CPU us/frame: paced {args.many} subs", f"{out['metis_paced_many']['server_cpu_us_per_frame']}",
+         f"{out['baseline_paced_many']['server_cpu_us_per_frame']}",
+         f"{ratio(out['metis_paced_many']['server_cpu_us_per_frame'], out['baseline_paced_many']['server_cpu_us_per_frame']):.2f}x"),
+        ("load average at start; at end", f"{load_at_start[0]}", f"{os.getloadavg()[0]:.2f}", ""),
         ("all subscribers complete", f"{m1['all_complete'] and mm['all_complete']}",
          f"{b1['all_complete'] and bm['all_complete']}", ""),
     ])

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -118,6 +119,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--smoke", action="store_true", help="small N, seconds (CI); results to a temp dir")
     args = ap.parse_args()
+    load_at_start = [round(x, 2) for x in os.getloadavg()]  # the machine is shared: next to every figure
     if args.smoke:
         args.seconds, args.rounds = 0.3, 1
     tmp = Path(tempfile.mkdtemp(prefix="spine_toolbus_", dir=REPO / "bench"))
@@ -149,7 +151,7 @@ def main() -> None:
                   "p50_ms": ms(pct(lat, 0.5)), "p99_ms": ms(pct(lat, 0.99))}
            for name, (n, el, lat) in totals.items()}
     m, e, s = (fig[k]["round_trips_per_s"] for k in ("metis", "websockets_echo", "starlette_echo"))
-    result = {"benchmark": "spine_toolbus", "figures": fig, "ratio_vs_websockets_echo": ratio(m, e),
+    result = {"benchmark": "spine_toolbus", "load_average_at_start": load_at_start, "figures": fig, "ratio_vs_websockets_echo": ratio(m, e),
               "ratio_vs_starlette_echo": ratio(m, s), "ratio_starlette_echo_vs_websockets_echo": ratio(s, e),
               "target_ratio_vs_websockets_echo": TARGET_RATIO, "met": ratio(m, e) >= TARGET_RATIO,
               "note": "rate limit raised for the run (default 500/s per connection would cap the figure)"}
@@ -159,6 +161,7 @@ def main() -> None:
         ("  vs starlette/uvicorn echo", "", f"{s:,.0f}", f"{ratio(m, s):.2f}x"),
         ("whoami p50 / p99 ms", f"{fig['metis']['p50_ms']} / {fig['metis']['p99_ms']}",
          f"{fig['websockets_echo']['p50_ms']} / {fig['websockets_echo']['p99_ms']}", ""),
+        ("load average at start; at end", f"{load_at_start[0]}", f"{os.getloadavg()[0]:.2f}", ""),
     ])
     print(f"met: {result['met']}\nwrote {path}")
 
