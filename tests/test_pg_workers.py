@@ -172,6 +172,53 @@ def test_start_on_one_replica_follow_on_another_answer_on_a_third(tier):
     verify(tier["url"], tier["keys"])
 
 
+def test_sub_actions_and_dependencies_across_workers(tier):
+    """A parent parks on its sub-action (wherever it runs) and is woken when it ends; a consumer
+    started waiting on a producer runs once the producer completes."""
+    r1, r2, _ = tier["replicas"]
+
+    async def go() -> tuple[dict, dict, dict]:
+        async with ToolBus.connect(r1) as tb1, ToolBus.connect(r2) as tb2:
+            parent = await tb1.start("t_spawn", {"ability": "t_emit", "inputs": {"n": 2}})
+            producer = await tb1.start("t_emit", {"n": 3, "delay_s": 0.2})
+            consumer = await tb2.start("t_deps", {}, edges=[{"kind": "dependsOn", "action_id": producer["action_id"]}])
+            views = await asyncio.gather(*(tb2.wait_status(a["action_id"], {"completed", "failed"}, timeout=90)
+                                           for a in (parent, producer, consumer)))
+            return tuple(views)  # type: ignore[return-value]
+
+    parent, producer, consumer = asyncio.run(go())
+    assert parent["status"] == "completed" and parent["outputs"]["child_status"] == "completed"
+    assert len(parent["outputs"]["child_outputs"]["values"]) == 2
+    assert consumer["status"] == "completed"
+    assert consumer["outputs"]["deps"] == {producer["action_id"]: producer["outputs"]}
+
+
+def test_cancel_on_a_replica_stops_the_run_on_its_worker(tier):
+    """The replica revokes the job (its epoch moves on) before it records the end: the worker's
+    next append is refused, so nothing of the run follows the end in the log."""
+    r1, _, r3 = tier["replicas"]
+
+    async def go() -> dict:
+        async with ToolBus.connect(r1) as tb1, ToolBus.connect(r3) as tb3:
+            started = await tb1.start("t_emit", {"n": 200, "delay_s": 0.05})
+            aid = started["action_id"]
+            await sse_read(r1, started["topic"], query={"token": started["stream"]["token"]}, max_events=5, timeout=60)
+            view = await tb3.call("actions.cancel", {"action_id": aid, "reason": "enough"})
+            assert view["status"] == "cancelled"
+            await asyncio.sleep(2.0)  # time for the worker to try a few more appends
+            return await tb1.call("actions.get", {"action_id": aid})
+
+    view = asyncio.run(go())
+    assert view["status"] == "cancelled"
+    with psycopg.connect(tier["url"]) as conn:
+        rows = conn.execute("SELECT type, name FROM records WHERE action_id = %s ORDER BY seq",
+                            (view["action_id"],)).fetchall()
+    end = rows.index(("state", "cancelled"))
+    assert ("event", "action_checkpoint") in rows[:end]  # it ran on a worker
+    assert [r for r in rows[end:] if r[1] in ("action_checkpoint", "tool_call", "trace")] == []
+    assert job(tier["url"], view["action_id"])["state"] == "done"
+
+
 def test_a_worker_killed_mid_action_is_rescued_by_the_other_with_equal_outputs(tier):
     r1, r2, _ = tier["replicas"]
     inputs, seed = {"n": 24, "delay_s": 0.1}, {"purpose": "rescue"}
