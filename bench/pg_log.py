@@ -9,7 +9,9 @@ schema (indexes and append-only triggers included):
 - baselines: (a) single-row INSERT, one commit each (one connection); (b) COPY of 1,000 pre-built
   rows per transaction.
 After each Metis phase: every acknowledged record is in the database and the offline verifier
-passes.
+passes. Start-up: ``open()`` of an empty log and of one with ``--open-records`` records (the tree's
+right edge is read from the stored Merkle nodes), next to the rebuild it replaces (reading and
+hashing every record), measured on the same log.
 
 Run: ``PYTHONPATH=. .venv/bin/python bench/pg_log.py [--seconds 6] [--appenders 100]``; needs a
 local PostgreSQL (``--admin-url``); creates and drops a throwaway database; writes
@@ -39,6 +41,7 @@ import psycopg  # noqa: E402
 
 from bench.spine_common import REPO, ms, pct, ratio, show, write_result  # noqa: E402
 from receipts.log import Entry  # noqa: E402
+from receipts.merkle import MerkleTree, leaf_hash  # noqa: E402
 from receipts.postgres import COPY, PostgresReceiptLog, upgrade, verify_database  # noqa: E402
 from tests.conftest import new_pg_schema  # noqa: E402
 
@@ -183,15 +186,69 @@ def check(url: str, keys: Path, run: dict) -> dict:
             "verify_seconds": round(time.perf_counter() - t, 3)}
 
 
+def fill(url: str, keys: Path, records: int) -> None:
+    """``records`` records appended through the log in large batches."""
+    rlog = PostgresReceiptLog(url, keys)
+    rlog.open()
+    try:
+        done = 0
+        while done < records:
+            n = min(4096, records - done)
+            rlog.append_sync([Entry("event", "action_checkpoint", "acme", payload(done + i), topic="t",
+                                    action_id=f"act_{(done + i) % 100}", stream=True) for i in range(n)])
+            done += n
+    finally:
+        rlog.close()
+
+
+def timed_open(url: str, keys: Path, repeat: int = 3) -> tuple[float, int]:
+    """Fastest of ``repeat`` opens (seconds) and the tree size it found."""
+    best, size = float("inf"), -1
+    for _ in range(repeat):
+        rlog = PostgresReceiptLog(url, keys)
+        t = time.perf_counter()
+        rlog.open()
+        best = min(best, time.perf_counter() - t)
+        size = rlog.tree_size
+        rlog.close()
+    return best, size
+
+
+def rebuild_seconds(url: str) -> float:
+    """What opening cost before the nodes were stored: read every record, hash it into the tree."""
+    t = time.perf_counter()
+    with psycopg.connect(url) as conn, conn.cursor(name="rebuild") as cur:
+        cur.itersize = 10000
+        cur.execute("SELECT body FROM records ORDER BY seq")
+        MerkleTree(leaf_hash(bytes(b)) for (b,) in cur)
+    return time.perf_counter() - t
+
+
+def open_times(db_url: str, keys: Path, records: int) -> dict:
+    """Start-up time of an empty log and of one of ``records`` records, and the rebuild baseline."""
+    empty_url, big_url = fresh_schema(db_url), fresh_schema(db_url)
+    t = time.perf_counter()
+    fill(big_url, keys, records)
+    fill_s = time.perf_counter() - t
+    empty_s, _ = timed_open(empty_url, keys)
+    big_s, size = timed_open(big_url, keys)
+    rebuild_s = rebuild_seconds(big_url)
+    return {"records": size, "fill_seconds": round(fill_s, 2), "open_empty_ms": ms(empty_s), "open_large_ms": ms(big_s),
+            "rebuild_from_records_ms": ms(rebuild_s), "open_large_vs_empty": ratio(big_s, empty_s),
+            "open_large_vs_rebuild": ratio(big_s, rebuild_s)}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=6.0, help="duration of each Metis phase")
     ap.add_argument("--appenders", type=int, default=100)
+    ap.add_argument("--open-records", type=int, default=200_000, help="log size for the start-up figure")
     ap.add_argument("--admin-url", default=ADMIN_URL)
     ap.add_argument("--smoke", action="store_true", help="seconds-long run for CI; results not committed")
     args = ap.parse_args()
     if args.smoke:
-        args.seconds, args.appenders = 1.0, 20
+        args.seconds, args.appenders, args.open_records = 1.0, 20, 2_000
+    load_before = [round(x, 2) for x in os.getloadavg()]
     with throwaway_database(args.admin_url) as db_url, tempfile.TemporaryDirectory() as scratch:
         keys = Path(scratch) / "keys"
         insert = raw_insert(fresh_schema(db_url), args.seconds / 2)
@@ -200,12 +257,15 @@ def main() -> None:
         one = check(url1, keys, asyncio.run(metis_appends(url1, keys, args.seconds, args.appenders)))
         url2 = fresh_schema(db_url)
         two = check(url2, keys, two_replicas(url2, keys, args.seconds, args.appenders))
+        opening = open_times(db_url, keys, args.open_records)
     result = {
         "benchmark": "pg_log",
         "metis_one_replica": one,
         "metis_two_replicas": two,
         "baseline_single_row_insert": insert,
         "baseline_copy_1000_per_txn": copy,
+        "start_up": opening,
+        "load_average_at_start": load_before,
         "ratio_vs_single_row_insert": ratio(one["records_per_s"], insert["records_per_s"]),
         "ratio_vs_copy_1000": ratio(one["records_per_s"], copy["records_per_s"]),
         # each appender waits for its append, so one commit carries at most `appenders` records: the rate
@@ -228,6 +288,11 @@ def main() -> None:
         ("append p50 / p99 ms (1 replica)", f"{one['append_p50_ms']} / {one['append_p99_ms']}", "", ""),
         ("append p50 / p99 ms (2 replicas)", f"{two['append_p50_ms']} / {two['append_p99_ms']}", "", ""),
         ("acked all on disk, verify ok", f"{result['met']['durability']}", "", ""),
+        (f"open ms, {opening['records']:,} records vs empty log", f"{opening['open_large_ms']}",
+         f"{opening['open_empty_ms']}", f"{opening['open_large_vs_empty']:.2f}x"),
+        ("  vs rebuilding the tree from every record", "", f"{opening['rebuild_from_records_ms']}",
+         f"{opening['open_large_vs_rebuild']:.2f}x"),
+        ("load average (start / end)", f"{load_before} / {[round(x, 2) for x in os.getloadavg()]}", "", ""),
     ])
     print(f"met: {result['met']}\nwrote {path}")
 

@@ -4,21 +4,29 @@ Same records as the embedded log (``receipts.log.build_body``): canonical JSON b
 hash chain, RFC 9162 Merkle tree, Ed25519 signed tree heads, so one verifier reads both.
 
 Ordering: a transaction-scoped advisory lock with group commit. Each replica queues its appends
-to one writer thread; the writer takes everything waiting, opens a transaction, takes
-``pg_advisory_xact_lock(LOG_LOCK)``, reads the chain tail (last seq and hash) under the lock,
-builds the bodies on top of it, COPYs them in, NOTIFYs ``metis_log`` and commits. The lock is
-released by the commit (or by the server when the connection dies), so there is no leader to
-elect and no lease to expire: a replica that dies mid-transaction leaves nothing behind, the
-next writer reads the same tail. An appender is acknowledged only after the commit.
+to one writer thread; the writer takes everything waiting, builds the bodies, leaf hashes and the
+Merkle nodes they complete on the tail it last wrote, and calls ``metis_log_append`` (migration
+0004): one round trip, two transactions. The first takes ``pg_advisory_xact_lock(LOG_LOCK)``,
+checks the tail, inserts records and nodes and commits without waiting for the WAL flush, so the
+lock is released at once; the second raises the durable head (``metis_log_head``) over the batch
+and NOTIFYs ``metis_log``, committed synchronously: its flush covers the first. An appender is
+acknowledged only after that. There is no leader to elect and no lease to expire: a replica that
+dies mid-transaction leaves nothing behind, the next writer reads the same tail.
 
-Following: every replica keeps the whole tree in memory. A follower thread LISTENs on
-``metis_log`` (and polls every ``poll_s`` as a fallback) and integrates records with
-seq > last_seq in order, whoever appended them: its Merkle tree grows and its listeners (the
-SSE/subscription hub) see every committed record of every replica, once, in seq order.
+Durable head: every read and every follower sees only records with ``seq <=`` the head, so nothing
+reaches a client before it is on disk. Records above the head after a crash were never
+acknowledged; ``open`` raises the head over them (they continue the chain correctly).
+
+Following: every replica keeps the right edge of the Merkle tree (``FrontierTree``, O(log n)
+hashes; the nodes proofs need are read from ``merkle_nodes``), so opening does not depend on the
+log's size. A follower thread LISTENs on ``metis_log`` (and polls every ``poll_s`` as a fallback)
+and integrates durable records with seq > last_seq in order, whoever appended them: its tree grows
+and its listeners (the SSE/subscription hub) see every committed record of every replica, once, in
+seq order.
 
 Outages: a lost connection is retried with exponential backoff. Appends wait up to
 ``retry_window_s`` for the database; after a failure whose outcome is unknown (connection lost
-around COMMIT) the writer looks the batch's last record up by seq and hash before retrying, so a
+during the call) the writer looks the batch's last record up by seq and hash before retrying, so a
 batch is never written twice. Reads and appends that cannot reach the database raise
 ``StorageUnavailable`` (retryable), never a driver error.
 """
