@@ -17,6 +17,7 @@ import httpx
 import psycopg
 import pytest
 
+from orchestrator.config import Settings
 from orchestrator.errors import RpcError, StorageUnavailable
 from orchestrator.shared_state import KeyClaims, StartedElsewhere
 from orchestrator.shared_state_pg import PostgresState
@@ -330,3 +331,33 @@ def test_every_driver_keeps_the_same_contract(driver):
         assert await driver.take("b1", 0.5, 3) and not await driver.take("b1", 0.5, 3)
 
     asyncio.run(go())
+
+
+@pytest.mark.skipif("tenant_start_rate_per_s" not in Settings.model_fields, reason="the tenant start rate setting is not wired into Settings yet")
+def test_a_tenants_start_rate_holds_across_replicas(pg_database, tmp_path):
+    """``METIS_TENANT_START_RATE_PER_S``: the tenant's starts are limited across replicas together, not per replica."""
+    url, keys = new_pg_schema(pg_database), keys_dir(tmp_path)
+    env = {"METIS_TENANT_START_RATE_PER_S": "0.2", "METIS_TENANT_START_BURST": "4"}
+    servers = [MetisServer(tmp_path / f"r{i}", extra_args=["--database", url, "--keys-dir", str(keys)], env=env)
+               for i in range(2)]
+    with ThreadPoolExecutor(2) as pool:
+        list(pool.map(MetisServer.start, servers))
+    try:
+        async def go() -> tuple[list[dict], float]:
+            async with ToolBus.connect(servers[0]) as tb1, ToolBus.connect(servers[1]) as tb2, \
+                    ToolBus.connect(servers[1], tenant="globex") as other:
+                t0 = time.monotonic()
+                answers = [await tb.request("actions.start", {"ability": "t_noop", "inputs": {}})
+                           for _ in range(6) for tb in (tb1, tb2)]
+                elapsed = time.monotonic() - t0
+                assert "result" in await other.request("actions.start", {"ability": "t_noop", "inputs": {}})
+                return answers, elapsed
+
+        answers, elapsed = asyncio.run(go())
+    finally:
+        for s in servers:
+            s.stop(kill=True)
+    admitted = [a for a in answers if "result" in a]
+    refused = [a["error"] for a in answers if "error" in a]
+    assert 4 <= len(admitted) <= 4 + 0.2 * elapsed + 1 < 8, (len(admitted), elapsed)  # one bucket, not one per replica
+    assert refused and all(e["code"] == -32029 and e["data"]["scope"] == "tenant" for e in refused)
