@@ -33,7 +33,8 @@ BUILTIN: dict[str, str] = {
     "research": "abilities.research.ability:ResearchAbility",
 }
 
-_lock = threading.RLock()
+_lock = threading.Lock()  # held only for bookkeeping, never across an import
+_importing: dict[str, threading.Lock] = {}  # one per built-in: two threads never import the same one twice
 _loaded: dict[str, type[Ability] | None] = {}  # built-in name -> class (None: not importable)
 _listeners: list[Callable[[type[Ability]], None]] = []
 _seen: list[type[Ability]] = []  # every class loaded so far, in load order
@@ -62,7 +63,11 @@ def _extras() -> dict[str, type[Ability]]:
 
 def _builtin(name: str) -> type[Ability] | None:
     """Import one built-in ability (once). A built-in whose package is missing is None."""
+    if name in _loaded:
+        return _loaded[name]
     with _lock:
+        own = _importing.setdefault(name, threading.Lock())
+    with own:  # another ability's import (in another thread) does not wait for this one
         if name in _loaded:
             return _loaded[name]
         cls: type[Ability] | None = None
@@ -80,9 +85,10 @@ def _builtin(name: str) -> type[Ability] | None:
 
 
 def _announce(cls: type[Ability]) -> None:
-    with _lock:
+    with _lock:  # with on_load's own block: each listener hears of each class exactly once
         _seen.append(cls)
-    for listener in _listeners:
+        listeners = list(_listeners)
+    for listener in listeners:
         listener(cls)
 
 
@@ -92,8 +98,9 @@ def on_load(listener: Callable[[type[Ability]], None]) -> Callable[[], None]:
     Returns the function that stops the calls."""
     with _lock:
         _listeners.append(listener)
-        for cls in list(_seen):
-            listener(cls)
+        already = list(_seen)
+    for cls in already:
+        listener(cls)
     return lambda: _listeners.remove(listener)
 
 
