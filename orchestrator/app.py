@@ -168,8 +168,10 @@ def create_app(settings: Settings) -> Starlette:
         hub = Hub(rlog, settings.subscriber_buffer)
         approvals = Approvals(rlog)
         approvals.rebuild()
+        start_rate = ((settings.tenant_start_rate_per_s, settings.tenant_start_burst)
+                      if settings.tenant_start_rate_per_s else None)
         service = Service(rlog, scheduler, hub, approvals, tokens, StreamTokens(key), metrics,
-                          settings.subscriber_buffer)
+                          settings.subscriber_buffer, start_rate=start_rate)
         pool.start_background()  # ready soon; an action started before a worker is up waits for it
         counts = await scheduler.recover()
         # Abilities are imported on their first use (validation needs only their input models);
@@ -188,6 +190,7 @@ def create_app(settings: Settings) -> Starlette:
             forget_abilities()
             hub.close_all()
             await scheduler.close()
+            service.close()
             await pool.close()
             rlog.close()
             lock.release()

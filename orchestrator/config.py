@@ -32,6 +32,8 @@ class Settings(BaseSettings):
     max_batch: int = Field(100, ge=1)
     rate_per_s: float = Field(500.0, gt=0)
     rate_burst: float = Field(1000.0, gt=0)
+    tenant_start_rate_per_s: float | None = Field(None, gt=0)  # actions.start per tenant across replicas; None: no limit
+    tenant_start_burst: float = Field(20.0, gt=0)
     heartbeat_s: float = Field(15.0, gt=0)
     send_timeout_s: float = Field(10.0, gt=0)
     subscriber_buffer: int = Field(4096, ge=1)
