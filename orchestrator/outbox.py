@@ -53,7 +53,8 @@ def _is_run_start(entries: list[Entry]) -> bool:
     """The record of a fresh run starting (not a resume): its end is likely close behind."""
     if not entries or entries[0].type != "state" or entries[0].name != "running":
         return False
-    run = entries[0].payload.get("run")
+    payload = entries[0].payload
+    run = payload.get("run") if isinstance(payload, dict) else None
     return isinstance(run, dict) and run.get("start") is True
 
 
