@@ -361,10 +361,10 @@ class PostgresReceiptLog(LogCore):
                 if inflight is not None:
                     if self._landed(conn, inflight.own[-1]):
                         _raise_head(conn, inflight.own[-1].seq, self._token)
-                        self._committed(inflight)
+                        self._committed(inflight, conn)
                         return conn
                     inflight = None
-                self._committed(self._commit_batch(conn, batch))
+                self._committed(self._commit_batch(conn, batch), conn)
                 self.available = True
                 return conn
             except CONNECTION_ERRORS as exc:
@@ -388,13 +388,20 @@ class PostgresReceiptLog(LogCore):
                     conn.close()
                 return None
 
-    def _committed(self, done: _Commit) -> None:
-        """A durable batch: integrate it, acknowledge its appenders, then tell the listeners."""
+    def _committed(self, done: _Commit, conn: psycopg.Connection) -> None:
+        """A durable batch: integrate it, acknowledge its appenders, then tell the listeners. When
+        other replicas' records precede it and were not followed yet, they and it are read now (the
+        follower skips this replica's own notifications)."""
         self._attempt = None
         if done.own:
             self.appended_total += len(done.own)
             self.commits_total += 1
         self._integrate(done.own, done.leaves, lambda: self._acknowledge(done.results))
+        if done.own and self._last_seq < done.own[-1].seq:
+            try:
+                self._catch_up(conn)
+            except CONNECTION_ERRORS:
+                pass  # the follower's poll will
 
     @staticmethod
     def _landed(conn: psycopg.Connection, last: Record) -> bool:
