@@ -7,8 +7,9 @@ Figures, next to baselines measured in the same run:
 - time from the death (kill -9) of the worker processes running an action to that action's next
   new checkpoint (resumed by replay under its retry policy), on a PostgreSQL-backed server.
 - the worker tier: one serve-only replica (``--workers 0``) and 1, 2, 4 ``metis worker`` processes
-  (each ``--workers 1 --concurrency 4``): ``t_noop`` actions/s (baseline: 1 worker; the replica
-  with its own workers, above); park-and-resume latency (answer sent -> ``action_completed``
+  (each ``--workers 1 --concurrency 4``): actions/s of ``t_noop`` (orchestration only) and of
+  ``t_sleep`` 0.25 s (an ability that waits, as on a model or tool call: the workers' slots are the
+  limit) (baseline: 1 worker, same run); park-and-resume latency (answer sent -> ``action_completed``
   seen, the action parked with no worker and resumed by replay on whichever worker claims it;
   baseline: the same on the embedded server); time from a ``metis worker``'s kill -9 to its
   action's next new checkpoint on the other worker (goal: lease + 2 s; the lease is the baseline).
@@ -31,7 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.pg_log import ADMIN_URL, fresh_schema, throwaway_database  # noqa: E402
-from bench.spine_actions import loaded_phase  # noqa: E402
+from bench.spine_actions import Client, loaded_phase  # noqa: E402
 from bench.spine_common import ratio, show, write_result  # noqa: E402
 from tests.support import MetisServer, ToolBus, sse_read  # noqa: E402
 from tests.test_pg_workers import MetisWorker, keys_init  # noqa: E402
@@ -93,6 +94,56 @@ async def death_to_resume(server: MetisServer) -> dict:
     return {"workers_killed": len(pids), "checkpoints_after_kill_before_retry": len(before),
             "first_new_checkpoint": after[-1]["data"]["payload"].get("i"), "seconds_to_new_progress": round(took, 3),
             "retry_notice": retried[0] if retried else None, "final_status": view["status"]}
+
+
+class AbilityClient(Client):
+    """``Client`` starting a given ability instead of ``t_noop``."""
+
+    ability: tuple[str, dict] = ("t_noop", {})
+
+    async def one(self) -> float:
+        t0 = time.perf_counter()
+        started = await self.tb.start(self.ability[0], self.ability[1], topic=self.topic)
+        aid = started["action_id"]
+        if aid in self.early:
+            return self.early.pop(aid) - t0
+        fut: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        self.waiting[aid] = fut
+        return await asyncio.wait_for(fut, 120) - t0
+
+
+async def ability_phase(server: MetisServer, ability: tuple[str, dict], seconds: float, clients: int,
+                        inflight: int) -> dict:
+    """Actions/s of ``ability`` with ``clients`` x ``inflight`` in flight for ``seconds``."""
+    done: list[float] = []
+    stop = False
+
+    async def run_client(k: int) -> None:
+        async with ToolBus.connect(server) as tb:
+            cl = AbilityClient(tb, f"work-c{k}")
+            cl.ability = ability
+            await cl.open()
+
+            async def lane() -> None:
+                while not stop:
+                    done.append(await cl.one())
+
+            await asyncio.gather(*(lane() for _ in range(inflight)))
+            cl.close()
+
+    t0 = time.perf_counter()
+    tasks = [asyncio.create_task(run_client(k)) for k in range(clients)]
+    await asyncio.sleep(seconds)
+    stop = True
+    await asyncio.gather(*tasks)
+    elapsed = time.perf_counter() - t0
+    done.sort()
+    return {"ability": ability[0], "inputs": ability[1], "actions": len(done), "seconds": round(elapsed, 3),
+            "actions_per_s": round(len(done) / elapsed, 1),
+            "p50_ms": round(done[len(done) // 2] * 1000, 1) if done else None}
+
+
+WAITING_WORK = ("t_sleep", {"seconds": 0.25})  # an ability that waits (a model or tool call), not the CPU
 
 
 async def park_resume(server: MetisServer, samples: int) -> dict:
@@ -159,16 +210,25 @@ def worker_tier(db_url: str, base: Path, seconds: float, clients: int, inflight:
             while len(workers) < n:
                 workers.append(MetisWorker(base / f"tier-w{len(workers)}", url, keys, env=env,
                                            args=["--workers", "1", "--concurrency", "4"]).start())
+            if not smoke:  # warm up: worker processes start on demand (imports), not inside a measured phase
+                asyncio.run(ability_phase(replica, WAITING_WORK, 2.0, clients, inflight))
             out["workers"][str(n)] = asyncio.run(throughput([replica], seconds, clients, inflight))
+            if not smoke:
+                out.setdefault("waiting_work", {})[str(n)] = asyncio.run(
+                    ability_phase(replica, WAITING_WORK, seconds, clients, inflight))
         out["park_resume"] = asyncio.run(park_resume(replica, samples))
         if not smoke:
-            out["worker_death"] = asyncio.run(tier_worker_death(replica, workers[:2], url))
+            out["worker_death"] = asyncio.run(tier_worker_death(replica, workers, url))
     finally:
         for w in workers:
             w.stop()
         replica.stop()
     one = out["workers"][str(counts[0])]["actions_per_s"]
     out["scaling_vs_one_worker"] = {n: ratio(r["actions_per_s"], one) for n, r in out["workers"].items()}
+    if not smoke:
+        slow = out["waiting_work"][str(counts[0])]["actions_per_s"]
+        out["waiting_work_scaling_vs_one_worker"] = {n: ratio(r["actions_per_s"], slow)
+                                                     for n, r in out["waiting_work"].items()}
     return out
 
 
@@ -183,7 +243,7 @@ def main() -> None:
     args = ap.parse_args()
     if args.smoke:
         args.seconds, args.clients, args.inflight = 1.0, 2, 2
-    samples = 3 if args.smoke else 12
+    samples = 2 if args.smoke else 12
     with throwaway_database(args.admin_url) as db_url, tempfile.TemporaryDirectory() as scratch:
         base = Path(scratch)
         embedded = MetisServer(base / "embedded").start()
@@ -240,6 +300,9 @@ def main() -> None:
     tier_rows = [(f"worker tier t_noop actions/s, {n} worker(s)", f"{r['actions_per_s']:,.0f}",
                   f"{tier['workers']['1']['actions_per_s']:,.0f} (1 worker)", f"{tier['scaling_vs_one_worker'][n]:.2f}x")
                  for n, r in tier["workers"].items()]
+    tier_rows += [(f"worker tier t_sleep 0.25 s actions/s, {n} worker(s)", f"{r['actions_per_s']:,.1f}",
+                   f"{tier['waiting_work']['1']['actions_per_s']:,.1f} (1 worker)",
+                   f"{tier['waiting_work_scaling_vs_one_worker'][n]:.2f}x") for n, r in tier.get("waiting_work", {}).items()]
     tier_rows.append(("park -> answer -> completed p50 ms (tier)", f"{tier['park_resume']['p50_ms']}",
                       f"{park_embedded['p50_ms']} (embedded)", ""))
     if "worker_death" in tier:

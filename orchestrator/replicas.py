@@ -242,7 +242,7 @@ class Tier:
             self._stop.wait(rescue_every)
 
     def _heartbeat(self) -> None:
-        mine = set(self.leases)
+        mine = set(self.leases.copy())  # the loop thread changes it meanwhile (a copy is atomic)
         if not mine:
             return
         held = self.queue.renew_held(self.owner)

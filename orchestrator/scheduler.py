@@ -222,7 +222,7 @@ class Scheduler:
         self.tenants = tenants  # configured tenants: >1 keeps one slot free for a newcomer
         self.retry = {**DEFAULT_RETRY, **(retry or {})}
         self.outbox = Outbox(receipt_log, probe)
-        self.actions: dict[str, Action] = {}
+        self.actions: dict[str, Action] = _Actions(self) if getattr(receipt_log, "tier", None) is not None else {}
         self.graph = ActionGraph()
         self.idempotency: dict[tuple[str, str], str] = {}
         self._starting: dict[tuple[str, str], asyncio.Event] = {}
@@ -246,7 +246,7 @@ class Scheduler:
         hands its events to subscribers, so no client sees an event before the view that goes with it."""
         for rec in records:
             if rec.type == "state" and rec.action_id is not None:
-                a = self.actions.get(rec.action_id)
+                a = dict.get(self.actions, rec.action_id)  # no look-up in the log: this record is the news
                 if self.tier is not None and not self.tier.owns(rec.action_id):
                     a = self._mirror(rec, a)
                 if a is not None:
@@ -1338,6 +1338,28 @@ def _step_name(step: Emit | Call) -> str:
     if isinstance(step, Emit):
         return describe(step.record)
     return f"{step.method} {step.request_id or step.child_id}"
+
+
+class _Actions(dict):
+    """The worker tier's table of actions: an id this process has not seen yet (the follower has not
+    brought its ``created`` record here) is looked up in the log, so a call on one replica right
+    after a start on another finds the action."""
+
+    def __init__(self, scheduler: Scheduler) -> None:
+        super().__init__()
+        self._scheduler = scheduler
+
+    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+        found = super().get(key)
+        if found is not None or not isinstance(key, str) or not key.startswith("act_"):
+            return found if found is not None else default
+        try:
+            latest = self._scheduler._latest(self._scheduler.log.read_action(key, ["state"])).get(key)
+        except Exception:  # storage away: the caller answers as for an unknown action
+            return default
+        if latest is None or super().get(key) is not None:
+            return super().get(key, default)
+        return self._scheduler._restore(key, *latest)
 
 
 class _Claimed:

@@ -66,8 +66,12 @@ class WorkQueue:
         self._pool = ConnectionPool(url, min_size=0, max_size=pool_size, timeout=2.0, open=False, name="metis-queue",
                                     kwargs={"autocommit": True, "connect_timeout": 5, "application_name": "metis-queue"})
         self._opened = False
+        self._listener: psycopg.Connection | None = None
 
     def close(self) -> None:
+        if self._listener is not None:
+            self._listener.close()
+            self._listener = None
         if self._opened:
             self._pool.close()
             self._opened = False
@@ -111,19 +115,27 @@ class WorkQueue:
         return [Lease(**r) for r in rows]
 
     def claim_wait(self, owner: str, timeout_s: float, limit: int = 1, poll_s: float = 1.0) -> list[Lease]:
-        """``claim``, waiting up to ``timeout_s`` for an enqueue/wake NOTIFY (or polling every ``poll_s``)."""
+        """``claim``, waiting up to ``timeout_s`` for an enqueue/wake NOTIFY (or polling every ``poll_s``).
+        The LISTEN connection is kept between calls (one claimer thread at a time uses it): a busy
+        worker claims without opening a connection per job."""
         deadline = time.monotonic() + timeout_s
+        got = self.claim(owner, limit)
         try:
-            with connect(self.url, app="metis-queue-listen") as listener:
-                listener.execute(f"LISTEN {CHANNEL}")
-                while True:
-                    got = self.claim(owner, limit)
-                    left = deadline - time.monotonic()
-                    if got or left <= 0:
-                        return got
-                    for _ in listener.notifies(timeout=min(poll_s, left), stop_after=1):
-                        pass
+            while not got:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return got
+                if self._listener is None or self._listener.closed:
+                    self._listener = connect(self.url, app="metis-queue-listen")
+                    self._listener.execute(f"LISTEN {CHANNEL}")
+                for _ in self._listener.notifies(timeout=min(poll_s, left), stop_after=1):
+                    pass
+                got = self.claim(owner, limit)
+            return got
         except CONNECTION_ERRORS as exc:
+            if self._listener is not None:
+                self._listener.close()
+                self._listener = None
             raise unavailable(exc, "queue") from None
 
     def take(self, action_id: str, tenant: str, kind: str, owner: str,
