@@ -1,4 +1,5 @@
-"""scu_guard latency per case with 10 constraints: the guard, the lexicon detector alone, NEG_MAP.
+"""scu_guard latency per case with 10 constraints: the guard, the guard without its pair model, the
+lexicon detector alone, NEG_MAP; the previous recorded run's figures are kept beside the new ones.
 
 Each case is a claim from the unseen sets with its own constraints padded to 10 with constraints of
 other domains (so every detector sees 10). Constraints are understood once, at lock time (measured
@@ -35,8 +36,9 @@ from abilities.scu_guard.detect import find_contradictions  # noqa: E402
 from abilities.scu_guard.evaluate import load_cases  # noqa: E402
 from abilities.scu_guard.forms import understand  # noqa: E402
 from abilities.scu_guard.nlp import light_keys, nlp, parse  # noqa: E402
+from abilities.scu_guard.pair_model import session  # noqa: E402
 from bench.scu_guard_eval import neg_map_detector  # noqa: E402
-from bench.spine_common import results_dir  # noqa: E402
+from bench.spine_common import write_result  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "scu_guard"
 SETS = ("heldout_v7.jsonl", "heldout_v8.jsonl")
@@ -65,7 +67,10 @@ def main() -> None:
     if args.smoke:
         args.rounds = 1
     cases = ten_constraint_cases()
-    nlp()  # the model loads once per process, before any lock
+    previous_path = ROOT / "bench" / "results" / "scu_guard_latency.json"
+    previous = json.loads(previous_path.read_text()) if previous_path.is_file() else {}
+    nlp()  # the parser loads once per process, before any lock
+    session()  # and so does the pair model
     t0 = time.perf_counter()
     distinct = list(dict.fromkeys(x for c in cases for x in c["constraints"]))
     for x in distinct:
@@ -77,13 +82,16 @@ def main() -> None:
         answer = {**c["answer"], "constraints_echo": list(lock["constraints"])}
         chunks = {ch["id"]: ch["text"] for ch in c["chunks"]}
         prepared.append((lock, [ch["id"] for ch in c["chunks"]], answer, chunks))
-    runs: dict[str, list[float]] = {"guard": [], "lexicon_only": [], "neg_map": []}
+    runs: dict[str, list[float]] = {"guard": [], "guard_without_model": [], "lexicon_only": [], "neg_map": []}
     cpu: dict[str, list[float]] = {k: [] for k in runs}
     for _ in range(args.rounds):
-        for lock, ids, answer, chunks in prepared:
+        for i, (lock, ids, answer, chunks) in enumerate(prepared):
             forms = forms_for(lock["constraints"])[0]
-            for name, kw in (("guard", {"forms": forms, "chunk_texts": chunks}),
-                             ("lexicon_only", {"detector": find_contradictions}),
+            guards = [("guard", {"forms": forms, "chunk_texts": chunks}),
+                      ("guard_without_model", {"forms": forms, "chunk_texts": chunks, "arbiter": None})]
+            if i % 2:  # alternate which goes first, so neither is always the one that warms the caches
+                guards.reverse()
+            for name, kw in (*guards, ("lexicon_only", {"detector": find_contradictions}),
                              ("neg_map", {"detector": neg_map_detector})):
                 parse.cache_clear()  # every claim and chunk is parsed anew: only the locked forms are kept
                 light_keys.cache_clear()
@@ -105,9 +113,10 @@ def main() -> None:
         print(f"{name:13} wall p50 {statistics.median(v):7.3f} p95 {pct(v, 0.95):7.3f} p99 {pct(v, 0.99):7.3f} ms"
               f" | cpu p50 {statistics.median(c):7.3f} p95 {pct(c, 0.95):7.3f} ms")
     print(f"lock time (cold parse) {lock_ms:.2f} ms per constraint")
-    out = results_dir(True) / "scu_guard_latency.json" if args.smoke else ROOT / "bench" / "results" / "scu_guard_latency.json"
-    out.write_text(json.dumps(result, indent=2, sort_keys=True) + "\n")
-    print(f"wrote {out}")
+    if previous:  # the run recorded before this one, for the figures side by side
+        keep = ("per_case_ms", "per_case_cpu_ms", "load_average_1m_at_end", "lock_time_ms_per_constraint_cold")
+        result["previous_run"] = {k: previous[k] for k in keep if k in previous}
+    print(f"wrote {write_result('scu_guard_latency', result, args.smoke)}")
 
 
 if __name__ == "__main__":

@@ -410,10 +410,14 @@ def _topic_date(form: Form, claim: Claim) -> int | None:
 
 
 def _topic_clock(form: Form, claim: Claim) -> int | None:
-    """A time of day a cited chunk gives for the rule's event."""
+    """A time of day a cited chunk gives for the rule's event, in minutes; when the chunk and the claim
+    both name a weekday ("09:00 on Friday" .. "10:00 on Saturday"), counted from the chunk's day."""
     for sent in _topic_sentences(form, claim):
         times = measure.find_clock_times(sent)
         if times:
+            days = measure.find_weekdays(sent)
+            if days and claim.weekdays:
+                return times[0].minutes - ((claim.weekdays[0][0] - days[0][0]) % 7) * 24 * 60
             return times[0].minutes
     return None
 
@@ -446,7 +450,8 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
         before = _topic_clock(form, claim)
         if before is not None:
             t = claim.clocks[0]
-            out.append((((t.minutes - before) % (24 * 60)) * 60.0, False, t.start, t.end, False))
+            gap = t.minutes - before if before < 0 else (t.minutes - before) % (24 * 60)
+            out.append((gap * 60.0, False, t.start, t.end, False))
     ref = _reference_ordinal(form, claim)
     dates = claim.dates
     if ref is not None and dates:

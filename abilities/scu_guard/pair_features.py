@@ -40,6 +40,12 @@ def _constraint_view(constraint: str) -> tuple[tuple[str, ...], frozenset[str], 
     return tuple(toks), stems, cues, amounts
 
 
+@lru_cache(maxsize=1024)
+def _claim_amounts(claim: str) -> tuple[tuple[str, float, float, str, bool], ...]:
+    """The claim's amounts (dimension, low, high, direction, period): read once per claim, not per pair."""
+    return tuple((a.dim, a.lo, a.hi, a.direction, a.period) for a in measure.find_amounts(claim))
+
+
 def _bucket(feature: str) -> int:
     return zlib.crc32(feature.encode("utf-8")) % DIM
 
@@ -81,17 +87,17 @@ def features(constraint: str, claim: str, hint: str = "none") -> dict[int, float
     frac = shared / max(1, len(kstems))
     feats.append(f"shared:{min(shared, 4)}")
     feats.append(f"cover:{int(frac * 4)}")
-    claim_amounts = measure.find_amounts(claim)
+    claim_amounts = _claim_amounts(claim)
     for dim, value, direction, period in kamounts:
-        for a in claim_amounts:
-            if a.dim != dim:
+        for a_dim, a_lo, a_hi, a_direction, a_period in claim_amounts:
+            if a_dim != dim:
                 continue
-            v = a.hi if direction == "max" else a.lo
+            v = a_hi if direction == "max" else a_lo
             cmp = "gt" if v > value * (1 + 1e-9) + 1e-12 else "lt" if v < value * (1 - 1e-9) - 1e-12 else "eq"
-            feats.append(f"num:{direction}|{cmp}|{period}|{a.period}|{a.direction}")
+            feats.append(f"num:{direction}|{cmp}|{period}|{a_period}|{a_direction}")
             for c in kcues:
                 feats.append(f"numx:{c}|{direction}|{cmp}")
-        if not any(a.dim == dim for a in claim_amounts):
+        if not any(a[0] == dim for a in claim_amounts):
             feats.append("num:none")
     out = dict.fromkeys(map(_bucket, feats), 1.0)
     out[_bucket("bias")] = 1.0

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 MODEL_PATH = Path(__file__).with_name("pair_model.onnx")
-MODEL_SHA256 = "66221fd028f1f263de96be4d98ef82e2beffa8b59b032f85fe45b262ec082e0a"
+MODEL_SHA256 = "35fff4b31b07b208df084c08f1a0c772d8c4b230c82f3a6686a7f3c12574cd5f"
 THRESHOLD = 0.5  # a guessed finding stands when the model's probability reaches this
 
 _LOCK = threading.Lock()

@@ -25,7 +25,7 @@ IRREGULAR_PAST = {
     "hide": "hid", "teach": "taught", "sleep": "slept", "build": "built", "spend": "spent", "pay": "paid",
     "say": "said", "tell": "told", "find": "found", "catch": "caught", "throw": "threw", "grow": "grew",
     "draw": "drew", "know": "knew", "break": "broke", "choose": "chose", "freeze": "froze", "steal": "stole",
-    "lay": "laid", "light": "lit", "mix": "mixed", "enter": "entered", "open": "opened", "visit": "visited",
+    "lay": "laid", "bid": "bid", "hit": "hit", "quit": "quit", "spread": "spread", "shed": "shed", "light": "lit", "mix": "mixed", "enter": "entered", "open": "opened", "visit": "visited",
     "store": "stored", "use": "used", "share": "shared", "exceed": "exceeded", "dive": "dived", "bear": "bore",
     "carry": "carried", "apply": "applied", "ship": "shipped", "stop": "stopped", "plan": "planned",
     "admit": "admitted", "transfer": "transferred", "refer": "referred", "fit": "fitted", "sit in": "sat in",
@@ -44,6 +44,10 @@ OTHER_AGENTS = ["a trainee", "a visitor", "an intern", "the cleaner", "a volunte
                 "an apprentice", "a driver", "the receptionist", "a student", "an unlicensed helper"]
 NAMES = ["Maria", "Tom", "Aiko", "Dev", "Lena", "Omar", "Kofi", "Ines", "Raj", "Zoe"]
 OK_TAILS = ["on Tuesday.", "this week.", "as planned.", "during the night shift.", "yesterday.", "in the morning."]
+NEUTRAL = ["were listed in the weekly report", "were discussed at the morning briefing", "were checked by the auditor",
+           "were mentioned in the handover notes", "were photographed for the records"]
+TAIL_NEUTRAL = ["was announced on Tuesday", "was on the agenda this week", "was reviewed by the manager",
+                "went ahead as planned", "was described in the newsletter"]
 NEG_STARTERS = ["The {s} log was reviewed {t}", "A new {s} rota was posted {t}", "The team discussed the {s} {t}"]
 
 
@@ -110,6 +114,24 @@ def deny(text: str) -> str | None:
     return None
 
 
+def hard_negatives(text: str, rng: random.Random) -> Iterator[tuple[str, int, str]]:
+    """Claims that share the rule's words but keep it: its subject doing something else, the thing it
+    governs mentioned for another reason, and (for a prohibition) nobody doing the forbidden act."""
+    m = MODAL_NOT_VERB.search(text) or MODAL_VERB.search(text) or MODAL_NOT_BE.search(text) or MODAL_BE.search(text)
+    if m is None or m.start() == 0:
+        return
+    subject = text[: m.start()].strip()
+    rest = text[m.end():].strip().rstrip(".")
+    yield _sentence(f"{subject} {rng.choice(NEUTRAL)}"), 0, "subject_elsewhere"
+    tail = re.sub(r"^(?:[\w-]+\s+)?(?:(?:in|on|at|to|from|into|with|without|by|for|of|the|a|an|any)\b\s*)*", "", rest,
+                  flags=re.I)
+    if tail and tail != rest and len(tail.split()) <= 6:
+        yield _sentence(f"The {tail} {rng.choice(TAIL_NEUTRAL)}"), 0, "object_elsewhere"
+    v = (m.groupdict().get("v") or m.groupdict().get("v2") or m.groupdict().get("v3") or "")
+    if v and m.re is MODAL_NOT_VERB and v.lower() not in ("be", "not", "never"):
+        yield _sentence(f"No one {past(v)} {rest}"), 0, "nobody"
+
+
 def _strip_direction(text: str) -> str:
     return DIRECTION.sub("", text)
 
@@ -172,5 +194,6 @@ def variants(form: Form, rng: random.Random) -> Iterator[tuple[str, int, str]]:
             yield a.rstrip(".") + " " + rng.choice(OK_TAILS), 0, "paraphrase"
             yield _sentence(re.sub(r"\b(?:must|shall)\b", "is optional and may", text, count=1)
                             .replace("may be", "be")), 1, "optional"
+    yield from hard_negatives(text, rng)
     subj = " ".join(form.subject[:2]) or "site"
     yield _sentence(rng.choice(NEG_STARTERS).format(s=subj, t=rng.choice(OK_TAILS).rstrip("."))), 0, "topic_only"
