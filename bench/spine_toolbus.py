@@ -30,9 +30,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.spine_common import REPO, ms, pct, ratio, show, write_result  # noqa: E402
+from bench.spine_sse import proc_cpu_s  # noqa: E402
 from tests.support import MetisServer, free_port, token_for  # noqa: E402
 
-TARGET_RATIO = 0.5
+TARGET_RATIO = 0.8
 REQUEST = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "session.whoami", "params": {}})
 
 
@@ -129,15 +130,19 @@ def main() -> None:
     procs = [spawn("--serve-websockets-echo", p_ws), spawn("--serve-starlette-echo", p_st)]
     server.start()
     totals = {k: [0, 0.0, []] for k in ("metis", "websockets_echo", "starlette_echo")}
+    cpu = dict.fromkeys(totals, 0.0)  # server CPU seconds: steadier than rates on a loaded machine
     try:
         targets = {
-            "websockets_echo": (f"ws://127.0.0.1:{p_ws}/", None, False),
-            "starlette_echo": (f"ws://127.0.0.1:{p_st}/ws", None, False),
-            "metis": (server.ws_url, {"Authorization": f"Bearer {token_for('partner')}"}, True),
+            "websockets_echo": (f"ws://127.0.0.1:{p_ws}/", None, False, procs[0].pid),
+            "starlette_echo": (f"ws://127.0.0.1:{p_st}/ws", None, False, procs[1].pid),
+            "metis": (server.ws_url, {"Authorization": f"Bearer {token_for('partner')}"}, True,
+                      server.proc.pid if server.proc else None),
         }
         for _ in range(args.rounds):
-            for name, (url, headers, check) in targets.items():
+            for name, (url, headers, check, pid) in targets.items():
+                c0 = proc_cpu_s(pid)
                 n, el, lat = asyncio.run(round_trips(url, args.seconds, headers, check))
+                cpu[name] += proc_cpu_s(pid) - c0
                 totals[name][0] += n
                 totals[name][1] += el
                 totals[name][2].extend(lat)
@@ -148,7 +153,8 @@ def main() -> None:
             p.wait(10)
         shutil.rmtree(tmp, ignore_errors=True)
     fig = {name: {"round_trips": n, "seconds": round(el, 3), "round_trips_per_s": round(n / el, 1),
-                  "p50_ms": ms(pct(lat, 0.5)), "p99_ms": ms(pct(lat, 0.99))}
+                  "p50_ms": ms(pct(lat, 0.5)), "p99_ms": ms(pct(lat, 0.99)),
+                  "server_cpu_us_per_round_trip": round(cpu[name] / max(1, n) * 1e6, 2)}
            for name, (n, el, lat) in totals.items()}
     m, e, s = (fig[k]["round_trips_per_s"] for k in ("metis", "websockets_echo", "starlette_echo"))
     result = {"benchmark": "spine_toolbus", "load_average_at_start": load_at_start, "figures": fig, "ratio_vs_websockets_echo": ratio(m, e),
@@ -161,6 +167,9 @@ def main() -> None:
         ("  vs starlette/uvicorn echo", "", f"{s:,.0f}", f"{ratio(m, s):.2f}x"),
         ("whoami p50 / p99 ms", f"{fig['metis']['p50_ms']} / {fig['metis']['p99_ms']}",
          f"{fig['websockets_echo']['p50_ms']} / {fig['websockets_echo']['p99_ms']}", ""),
+        ("server CPU us per round trip", f"{fig['metis']['server_cpu_us_per_round_trip']}",
+         f"{fig['websockets_echo']['server_cpu_us_per_round_trip']}",
+         f"{ratio(fig['metis']['server_cpu_us_per_round_trip'], fig['websockets_echo']['server_cpu_us_per_round_trip']):.2f}x"),
         ("load average at start; at end", f"{load_at_start[0]}", f"{os.getloadavg()[0]:.2f}", ""),
     ])
     print(f"met: {result['met']}\nwrote {path}")
