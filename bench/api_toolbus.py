@@ -28,6 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.spine_common import REPO, ms, pct, ratio, show, write_result  # noqa: E402
+from bench.spine_sse import proc_cpu_s  # noqa: E402
 from bench.spine_toolbus import round_trips, spawn  # noqa: E402
 from tests.support import MetisServer, free_port, token_for  # noqa: E402
 
@@ -110,11 +111,15 @@ def main() -> None:
     echo = spawn("--serve-websockets-echo", p_ws)
     server.start()
     one_p50, one_p99, many_p50, many_p99, who, bare, one_rate, many_rate = [], [], [], [], [], [], [], []
+    one_cpu: list[float] = []  # server CPU per start while the starts are answered (runs overlap)
     try:
         asyncio.run(pipelined_starts(server.ws_url, min(args.starts, 100)))  # warm-up: workers, caches
         wait_idle(server)
+        pid = server.proc.pid if server.proc else None
         for _ in range(args.rounds):
+            c0 = proc_cpu_s(pid)
             lat, el = asyncio.run(pipelined_starts(server.ws_url, args.starts))
+            one_cpu.append((proc_cpu_s(pid) - c0) / args.starts * 1e6)
             one_p50.append(ms(pct(lat, 0.5)))
             one_p99.append(ms(pct(lat, 0.99)))
             one_rate.append(args.starts / el)
@@ -139,7 +144,8 @@ def main() -> None:
         "load_average_at_start": load_at_start,
         "benchmark": "api_toolbus", "starts": args.starts, "rounds": args.rounds,
         "pipelined_one_connection": {"p50_ms": spread(one_p50), "p99_ms": spread(one_p99),
-                                     "starts_per_s": spread(one_rate)},
+                                     "starts_per_s": spread(one_rate),
+                                     "server_cpu_us_per_start_during_burst": spread(one_cpu)},
         "baseline_32_connections": {"p50_ms": spread(many_p50), "p99_ms": spread(many_p99),
                                     "starts_per_s": spread(many_rate)},
         "whoami_round_trips_per_s": spread(who), "baseline_websockets_echo_per_s": spread(bare),
@@ -158,6 +164,7 @@ def main() -> None:
          f"{ratio(med(one_p99), med(many_p99)):.2f}x"),
         ("starts/s (1 conn vs 32 conns)", f"{med(one_rate):,.0f}", f"{med(many_rate):,.0f}",
          f"{ratio(med(one_rate), med(many_rate)):.2f}x"),
+        ("server CPU us per start during the 1-conn burst", f"{med(one_cpu):.0f}", "", ""),
         ("whoami round trips/s vs bare echo", f"{med(who):,.0f}", f"{med(bare):,.0f}", f"{med(ratios):.2f}x"),
         ("load average at start; at end", f"{load_at_start[0]}", f"{os.getloadavg()[0]:.2f}", ""),
     ])
