@@ -79,7 +79,7 @@ def readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
         both = f.constraint in lex_by and f.rule != "only_agent"
         if f.by_name:
             out.suspected.append(f)  # no text can tell who a name is
-        elif f.sure and (both or f.rule not in EVENT_RULES):
+        elif f.sure and (both or f.firm or f.rule not in EVENT_RULES):
             out.found.append(f)
         else:
             out.unsure.append((f, f"typed {f.rule}"))

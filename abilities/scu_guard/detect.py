@@ -54,6 +54,7 @@ class Finding:
     detail: str
     sure: bool = True
     by_name: bool = False  # the doer is known only by name: who they are is not in the text, so REVIEW
+    firm: bool = False  # an event reading that rests on what a cited chunk says outright (a named doer's role)
 
     def as_dict(self) -> dict[str, object]:
         return {

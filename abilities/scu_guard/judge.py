@@ -169,6 +169,7 @@ def read_clauses(claim: str) -> list[Clause]:
                         agents.append((set(keys(p.subtree)), _neg_prefix_text(p)))
         # doers known only by their name ("Rosa", "Jo"): whether they hold the reserved role is not said
         named = {_neg_prefix_text(t) for t in doc if t.pos_ == "PROPN" and t.dep_ != "compound"
+                 and not any(c.dep_ in ("appos", "acl", "relcl") for c in t.children)  # "Lee, a certified mechanic"
                  and any(_neg_prefix_text(t) == txt for _, txt in agents)}
         ks = set(keys(toks))
         out.append(Clause(
@@ -327,9 +328,10 @@ def read_claim(claim: str, chunk_texts: Sequence[str] = ()) -> Claim:
 
 
 def _finding(form: Form, claim: Claim, start: int, end: int, rule: str, detail: str, sure: bool = True,
-             by_name: bool = False) -> Finding:
+             by_name: bool = False, firm: bool = False) -> Finding:
     start, end = max(0, start), min(len(claim.text), end)
-    return Finding(form.text, start, end, claim.text[start:end], rule, detail, sure and not by_name, by_name)
+    return Finding(form.text, start, end, claim.text[start:end], rule, detail, sure and not by_name, by_name,
+                   firm)
 
 
 def _best_forms(a: measure.Amount, clause: Clause, forms: Sequence[Form], trigger: bool) -> list[Form]:
@@ -863,17 +865,62 @@ def valueless(forms: Sequence[Form], claim: Claim) -> set[str]:
     return out
 
 
+_ROLE_NOUN_RE = (r"\s+(?:(?:is|was)\s+(?:a|an|the|our|one of the|their|its)|(?:works|worked|serves|served|is employed)"
+                 r"\s+as(?:\s+(?:a|an|the))?)\s+(?P<role>[\w\s-]{1,50}?)(?=[.,;:()]|\s+(?:who|and|since|on|at|in|for|"
+                 r"with|from|until)\b|$)")
+_ROLE_ADJ_RE = r"\s+(?:is|was|has been)\s+(?P<neg>not\s+)?(?P<adj>[a-z-]+)\b"
+
+
+def chunk_role(name: str, claim: Claim) -> set[str] | None:
+    """The keys of the role a cited chunk gives a named person: a role noun ("Staff list: Rosa is the
+    grower", "Tia Wong works as a groom"), or a state that is the rule's qualifier ("Jo is trained",
+    "Omar is not certified": the key, with "not" when denied). None when no chunk says who they are."""
+    noun = re.compile(re.escape(name) + _ROLE_NOUN_RE, re.I)
+    adj = re.compile(re.escape(name) + _ROLE_ADJ_RE, re.I)
+    for text in claim.chunk_texts:
+        for sent in split_sentences(text):
+            m = noun.search(sent)
+            if m:
+                return set(light_keys(m.group("role")))
+            m = adj.search(sent)
+            if m and m.group("adj").lower() not in ("a", "an", "the", "on", "in", "at", "off", "out", "away"):
+                return {word_key(m.group("adj"))} | ({"not", "adjective"} if m.group("neg") else {"adjective"})
+    return None
+
+
+def _role_is_reserved(form: Form, role: set[str]) -> bool | None:
+    """Does a chunk-given role hold the rule's reserved agent with its qualifiers? None when the chunk
+    gives a state that is not one of the rule's qualifiers (it says nothing of the role)."""
+    denied = "not" in role or any(k.startswith(("un", "non", "trainee", "apprentic", "assist")) for k in role)
+    quals = set(form.agent_qualifiers)
+    if "adjective" in role:
+        if not quals or not (role & quals or any(k.startswith(("un", "non")) and k[2:] in quals for k in role)):
+            return None
+        return not denied and quals <= role
+    return bool(set(form.agents) & role) and quals <= role and not denied
+
+
 def cleared(forms: Sequence[Form], claim: Claim) -> set[str]:
-    """Constraints the claim positively keeps: a reserved action done by exactly the reserved doer."""
+    """Constraints the claim positively keeps: a reserved action done by exactly the reserved doer (named
+    with the role, or named by a name a cited chunk gives that role)."""
     out = set()
     for f in forms:
         if not f.agents:
             continue
-        doers = [(w, t, c.mods) for c in claim.clauses if not c.negated and set(f.action) & (c.verbs | c.keys)
+        doers = [(w, t, c) for c in claim.clauses if not c.negated and set(f.action) & (c.verbs | c.keys)
                  for w, t in c.agents if w]
-        if doers and all(_reserved_agent(f, w, t, m) for w, t, m in doers):
+
+        if doers and all(_doer_reserved(f, w, t, c, claim) for w, t, c in doers):
             out.add(f.text)
     return out
+
+
+def _doer_reserved(form: Form, words: set[str], text: str, clause: Clause, claim: Claim) -> bool:
+    """Is this doer the reserved one: by a chunk-given role for a name, else by the words the claim uses?"""
+    if text in clause.named:
+        role = chunk_role(text, claim)
+        return role is not None and bool(_role_is_reserved(form, role))
+    return _reserved_agent(form, words, text, clause.mods)
 
 
 def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
@@ -896,14 +943,21 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             for words, text in c.agents:
                 if not words:
                     continue
-                if _reserved_agent(f, words, text, c.mods):
+                role = chunk_role(text, claim) if text in c.named else None
+                holds = _role_is_reserved(f, role) if role is not None else None
+                if holds:
+                    continue  # a cited chunk says the named doer holds the reserved role
+                role = role if holds is not None else None  # a state the rule does not name: unknown
+                if role is None and _reserved_agent(f, words, text, c.mods):
                     continue
                 if words <= {"who", "that", "which", "it", "they", "he", "she", "we"}:
                     continue
-                out.append(_finding(f, claim, c.start, c.end, "only_agent",
-                                    f"{text!r} is not who {f.text!r} reserves the action for",
+                detail = (f"a cited chunk says {text!r} is {' '.join(sorted(role))}, not who {f.text!r} reserves "
+                          "the action for") if role is not None else (
+                    f"{text!r} is not who {f.text!r} reserves the action for")
+                out.append(_finding(f, claim, c.start, c.end, "only_agent", detail,
                                     sure=bool(act) and not words & (set(f.object) | set(f.action)),
-                                    by_name=text in c.named))
+                                    by_name=text in c.named and role is None, firm=role is not None))
                 break
     return out
 

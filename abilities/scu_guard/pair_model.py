@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 MODEL_PATH = Path(__file__).with_name("pair_model.onnx")
-MODEL_SHA256 = "35fff4b31b07b208df084c08f1a0c772d8c4b230c82f3a6686a7f3c12574cd5f"
+MODEL_SHA256 = "de0fa0737c063bd5fb7ccee0de2404a091a8108e04b55aada786e3c52c14fdaa"
 THRESHOLD = 0.5  # a guessed finding stands when the model's probability reaches this
 
 _LOCK = threading.Lock()
