@@ -9,7 +9,8 @@ Merkle nodes they complete on the tail it last wrote, and calls ``metis_log_appe
 0004): one round trip, two transactions. The first takes ``pg_advisory_xact_lock(LOG_LOCK)``,
 checks the tail, inserts records and nodes and commits without waiting for the WAL flush, so the
 lock is released at once; the second raises the durable head (``metis_log_head``) over the batch
-and NOTIFYs ``metis_log``, committed synchronously: its flush covers the first. An appender is
+and NOTIFYs ``metis_log``, committed synchronously: its flush covers the first (one head row per
+writer, the head being the largest, so replicas do not wait for each other's flush there either). An appender is
 acknowledged only after that. There is no leader to elect and no lease to expire: a replica that
 dies mid-transaction leaves nothing behind, the next writer reads the same tail.
 
@@ -70,15 +71,17 @@ COPY = f"COPY records ({COLUMNS}) FROM STDIN"
 _ARRAYS = ("%b::bigint[], %b::text[], %b::text[], %b::text[], %b::text[], %b::text[], %b::text[], %b::text[], "
            "%b::bytea[], %b::text[]")
 _NODES = "%b::integer[], %b::bigint[], %b::bytea[]"
-APPEND = f"CALL metis_log_append(%b::bigint, %b::bigint, %b::text, {_ARRAYS}, {_NODES}, %b::text, NULL, NULL, NULL)"
+APPEND = (f"CALL metis_log_append(%b::bigint, %b::bigint, %b::text, {_ARRAYS}, {_NODES}, %b::text, %b::text, "
+          "NULL, NULL, NULL)")
 INSERT = f"INSERT INTO records ({COLUMNS}) SELECT * FROM unnest({_ARRAYS})"
 INSERT_NODES = f"INSERT INTO merkle_nodes (level, idx, hash) SELECT * FROM unnest({_NODES})"
-# Raise the durable head to %s (never lower it) and wake the followers, in one synchronously committed
-# transaction: its WAL flush covers every record committed before it. (When another replica already
-# raised the head past it, that replica's flush covered these records: nothing to write.)
-BARRIER = ("WITH raised AS (UPDATE metis_log_head SET seq = %s WHERE seq < %s RETURNING seq) "
+# Raise this writer's row of the durable head to %s (never lower it) and wake the followers, in one
+# synchronously committed transaction: its WAL flush covers every record committed before it. The
+# head is the largest row (HEAD): one row per writer, so writers never wait for each other's flush.
+BARRIER = ("WITH raised AS (INSERT INTO metis_log_head (writer, seq) VALUES (%s, %s) ON CONFLICT (writer) "
+           "DO UPDATE SET seq = excluded.seq WHERE metis_log_head.seq < excluded.seq RETURNING seq) "
            "SELECT pg_notify('metis_log', %s)")
-HEAD = "(SELECT seq FROM metis_log_head)"
+HEAD = "(SELECT max(seq) FROM metis_log_head)"
 CONNECTION_ERRORS = (psycopg.OperationalError, psycopg.InterfaceError)
 
 
@@ -202,7 +205,8 @@ class PostgresReceiptLog(LogCore):
         with connect(self.url, app="metis-open") as conn:
             self._store_missing_nodes(conn)
             _raise_head(conn, self._tail(conn)[0])  # records a writer that died left above the head
-            head = conn.execute("SELECT seq FROM metis_log_head").fetchone()[0]  # type: ignore[index]
+            conn.execute(f"DELETE FROM metis_log_head WHERE seq < {HEAD}")  # rows of writers long gone
+            head = conn.execute(f"SELECT {HEAD}").fetchone()[0]  # type: ignore[index]
             self._last_seq, self._last_hash, self._tree = self._tree_at(conn, head)
         self._stopping.clear()
         self._writer = threading.Thread(target=self._write_loop, name="pg-log-writer", daemon=True)
@@ -468,7 +472,7 @@ class PostgresReceiptLog(LogCore):
                     return done
                 last = done.own[-1].seq
                 ok, _, _ = conn.execute(APPEND, (LOG_LOCK, tail[0], tail[1], *_columns(done.own), *_node_columns(nodes),
-                                                 f"{last} {self._token}")).fetchone()  # type: ignore[misc]
+                                                 self._token, f"{last} {self._token}")).fetchone()  # type: ignore[misc]
                 if ok:
                     self._pending = (done.own[-1].seq, done.own[-1].hash, tree)
                     return done
@@ -695,7 +699,7 @@ def _sha256(data: bytes) -> str:
 def _raise_head(conn: psycopg.Connection, seq: int, token: str = "") -> None:
     """Make every committed record up to ``seq`` durable and visible to readers (``BARRIER``); the
     notification names the replica (``token``) so its own follower can skip it."""
-    conn.execute(BARRIER, (seq, seq, f"{seq} {token}"))
+    conn.execute(BARRIER, (token or "open", seq, f"{seq} {token}"))
 
 
 class _PgArray(bytes):

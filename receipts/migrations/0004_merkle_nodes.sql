@@ -16,11 +16,13 @@ CREATE OR REPLACE TRIGGER merkle_nodes_no_truncate BEFORE TRUNCATE ON merkle_nod
 
 -- The durable head: every record with seq <= this one is on disk. Readers and followers read only
 -- up to it, so nothing reaches a client before it is durable.
+-- One row per writer connection (``writer``), so concurrent writers do not wait for each other's
+-- flush to raise their own row; the head is the largest seq of any row.
 CREATE TABLE IF NOT EXISTS metis_log_head (
-  one boolean PRIMARY KEY DEFAULT true CHECK (one),
+  writer text PRIMARY KEY,
   seq bigint NOT NULL CHECK (seq >= 0)
 );
-INSERT INTO metis_log_head (seq) SELECT coalesce(max(seq), 0) FROM records ON CONFLICT DO NOTHING;
+INSERT INTO metis_log_head (writer, seq) SELECT 'migration', coalesce(max(seq), 0) FROM records ON CONFLICT DO NOTHING;
 
 -- One round trip per group commit, with the batch's Merkle nodes, in two transactions: (1) take the
 -- log's lock, check the expected tail, insert records and nodes, COMMIT without waiting for the WAL
@@ -32,7 +34,7 @@ CREATE OR REPLACE PROCEDURE metis_log_append(p_lock bigint, p_prev_seq bigint, p
                                              p_type text[], p_name text[], p_tenant text[], p_topic text[],
                                              p_action_id text[], p_ref text[], p_stream text[], p_body bytea[],
                                              p_hash text[], p_level integer[], p_idx bigint[], p_node bytea[],
-                                             p_note text, INOUT ok boolean DEFAULT NULL,
+                                             p_writer text, p_note text, INOUT ok boolean DEFAULT NULL,
                                              INOUT tail_seq bigint DEFAULT NULL, INOUT tail_hash text DEFAULT NULL)
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -53,7 +55,8 @@ BEGIN
   END IF;
   PERFORM set_config('synchronous_commit', 'off', true);
   COMMIT;
-  UPDATE metis_log_head SET seq = last_seq WHERE seq < last_seq;
+  INSERT INTO metis_log_head (writer, seq) VALUES (p_writer, last_seq)
+    ON CONFLICT (writer) DO UPDATE SET seq = excluded.seq WHERE metis_log_head.seq < excluded.seq;
   PERFORM pg_notify('metis_log', p_note);
   ok := true;
   tail_seq := last_seq;
