@@ -44,13 +44,14 @@ def bearer(headers: Any) -> str | None:
 async def handle_request(session: Session, service: Any, req: Request) -> dict[str, Any] | None:
     metrics = service.metrics
     started = time.perf_counter()
-    span = tracing.begin_call(session, req.method, req.params)
-    # The log context names the request for whatever the method logs; an untraced inline read logs
-    # nothing on success (its failures below name it themselves), so it skips the bind (~4 us).
-    bound = span is not None or req.method not in INLINE
+    # The log context names the request for whatever the method (and a traced call's debug line)
+    # logs; an untraced inline read logs nothing on success (its failures below name it
+    # themselves), so it skips the bind (~4 us).
+    bound = req.method not in INLINE or tracing.enabled()
     if bound:
         rid = str(req.id) if req.id is not None else uuid.uuid4().hex[:12]
         structlog.contextvars.bind_contextvars(request_id=rid, method=req.method)
+    span = tracing.begin_call(session, req.method, req.params)
     outcome = "ok"
     try:
         result = await service.call(session, req.method, req.params)
