@@ -865,6 +865,10 @@ class Scheduler:
             return
         a.pending.pop(request_id)
         if a.status == Status.WAITING_USER and not a.pending:
+            if self.tier is not None and not self.tier.owns(a.action_id):  # parked: record it, wake its job
+                self._put([self.event(a, "action_notice", {"request_id": request_id}, kind="input_expired")],
+                          lambda _r: self.tier.wake(a.action_id))
+                return
             self._set_status(a, Status.RUNNING, event=("action_notice", {"request_id": request_id}),
                              kind="input_expired", then=lambda _r: self._resume(a))
 

@@ -193,6 +193,20 @@ def test_sub_actions_and_dependencies_across_workers(tier):
     assert consumer["outputs"]["deps"] == {producer["action_id"]: producer["outputs"]}
 
 
+def test_a_parked_question_that_times_out_ends_the_action_partial(tier):
+    """The worker that asked keeps the question's timer after the job parked: when it fires, the
+    expiry is recorded and the job woken; the claimer resumes the run, whose ``ask`` times out."""
+    r1 = tier["replicas"][0]
+
+    async def go() -> dict:
+        async with ToolBus.connect(r1) as tb:
+            started = await tb.start("t_ask", {"question": "anyone?", "timeout_s": 1.5})
+            return await tb.wait_status(started["action_id"], {"partial", "completed", "failed"}, timeout=60)
+
+    view = asyncio.run(go())
+    assert view["status"] == "partial" and view["error"]["reason"] == "input_timeout", view
+
+
 def test_cancel_on_a_replica_stops_the_run_on_its_worker(tier):
     """The replica revokes the job (its epoch moves on) before it records the end: the worker's
     next append is refused, so nothing of the run follows the end in the log."""
