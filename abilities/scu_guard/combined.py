@@ -1,12 +1,13 @@
 """The contradiction decision: the typed forms (grammar, units, dates) and the lexicon detector together.
 
-Why two: the typed reading checks what it understood exactly (numbers with units, periods,
+Why two readings: the typed reading checks what it understood exactly (numbers with units, periods,
 business days, windows, order of events), and the lexicon detector still covers wording the forms
-do not reach. Typed findings stand; a lexicon finding stands too, unless the typed reading measured
-that constraint against the claim (an amount of its dimension, a time or date for its window, both
-of its events) and found it kept: there the two disagree, and the finding is ``suspected``,
-reported apart, not rejected. Where the claim names exactly the doer a rule reserves the action for
-("Priya, a licensed operator"), that positive evidence settles it and a lexicon guess is dropped.
+do not reach. Why a gate: on text it has never seen, a finding that rests on a guess (a doer known
+only by name, an amount borrowed from a chunk, an event matched by shared words) is wrong often
+enough that rejecting on it costs precision. So a REJECT needs a sure reading; a guessed finding
+stands only if the pair model agrees (``pair_model``), and otherwise it is ``suspected`` (REVIEW),
+reported apart. Where the claim or a cited chunk names exactly the doer a rule reserves the action
+for ("Priya, a licensed operator", "Rosa is the grower"), that positive evidence keeps the rule.
 """
 
 from __future__ import annotations
