@@ -6,9 +6,9 @@ event paid that 1,000 times. Here a stream is its own task sending ready chunks 
 one-record batch, the record's frame: one bytes object shared by every subscriber) straight to
 the server's ``send``, plus one idle task waiting for the client to hang up. A caught-up stream
 is not even woken: the hub hands a commit's records to its sink, which sends them there and then
-when the socket takes them without waiting (the common case). Send timeouts,
-comment pings and the end on server shutdown are checked by one sweeper per event loop a few
-times a second, not on every send.
+when the socket takes them without waiting (the common case). Send timeouts, comment pings and
+the end on server shutdown are checked by one sweeper per event loop a few times a second, not
+on every send.
 """
 
 from __future__ import annotations
