@@ -67,6 +67,9 @@ class MetisServer:
     extra_args: list[str] = field(default_factory=list)
     env: dict[str, str] = field(default_factory=dict)
     tokens_file: bool = True  # False: the server creates <data-dir>/tokens.json itself
+    #: Wait until the warm worker pool is up (the server is ready before it: a test that needs
+    #: several actions running at once, or a producer and its consumer side by side, needs it).
+    wait_workers: bool = True
 
     @property
     def http_url(self) -> str:
@@ -99,11 +102,37 @@ class MetisServer:
                 raise RuntimeError(f"server exited with {self.proc.returncode}: see {log.name}")
             try:
                 if httpx.get(self.http_url + "/healthz", timeout=1).status_code == 200:
-                    return self
+                    break
             except httpx.HTTPError:
                 pass
             time.sleep(0.1)
-        raise RuntimeError("server did not become healthy")
+        else:
+            raise RuntimeError("server did not become healthy")
+        if self.wait_workers:
+            self.wait_for_workers(self.warm_workers(), deadline)
+        return self
+
+    def warm_workers(self) -> int:
+        """The warm pool size this server was started with (``--workers``, else the default 4)."""
+        args = self.extra_args
+        if "--workers" in args:
+            return int(args[args.index("--workers") + 1])
+        return int(self.env.get("METIS_WARM_WORKERS", 4))
+
+    def wait_for_workers(self, n: int, deadline: float) -> None:
+        """Poll ``metis_workers`` on /metrics until ``n`` worker processes are up."""
+        while time.monotonic() < deadline:
+            if self.proc is not None and self.proc.poll() is not None:
+                raise RuntimeError(f"server exited with {self.proc.returncode}")
+            try:
+                text = httpx.get(self.http_url + "/metrics", timeout=2).text
+            except httpx.HTTPError:
+                text = ""
+            for line in text.splitlines():
+                if line.startswith("metis_workers ") and float(line.split()[1]) >= n:
+                    return
+            time.sleep(0.1)
+        raise RuntimeError(f"fewer than {n} warm workers came up")
 
     def stop(self, kill: bool = False) -> None:
         if self.proc is None or self.proc.poll() is not None:
