@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import threading
 import time
 
 import psycopg
@@ -62,4 +63,44 @@ def test_records_above_the_head_are_unseen_until_a_replica_raises_it(pg_url, tmp
         assert [r.name for r in first.read_range(1, 10)] == ["acked", "orphan-a", "orphan-b", "after"]
     finally:
         first.close()
+    assert verify_database(pg_url, keys).ok
+
+
+def test_a_call_cut_between_commit_and_flush_is_found_and_not_written_twice(pg_url, tmp_path):
+    """The writer's connection dies after the batch's first transaction committed and before the head
+    was raised: the writer finds the batch by seq and hash, raises the head, acknowledges it once."""
+    keys = tmp_path / "keys"
+    store = PostgresReceiptLog(pg_url, keys)
+    store.open()
+    try:
+        store.append_sync([Entry("receipt", "first", "acme", {})])
+        with psycopg.connect(pg_url) as holder:
+            # hold the head table: the writer's call commits its records, then waits to raise the head
+            holder.execute("LOCK TABLE metis_log_head IN EXCLUSIVE MODE")
+            result: list = []
+
+            def append() -> None:
+                result.append(store.append_sync([Entry("receipt", "cut", "acme", {"i": i}) for i in range(3)]))
+
+            t = threading.Thread(target=append)
+            t.start()
+            with psycopg.connect(pg_url, autocommit=True) as admin:
+                deadline = time.monotonic() + 20
+                while admin.execute("SELECT count(*) FROM records").fetchone()[0] < 4:
+                    assert time.monotonic() < deadline, "the batch was never committed"
+                    time.sleep(0.05)
+                assert [r.name for r in store.read_range(1, 10)] == ["first"]  # committed, not durable yet
+                admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() "
+                              "AND application_name = 'metis-log-writer'")
+            time.sleep(0.3)
+        t.join(30)
+        (recs,) = result
+        assert [r.seq for r in recs] == [2, 3, 4]
+        assert [r.name for r in store.read_range(1, 10)] == ["first", "cut", "cut", "cut"]
+        (after,) = store.append_sync([Entry("receipt", "after", "acme", {})])
+        assert after.seq == 5
+    finally:
+        store.close()
+    with psycopg.connect(pg_url) as conn:
+        assert conn.execute("SELECT count(*), max(seq) FROM records").fetchone() == (5, 5)  # written once
     assert verify_database(pg_url, keys).ok
