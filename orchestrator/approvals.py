@@ -18,10 +18,14 @@ import time
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
+import structlog
+
 from orchestrator.auth import Principal
 from orchestrator.errors import CONFLICT, FORBIDDEN, INVALID_PARAMS, NOT_FOUND, RpcError, StorageUnavailable
 from orchestrator.shared_state import SharedState, open_shared_state
 from receipts.log import Entry, ReceiptLog, utc_now
+
+log = structlog.get_logger("metis.approvals")
 
 GRANT_TTL_S = 3600
 SHOW_WAIT_S = 10.0  # a recorded decision waits this long for the shared state before the call fails
@@ -146,6 +150,15 @@ class Approvals:
         await self._show(asdict(a), None)  # the action waits for it: it must become visible
         return a
 
+    def asked(self, action: Any, request_id: str, payload: dict[str, Any]) -> None:
+        """The scheduler's ``approval_hook``: an ability asked for an approval, so approvers get a
+        row to list and decide. Any process that runs abilities installs it (a replica through its
+        Service, a ``metis worker`` without one): the row lives in the shared state, not in the
+        process that asked."""
+        task = asyncio.get_running_loop().create_task(
+            self.request_input(action.tenant, action.action_id, request_id, str(payload.get("reason", ""))[:500]))
+        task.add_done_callback(_log_failure)
+
     async def list(self, principal: Principal) -> list[dict[str, Any]]:
         return [_approval(b).view() for b in await self.state.approvals_of(principal.tenant)]
 
@@ -186,3 +199,9 @@ class Approvals:
             raise
         await self._show(asdict(decided), SHOW_WAIT_S, deciding=True)
         return decided
+
+
+def _log_failure(task: asyncio.Task) -> None:
+    """Done callback of the request task: a failure is logged, never lost."""
+    if not task.cancelled() and task.exception() is not None:
+        log.error("approval_request_failed", error=repr(task.exception()))

@@ -105,7 +105,7 @@ class Service:
         self.datasets.on_commit.append(lambda tenant, meta: offer_updates(scheduler, self.datasets, tenant, meta))
         scheduler.on_ended.append(self._dataset_reader_ended)
         self.datasets.rebuild()
-        scheduler.approval_hook = self._approval_requested
+        scheduler.approval_hook = approvals.asked
         self._abilities_cache: list[dict[str, Any]] | None = None
 
     # -- dispatch ---------------------------------------------------------------------------
@@ -290,11 +290,6 @@ class Service:
         return {"ok": True}
 
     # -- approvals ---------------------------------------------------------------------------
-
-    def _approval_requested(self, a: Action, request_id: str, payload: dict[str, Any]) -> None:
-        task = asyncio.get_running_loop().create_task(
-            self.approvals.request_input(a.tenant, a.action_id, request_id, str(payload.get("reason", ""))[:500]))
-        task.add_done_callback(_log_failure)
 
     async def approvals_list(self, session: Session, p: S.EmptyParams) -> dict[str, Any]:
         assert session.principal is not None

@@ -104,6 +104,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
 async def run_worker(database_url: str, keys_dir: Path, data_dir: Path, warm: int, concurrency: int) -> int:
     """Open, claim and run until SIGTERM/SIGINT; then release every lease and stop."""
+    from orchestrator.approvals import Approvals
     from orchestrator.config import Settings
     from orchestrator.replicas import owned
     from orchestrator.scheduler import Scheduler
@@ -119,6 +120,7 @@ async def run_worker(database_url: str, keys_dir: Path, data_dir: Path, warm: in
     rlog.bind_loop(loop)
     pool = WorkerPool(warm, max(warm, settings.max_workers), env={"METIS_DATA_DIR": str(data_dir.resolve())})
     scheduler: Scheduler | None = None
+    approvals: Approvals | None = None
     stop = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
@@ -127,6 +129,8 @@ async def run_worker(database_url: str, keys_dir: Path, data_dir: Path, warm: in
         scheduler = Scheduler(rlog, pool, load_or_create_key(keys_dir), concurrency, settings.max_wall_s,
                               retry={"max_attempts": settings.retry_attempts, "backoff_s": settings.retry_backoff_s},
                               probe=getattr(rlog, "probe", None))
+        approvals = Approvals(rlog)  # an approval an ability asks for here gets its row in the shared state
+        scheduler.approval_hook = approvals.asked
         counts = await scheduler.recover()
         from abilities import registry
 
@@ -142,6 +146,8 @@ async def run_worker(database_url: str, keys_dir: Path, data_dir: Path, warm: in
         if scheduler is not None:
             await scheduler.close()
         await pool.close()
+        if approvals is not None:
+            approvals.state.close()
         with contextlib.suppress(Exception):
             rlog.close()
         log.info("worker_stopped", owner=rlog.owner)

@@ -1,0 +1,90 @@
+"""Approvals across the worker tier: an ability running on a ``metis worker`` (no ToolBus, no Service
+there) asks for an approval; approvers list and grant it on a serve-only replica, and the action
+completes, on two replicas and one worker sharing one PostgreSQL database."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from tests.conftest import new_pg_schema
+from tests.support import MetisServer, ToolBus
+from tests.test_pg_workers import LEASE_S, MetisWorker, httpx_get, job, keys_init, verify
+
+
+@pytest.fixture(scope="module")
+def tier(pg_database: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
+    """Two serve-only replicas and one worker: every run happens on the worker."""
+    base = tmp_path_factory.mktemp("tier_approvals")
+    url, keys = new_pg_schema(pg_database), base / "keys"
+    keys_init(keys)
+    env = {"METIS_LEASE_S": str(LEASE_S)}
+    replicas = [MetisServer(base / f"replica{i}", env=env,
+                            extra_args=["--database", url, "--keys-dir", str(keys), "--workers", "0"]) for i in range(2)]
+    workers = [MetisWorker(base / "worker0", url, keys, env=env)]
+    try:
+        with ThreadPoolExecutor(3) as pool:
+            list(pool.map(lambda p: p.start(), [*replicas, *workers]))
+        yield {"replicas": replicas, "workers": workers, "url": url, "keys": keys}
+    finally:
+        for p in [*replicas, *workers]:
+            p.stop(kill=True)
+
+
+async def pending_for(apr: ToolBus, action_id: str, timeout: float = 30.0) -> list[dict]:
+    """The action's pending approvals as an approver lists them, once there are any."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        found = [a for a in (await apr.call("approvals.list"))["approvals"]
+                 if a.get("action_id") == action_id and a["status"] == "pending"]
+        if found or loop.time() > deadline:
+            return found
+        await asyncio.sleep(0.1)
+
+
+def test_an_approval_asked_on_a_worker_is_listed_and_granted_on_a_replica(tier):
+    r1, r2 = tier["replicas"]
+
+    async def go() -> tuple[dict, list[dict], list[dict]]:
+        async with ToolBus.connect(r1) as tb, ToolBus.connect(r2, "approver") as apr:
+            started = await tb.start("t_ask", {"kind": "approval", "question": "egress to partner API"})
+            aid = started["action_id"]
+            await tb.wait_status(aid, {"waiting_user"}, timeout=60)
+            pending = await pending_for(apr, aid)
+            assert pending, "the approval asked on the worker is not listed on the replica"
+            await apr.call("approvals.grant", {"approval_id": pending[0]["approval_id"], "note": "ok"})
+            view = await tb.wait_status(aid, {"completed", "failed", "partial"}, timeout=90)
+            after = [a for a in (await apr.call("approvals.list"))["approvals"] if a.get("action_id") == aid]
+            return view, pending, after
+
+    view, pending, after = asyncio.run(go())
+    assert len(pending) == 1 and pending[0]["kind"] == "action_input" and pending[0]["request_id"]
+    assert view["status"] == "completed", view
+    assert view["outputs"]["answer"]["granted"] is True
+    assert view["outputs"]["answer"]["approval_id"] == pending[0]["approval_id"]
+    assert [a["status"] for a in after] == ["granted"]  # one row, decided
+    for r in tier["replicas"]:  # no replica has a worker process: the ability ran on the worker
+        assert httpx_get(r, "/healthz")["workers"] == 0
+    assert job(tier["url"], view["action_id"])["state"] == "done"
+    verify(tier["url"], tier["keys"])
+
+
+def test_a_denied_approval_asked_on_a_worker_ends_the_action_with_the_denial(tier):
+    r1, r2 = tier["replicas"]
+
+    async def go() -> tuple[dict, str]:
+        async with ToolBus.connect(r2) as tb, ToolBus.connect(r1, "approver") as apr:
+            started = await tb.start("t_ask", {"kind": "approval", "question": "delete the partner's data"})
+            pending = await pending_for(apr, started["action_id"])
+            assert pending
+            await apr.call("approvals.deny", {"approval_id": pending[0]["approval_id"], "note": "no"})
+            view = await tb.wait_status(started["action_id"], {"completed", "failed", "partial"}, timeout=90)
+            return view, pending[0]["approval_id"]
+
+    view, approval_id = asyncio.run(go())
+    assert view["status"] == "completed", view
+    assert view["outputs"]["answer"] == {"granted": False, "note": "no", "approval_id": approval_id}
