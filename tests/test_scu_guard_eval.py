@@ -23,7 +23,7 @@ HELD_OUT = {
     "heldout_v10.jsonl": (0.93, 0.98), "heldout_v11.jsonl": (0.68, 0.98), "heldout_v12.jsonl": (0.76, 0.98),
     # v13 and v14 were scored once on the guard before the sure-reading gate and the pair model (their
     # first run is in bench/results/scu_guard_firstrun_v13_v14.json); these are the figures after it
-    "heldout_v13.jsonl": (0.6, 0.9), "heldout_v14.jsonl": (0.58, 0.88),
+    "heldout_v13.jsonl": (0.66, 0.92), "heldout_v14.jsonl": (0.68, 0.95),
 }
 
 

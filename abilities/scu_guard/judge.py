@@ -631,6 +631,7 @@ def check_counts(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                         noun in MEMBER_NOUNS and key(target) in set(f.subject))):
                     continue  # "a crew of five" counts the crew's members
                 n = measure._number(t.text)
+                n = _phrase_number(claim.text, t, n)
             if n is None:
                 continue
             clause = _clause_at(claim.clauses, t.idx)
@@ -645,6 +646,18 @@ def check_counts(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         if m and band.low is not None and 6 < band.low:
             out.append(_finding(f, claim, m.start(), m.end(), "numeric_bound", "half a dozen is too few"))
     return out
+
+
+_PHRASES = sorted((w for w in measure.NUMBER_WORDS if " " in w), key=len, reverse=True)
+
+
+def _phrase_number(text: str, t: Any, n: float | None) -> float | None:
+    """The value of the number phrase a number word ends ("half a dozen" is 6, "a couple of" 2), else ``n``."""
+    before = text[max(0, t.idx - 24) : t.idx + len(t.text)].lower()
+    for phrase in _PHRASES:
+        if re.search(rf"(?<![\w]){re.escape(phrase)}$", before):
+            return float(measure.NUMBER_WORDS[phrase])
+    return n
 
 
 def check_unbounded(forms: Sequence[Form], claim: Claim) -> list[Finding]:
@@ -941,8 +954,8 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             if not (act or len(obj) >= 2) or c.negated:
                 continue
             for words, text in c.agents:
-                if not words:
-                    continue
+                if not words or words & (set(f.object) | set(f.action)) and not words & set(f.agents):
+                    continue  # the rule's own thing or patient ("the lane closure ran", "the client signed")
                 role = chunk_role(text, claim) if text in c.named else None
                 holds = _role_is_reserved(f, role) if role is not None else None
                 if holds:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 MODEL_PATH = Path(__file__).with_name("pair_model.onnx")
-MODEL_SHA256 = "de0fa0737c063bd5fb7ccee0de2404a091a8108e04b55aada786e3c52c14fdaa"
+MODEL_SHA256 = "79dc8685a4ae1105b1c0714df73706a6a42f81584c793d4d3ea6f6f38f4c8b00"
 THRESHOLD = 0.5  # a guessed finding stands when the model's probability reaches this
 
 _LOCK = threading.Lock()
