@@ -29,6 +29,9 @@ log = structlog.get_logger("metis.approvals")
 
 GRANT_TTL_S = 3600
 SHOW_WAIT_S = 10.0  # a recorded decision waits this long for the shared state before the call fails
+#: A decided approval whose action still waits for it this long after the decision was never
+#: answered (the replica that decided it died in between): any replica answers it then.
+ANSWER_GRACE_S = 10.0
 
 
 @dataclass
@@ -49,9 +52,14 @@ class Approval:
     method: str | None = None  # reflect: the call this approval was requested for
     params: dict[str, Any] | None = None
     granted_scope: str | None = None  # "call" | "action" | "log", chosen by the approver
+    decided_at: float | None = None  # when the decision was recorded (unix s); not shown
 
     def view(self) -> dict[str, Any]:
-        return {k: v for k, v in asdict(self).items() if v is not None and k != "tenant"}
+        return {k: v for k, v in asdict(self).items() if v is not None and k not in ("tenant", "decided_at")}
+
+    def answer(self) -> dict[str, Any]:
+        """What the action that asked for this (decided, action_input) approval receives."""
+        return {"granted": self.status == "granted", "note": self.note, "approval_id": self.approval_id}
 
     def covers(self, method: str, params: dict[str, Any], resource: str) -> bool:
         """Does this (granted, reflect) approval cover the call ``method(params)`` on ``resource``?"""
@@ -159,6 +167,18 @@ class Approvals:
             self.request_input(action.tenant, action.action_id, request_id, str(payload.get("reason", ""))[:500]))
         task.add_done_callback(_log_failure)
 
+    async def decided_inputs(self, tenants: set[str], grace_s: float = ANSWER_GRACE_S) -> list[Approval]:
+        """The tenants' action_input approvals decided at least ``grace_s`` ago (a decision recorded
+        before ``decided_at`` existed counts as old): the candidates to answer if their action still
+        waits, the deciding replica having had ``grace_s`` to answer them itself."""
+        before = time.time() - grace_s
+        found = []
+        for tenant in sorted(tenants):
+            for body in await self.state.approvals_of(tenant, "action_input"):
+                if body["status"] in ("granted", "denied") and (body.get("decided_at") or 0) <= before:
+                    found.append(_approval(body))
+        return found
+
     async def list(self, principal: Principal) -> list[dict[str, Any]]:
         return [_approval(b).view() for b in await self.state.approvals_of(principal.tenant)]
 
@@ -186,6 +206,7 @@ class Approvals:
         decided.status = "granted" if grant else "denied"
         decided.decided_by = principal.subject
         decided.note = note
+        decided.decided_at = round(time.time(), 3)
         if grant and a.kind == "reflect":
             decided.granted_scope = scope or "call"
             decided.expires_at = time.time() + GRANT_TTL_S

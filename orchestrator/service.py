@@ -21,16 +21,16 @@ from pydantic import BaseModel, ValidationError
 
 from abilities import registry
 from orchestrator import errors as E
-from orchestrator.approvals import Approvals
+from orchestrator.approvals import ANSWER_GRACE_S, Approvals
 from orchestrator.auth import Principal, StreamTokens, TokenStore
 from orchestrator.datasets import DatasetStore, offer_on_end, offer_updates
-from orchestrator.errors import RpcError
+from orchestrator.errors import RpcError, StorageUnavailable
 from orchestrator.events import event_data
 from orchestrator.hub import Dropped, Hub, resume_then_live
-from orchestrator.lifecycle import TERMINAL
+from orchestrator.lifecycle import TERMINAL, Status
 from orchestrator.metrics import Metrics
 from orchestrator.scheduler import Action, Scheduler, outputs_hash
-from orchestrator.shared_state import KeyClaims, StartedElsewhere
+from orchestrator.shared_state import STALE_CLAIM_S, KeyClaims, StartedElsewhere
 from receipts.canonical import canonical_json
 from receipts.log import Entry, ReceiptLog
 from receipts.store import verify_store
@@ -107,6 +107,11 @@ class Service:
         self.datasets.rebuild()
         scheduler.approval_hook = approvals.asked
         self._abilities_cache: list[dict[str, Any]] | None = None
+        self._answerer: asyncio.Task | None = None
+        try:
+            self._answerer = asyncio.get_running_loop().create_task(self._answer_decided_forever())
+        except RuntimeError:  # no loop (a Service built outside the server): nothing to sweep
+            pass
 
     # -- dispatch ---------------------------------------------------------------------------
 
@@ -151,12 +156,8 @@ class Service:
         return {"tenant": session.principal.tenant, "roles": list(session.principal.roles)}
 
     async def abilities_list(self, session: Session, p: S.EmptyParams) -> dict[str, Any]:
-        if self._abilities_cache is None:
-            self._abilities_cache = [
-                {"name": cls.name, "version": cls.version, "description": cls.description,
-                 "inputs_schema": cls.Inputs.model_json_schema(), "outputs_schema": cls.Outputs.model_json_schema()}
-                for _, cls in sorted(registry.available().items())
-            ]
+        if self._abilities_cache is None:  # the first call imports every ability: off the event loop
+            self._abilities_cache = await asyncio.to_thread(_ability_list)
         return {"abilities": self._abilities_cache}
 
     # -- actions -----------------------------------------------------------------------------
@@ -302,13 +303,56 @@ class Service:
         if ap.kind == "action_input" and ap.action_id and ap.request_id:
             a = self.scheduler.actions.get(ap.action_id)
             if a is not None and ap.request_id in a.pending:
-                await self.scheduler.answer(a, ap.request_id, {"granted": grant, "note": p.note,
-                                                               "approval_id": ap.approval_id},
-                                            source=session.principal.subject)
+                await self.scheduler.answer(a, ap.request_id, ap.answer(), source=session.principal.subject)
         return ap.view()
 
+    async def answer_decided(self, grace_s: float = ANSWER_GRACE_S) -> int:
+        """Answer the approvals that were decided but never answered: the replica that decided one
+        died after recording the decision and before answering its action, which would otherwise
+        wait forever. Returns how many were answered here."""
+        waiting = {a.action_id: a for a in self.scheduler.actions.values()
+                   if a.status == Status.WAITING_USER and "approval" in a.pending.values()}
+        if not waiting:
+            return 0
+        answered = 0
+        for ap in await self.approvals.decided_inputs({a.tenant for a in waiting.values()}, grace_s):
+            a = waiting.get(ap.action_id or "")
+            if a is None or ap.request_id is None or a.pending.get(ap.request_id) != "approval":
+                continue
+            if not await self._claim_answer(a.tenant, ap.approval_id):
+                continue  # another replica's sweep answers it
+            try:
+                await self.scheduler.answer(a, ap.request_id, ap.answer(), source=ap.decided_by or "approver")
+            except RpcError:
+                continue  # answered meanwhile (here or on another replica)
+            log.info("approval_answered_late", action_id=a.action_id, approval_id=ap.approval_id)
+            answered += 1
+        return answered
+
+    async def _claim_answer(self, tenant: str, approval_id: str) -> bool:
+        """One sweeping replica answers a given decision: it claims the decision's own key (in the
+        idempotency keys' table, one atomic insert) first; a claim whose replica died is taken over."""
+        key, me = f"approval-answer/{approval_id}", f"{approval_id}/{secrets.token_hex(6)}"
+        holder = await self.shared.claim_key(tenant, key, approval_id, me)
+        if holder is None:
+            return True
+        return holder[2] >= STALE_CLAIM_S and await self.shared.take_over_key(tenant, key, holder[0], me)
+
+    async def _answer_decided_forever(self, every_s: float = ANSWER_GRACE_S / 2) -> None:
+        """Every replica sweeps now and then: no decision stays unanswered because one replica died."""
+        while True:
+            await asyncio.sleep(every_s)
+            try:
+                await self.answer_decided()
+            except StorageUnavailable:
+                pass  # the next sweep tries again
+            except Exception as exc:  # noqa: BLE001 - the sweep must outlive one bad round
+                log.error("approval_sweep_failed", error=repr(exc))
+
     def close(self) -> None:
-        """Release the shared state's connections."""
+        """Stop the sweep; release the shared state's connections."""
+        if self._answerer is not None:
+            self._answerer.cancel()
         self.shared.close()
 
     async def approvals_grant(self, session: Session, p: S.GrantParams) -> dict[str, Any]:
@@ -443,3 +487,12 @@ async def _notify_quietly(notify: Callable[[str, dict[str, Any]], Awaitable[None
         await notify(method, params)
     except (ConnectionError, asyncio.CancelledError):
         pass
+
+
+def _ability_list() -> list[dict[str, Any]]:
+    """Every ability's name, version and schemas, for ``abilities.list``."""
+    return [
+        {"name": cls.name, "version": cls.version, "description": cls.description,
+         "inputs_schema": cls.Inputs.model_json_schema(), "outputs_schema": cls.Outputs.model_json_schema()}
+        for _, cls in sorted(registry.available().items())
+    ]

@@ -8,8 +8,12 @@ import asyncio
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
+import psycopg
 import pytest
 
+from orchestrator.approvals import Approvals
+from orchestrator.auth import Principal
+from receipts.postgres import PostgresReceiptLog
 from tests.conftest import new_pg_schema
 from tests.support import MetisServer, ToolBus
 from tests.test_pg_workers import LEASE_S, MetisWorker, httpx_get, job, keys_init, verify
@@ -88,3 +92,39 @@ def test_a_denied_approval_asked_on_a_worker_ends_the_action_with_the_denial(tie
     view, approval_id = asyncio.run(go())
     assert view["status"] == "completed", view
     assert view["outputs"]["answer"] == {"granted": False, "note": "no", "approval_id": approval_id}
+
+
+def test_a_decision_whose_replica_died_before_answering_is_answered_by_a_replica(tier):
+    """The decision is recorded (log and shared state) by a process that then goes away without
+    answering the action, as a replica killed between the two would: a replica's sweep answers it,
+    once, after the deciding replica's grace."""
+    r1, r2 = tier["replicas"]
+    decider = PostgresReceiptLog(tier["url"], tier["keys"])
+    decider.open()
+
+    async def go() -> tuple[dict, str]:
+        async with ToolBus.connect(r1) as tb, ToolBus.connect(r2, "approver") as apr:
+            started = await tb.start("t_ask", {"kind": "approval", "question": "ship it"})
+            pending = await pending_for(apr, started["action_id"])
+            assert pending
+            approvals = Approvals(decider)  # the deciding "replica": decides, never answers
+            try:
+                await approvals.decide(Principal("acme", ("approver",), "dead-replica-approver"),
+                                       pending[0]["approval_id"], True, "granted, then the replica died")
+            finally:
+                approvals.state.close()
+            view = await tb.wait_status(started["action_id"], {"completed", "failed", "partial"}, timeout=90)
+            return view, pending[0]["approval_id"]
+
+    try:
+        view, approval_id = asyncio.run(go())
+    finally:
+        decider.close()
+    assert view["status"] == "completed", view
+    assert view["outputs"]["answer"] == {"granted": True, "note": "granted, then the replica died",
+                                         "approval_id": approval_id}
+    with psycopg.connect(tier["url"]) as conn:
+        inputs = conn.execute("SELECT count(*) FROM records WHERE action_id = %s AND type = 'receipt' "
+                              "AND name = 'input'", (view["action_id"],)).fetchone()[0]
+    assert inputs == 1  # answered once, though both replicas sweep
+    verify(tier["url"], tier["keys"])
