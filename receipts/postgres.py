@@ -5,13 +5,17 @@ hash chain, RFC 9162 Merkle tree, Ed25519 signed tree heads, so one verifier rea
 
 Ordering: a transaction-scoped advisory lock with group commit. Each replica queues its appends
 to one writer thread; the writer takes everything waiting, builds the bodies, leaf hashes and the
-Merkle nodes they complete on the tail it last wrote, and calls ``metis_log_append`` (migration
-0004): one round trip, two transactions. The first takes ``pg_advisory_xact_lock(LOG_LOCK)``,
-checks the tail, inserts records and nodes and commits without waiting for the WAL flush, so the
+Merkle nodes they complete on the tail it last wrote, and calls ``metis_log_append_fenced``
+(migration 0006): one round trip, two transactions. The first takes ``pg_advisory_xact_lock(LOG_LOCK)``,
+checks the tail and the fences of the batch's fenced appends (a worker's claim epoch: the job must
+still run under it; the jobs are share-locked until this commit), inserts records and nodes and
+commits without waiting for the WAL flush, so the
 lock is released at once; the second raises the durable head (``metis_log_head``) over the batch
 and NOTIFYs ``metis_log``, committed synchronously: its flush covers the first (one head row per
 writer, the head being the largest, so replicas do not wait for each other's flush there either). An appender is
-acknowledged only after that. There is no leader to elect and no lease to expire: a replica that
+acknowledged only after that. A stale fence inserts nothing and is named in the answer; the writer
+rebuilds the batch without that append (its appender alone gets ``FencedOut``) and calls again.
+There is no leader to elect and no lease to expire: a replica that
 dies mid-transaction leaves nothing behind, the next writer reads the same tail.
 
 Durable head: every read and every follower sees only records with ``seq <=`` the head, so nothing
@@ -71,8 +75,9 @@ COPY = f"COPY records ({COLUMNS}) FROM STDIN"
 _ARRAYS = ("%b::bigint[], %b::text[], %b::text[], %b::text[], %b::text[], %b::text[], %b::text[], %b::text[], "
            "%b::bytea[], %b::text[]")
 _NODES = "%b::integer[], %b::bigint[], %b::bytea[]"
-APPEND = (f"CALL metis_log_append(%b::bigint, %b::bigint, %b::text, {_ARRAYS}, {_NODES}, %b::text, %b::text, "
-          "NULL, NULL, NULL)")
+# The batch procedure (migration 0006): records, nodes, the batch's fences (action ids, epochs).
+APPEND = (f"CALL metis_log_append_fenced(%b::bigint, %b::bigint, %b::text, {_ARRAYS}, {_NODES}, %b::text[], "
+          "%b::bigint[], %b::text, %b::text, NULL, NULL, NULL, NULL)")
 INSERT = f"INSERT INTO records ({COLUMNS}) SELECT * FROM unnest({_ARRAYS})"
 INSERT_NODES = f"INSERT INTO merkle_nodes (level, idx, hash) SELECT * FROM unnest({_NODES})"
 # Raise this writer's row of the durable head to %s (never lower it) and wake the followers, in one
@@ -413,15 +418,15 @@ class PostgresReceiptLog(LogCore):
         row = conn.execute("SELECT hash FROM records WHERE seq = %s", (last.seq,)).fetchone()
         return row is not None and row[0] == last.hash
 
-    def _build(self, batch: list[tuple[Any, ...]], seq: int, prev: str, fences: dict[str, tuple[int, str]]
+    def _build(self, batch: list[tuple[Any, ...]], seq: int, prev: str, refused: set[Fence]
                ) -> tuple[list[tuple[Any, list[Record] | Exception]], list[Record]]:
         """The batch's records chained on (seq, prev): per appender its records or its error (a bad
-        payload or a stale fence fails that append only); and all records in order."""
+        payload or a ``refused`` fence fails that append only); and all records in order."""
         results: list[tuple[Any, list[Record] | Exception]] = []
         own: list[Record] = []
         ts = utc_now()
         for _, entries, fut, fence in batch:
-            if fence is not None and fences.get(fence.action_id) != (fence.epoch, "running"):
+            if fence is not None and fence in refused:
                 results.append((fut, FencedOut(f"append refused for {fence.action_id}: epoch {fence.epoch} "
                                                "no longer holds its lease")))
                 continue
@@ -449,9 +454,9 @@ class PostgresReceiptLog(LogCore):
         return self._pending
 
     def _prepare(self, batch: list[tuple[Any, ...]], tail: tuple[int, str, FrontierTree],
-                 fences: dict[str, tuple[int, str]]) -> tuple[_Commit, FrontierTree, list[tuple[int, int, bytes]]]:
+                 refused: set[Fence]) -> tuple[_Commit, FrontierTree, list[tuple[int, int, bytes]]]:
         """Records, leaves, the tree after them and the Merkle nodes they complete."""
-        results, own = self._build(batch, tail[0], tail[1], fences)
+        results, own = self._build(batch, tail[0], tail[1], refused)
         leaves = [leaf_hash(r.body) for r in own]
         tree = tail[2].copy()
         nodes = tree.extend(leaves)
@@ -461,34 +466,45 @@ class PostgresReceiptLog(LogCore):
         return done, tree, nodes
 
     def _commit_batch(self, conn: psycopg.Connection, batch: list[tuple[Any, ...]]) -> _Commit:
-        """One round trip when the tail is where this writer left it (``metis_log_append``); after a
-        moved tail, reload it and try again; fenced batches, or a tail that keeps moving, take the
-        locked path."""
-        if all(item[3] is None for item in batch):
-            for _ in range(3):
-                tail = self._pending_tail(conn)
-                done, tree, nodes = self._prepare(batch, tail, {})
-                if not done.own:
-                    return done
-                last = done.own[-1].seq
-                ok, _, _ = conn.execute(APPEND, (LOG_LOCK, tail[0], tail[1], *_columns(done.own), *_node_columns(nodes),
-                                                 self._token, f"{last} {self._token}")).fetchone()  # type: ignore[misc]
-                if ok:
-                    self._pending = (done.own[-1].seq, done.own[-1].hash, tree)
-                    return done
-                self._attempt = None
-                self._pending = None
+        """One round trip when the tail is where this writer left it and every fence holds
+        (``metis_log_append_fenced`` checks the fences under the log's lock). A moved tail: reload it
+        and try again. Stale fences: the procedure names them and inserts nothing; the batch is
+        rebuilt without those appends (they alone fail with ``FencedOut``) and sent again. A tail that
+        keeps moving takes the locked path."""
+        refused: set[Fence] = set()
+        moved = 0
+        while moved < 3:
+            tail = self._pending_tail(conn)
+            done, tree, nodes = self._prepare(batch, tail, refused)
+            if not done.own:
+                return done
+            fences = sorted({item[3] for item in batch if item[3] is not None and item[3] not in refused},
+                            key=lambda f: (f.action_id, f.epoch))
+            last = done.own[-1].seq
+            ok, _, _, stale = conn.execute(APPEND, (
+                LOG_LOCK, tail[0], tail[1], *_columns(done.own), *_node_columns(nodes),
+                _array(_TextArray, [f.action_id for f in fences]), _array(_Int8Array, [f.epoch for f in fences]),
+                self._token, f"{last} {self._token}")).fetchone()  # type: ignore[misc]
+            if ok:
+                self._pending = (done.own[-1].seq, done.own[-1].hash, tree)
+                return done
+            self._attempt = None
+            if stale:
+                refused.update(fences[n - 1] for n in stale)
+                continue
+            self._pending = None
+            moved += 1
         return self._commit_locked(conn, batch)
 
     def _commit_locked(self, conn: psycopg.Connection, batch: list[tuple[Any, ...]]) -> _Commit:
         """Lock, read the tail, check fences, insert records and nodes, raise the durable head, commit
-        (synchronously: the lock is held through the flush here): the general path."""
+        (synchronously: the lock is held through the flush here): the path of a tail that keeps moving."""
         with conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (LOG_LOCK,))
             seq, hsh = self._tail(conn)
             if self._pending is None or self._pending[:2] != (seq, hsh):
                 self._pending = self._tree_at(conn, seq)
-            done, tree, nodes = self._prepare(batch, self._pending, self._fences(conn, batch))
+            done, tree, nodes = self._prepare(batch, self._pending, self._stale_fences(conn, batch))
             if done.own:
                 conn.execute(INSERT, _columns(done.own))
                 if nodes:
@@ -499,15 +515,17 @@ class PostgresReceiptLog(LogCore):
         return done
 
     @staticmethod
-    def _fences(conn: psycopg.Connection, batch: list[tuple[Any, ...]]) -> dict[str, tuple[int, str]]:
-        """(epoch, state) of the jobs fenced appends name, share-locked until commit so no claim or
-        rescue can change them while this batch is written."""
-        ids = sorted({item[3].action_id for item in batch if item[3] is not None})
-        if not ids:
-            return {}
-        rows = conn.execute("SELECT action_id, epoch, state FROM metis_jobs WHERE action_id = ANY(%s) FOR SHARE",
-                            (ids,)).fetchall()
-        return {a: (e, st) for a, e, st in rows}
+    def _stale_fences(conn: psycopg.Connection, batch: list[tuple[Any, ...]]) -> set[Fence]:
+        """The batch's fences whose job no longer runs under their epoch; the jobs are share-locked
+        until commit so no claim or rescue can change them while this batch is written."""
+        fences = {item[3] for item in batch if item[3] is not None}
+        if not fences:
+            return set()
+        ids = sorted({f.action_id for f in fences})
+        rows = conn.execute("SELECT action_id, epoch, state FROM metis_jobs WHERE action_id = ANY(%s) "
+                            "ORDER BY action_id FOR SHARE", (ids,)).fetchall()
+        held = {a: (e, st) for a, e, st in rows}
+        return {f for f in fences if held.get(f.action_id) != (f.epoch, "running")}
 
     # -- following ---------------------------------------------------------------------------
 
