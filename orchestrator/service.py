@@ -21,16 +21,17 @@ from pydantic import BaseModel, ValidationError
 
 from abilities import registry
 from orchestrator import errors as E
-from orchestrator.approvals import ANSWER_GRACE_S, Approvals
+from orchestrator.approvals import Approvals
 from orchestrator.auth import Principal, StreamTokens, TokenStore
 from orchestrator.datasets import DatasetStore, offer_on_end, offer_updates
-from orchestrator.errors import RpcError, StorageUnavailable
+from orchestrator.errors import RpcError
 from orchestrator.events import event_data
 from orchestrator.hub import Dropped, Hub, resume_then_live
-from orchestrator.lifecycle import TERMINAL, Status
+from orchestrator.lifecycle import TERMINAL
 from orchestrator.metrics import Metrics
 from orchestrator.scheduler import Action, Scheduler, outputs_hash
-from orchestrator.shared_state import STALE_CLAIM_S, KeyClaims, StartedElsewhere
+from orchestrator.shared_state import KeyClaims, StartedElsewhere
+from orchestrator.shared_state_sweep import Sweep
 from receipts.canonical import canonical_json
 from receipts.log import Entry, ReceiptLog
 from receipts.store import verify_store
@@ -107,9 +108,9 @@ class Service:
         self.datasets.rebuild()
         scheduler.approval_hook = approvals.asked
         self._abilities_cache: list[dict[str, Any]] | None = None
-        self._answerer: asyncio.Task | None = None
+        self.sweep = Sweep(scheduler, approvals, self.shared)  # what a dead replica or worker left undone
         try:
-            self._answerer = asyncio.get_running_loop().create_task(self._answer_decided_forever())
+            self.sweep.start()
         except RuntimeError:  # no loop (a Service built outside the server): nothing to sweep
             pass
 
@@ -306,53 +307,9 @@ class Service:
                 await self.scheduler.answer(a, ap.request_id, ap.answer(), source=session.principal.subject)
         return ap.view()
 
-    async def answer_decided(self, grace_s: float = ANSWER_GRACE_S) -> int:
-        """Answer the approvals that were decided but never answered: the replica that decided one
-        died after recording the decision and before answering its action, which would otherwise
-        wait forever. Returns how many were answered here."""
-        waiting = {a.action_id: a for a in self.scheduler.actions.values()
-                   if a.status == Status.WAITING_USER and "approval" in a.pending.values()}
-        if not waiting:
-            return 0
-        answered = 0
-        for ap in await self.approvals.decided_inputs({a.tenant for a in waiting.values()}, grace_s):
-            a = waiting.get(ap.action_id or "")
-            if a is None or ap.request_id is None or a.pending.get(ap.request_id) != "approval":
-                continue
-            if not await self._claim_answer(a.tenant, ap.approval_id):
-                continue  # another replica's sweep answers it
-            try:
-                await self.scheduler.answer(a, ap.request_id, ap.answer(), source=ap.decided_by or "approver")
-            except RpcError:
-                continue  # answered meanwhile (here or on another replica)
-            log.info("approval_answered_late", action_id=a.action_id, approval_id=ap.approval_id)
-            answered += 1
-        return answered
-
-    async def _claim_answer(self, tenant: str, approval_id: str) -> bool:
-        """One sweeping replica answers a given decision: it claims the decision's own key (in the
-        idempotency keys' table, one atomic insert) first; a claim whose replica died is taken over."""
-        key, me = f"approval-answer/{approval_id}", f"{approval_id}/{secrets.token_hex(6)}"
-        holder = await self.shared.claim_key(tenant, key, approval_id, me)
-        if holder is None:
-            return True
-        return holder[2] >= STALE_CLAIM_S and await self.shared.take_over_key(tenant, key, holder[0], me)
-
-    async def _answer_decided_forever(self, every_s: float = ANSWER_GRACE_S / 2) -> None:
-        """Every replica sweeps now and then: no decision stays unanswered because one replica died."""
-        while True:
-            await asyncio.sleep(every_s)
-            try:
-                await self.answer_decided()
-            except StorageUnavailable:
-                pass  # the next sweep tries again
-            except Exception as exc:  # noqa: BLE001 - the sweep must outlive one bad round
-                log.error("approval_sweep_failed", error=repr(exc))
-
     def close(self) -> None:
         """Stop the sweep; release the shared state's connections."""
-        if self._answerer is not None:
-            self._answerer.cancel()
+        self.sweep.close()
         self.shared.close()
 
     async def approvals_grant(self, session: Session, p: S.GrantParams) -> dict[str, Any]:

@@ -1,10 +1,13 @@
-"""Approvals across the worker tier: an ability running on a ``metis worker`` (no ToolBus, no Service
-there) asks for an approval; approvers list and grant it on a serve-only replica, and the action
-completes, on two replicas and one worker sharing one PostgreSQL database."""
+"""Approvals and questions across the worker tier: an ability running on a ``metis worker`` (no
+ToolBus, no Service there) asks for an approval; approvers list and grant it on a serve-only
+replica, and the action completes, on two replicas and one worker sharing one PostgreSQL database.
+What a process that died left undone (answering a decision, firing a question's timeout) is done
+by a replica's sweep (orchestrator/shared_state_sweep.py)."""
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
@@ -128,3 +131,35 @@ def test_a_decision_whose_replica_died_before_answering_is_answered_by_a_replica
                               "AND name = 'input'", (view["action_id"],)).fetchone()[0]
     assert inputs == 1  # answered once, though both replicas sweep
     verify(tier["url"], tier["keys"])
+
+
+def test_a_question_whose_worker_died_times_out_on_a_replica(tier):
+    """The worker that asked (and holds the question's timer) is killed -9 while the action waits:
+    with no worker left, a replica's sweep records the expiry; a new worker resumes the run, whose
+    ``ask`` times out. Last in the module: it replaces the tier's worker."""
+    r1 = tier["replicas"][0]
+
+    def expired(action_id: str) -> bool:
+        with psycopg.connect(tier["url"]) as conn:
+            rows = conn.execute("SELECT body FROM records WHERE action_id = %s AND type = 'event' "
+                                "AND name = 'action_notice'", (action_id,)).fetchall()
+        return any(b'"input_expired"' in bytes(body) for (body,) in rows)
+
+    async def go() -> dict:
+        async with ToolBus.connect(r1) as tb:
+            started = await tb.start("t_ask", {"question": "anyone?", "timeout_s": 1.0})
+            aid = started["action_id"]
+            await tb.wait_status(aid, {"waiting_user"}, timeout=60)
+            tier["workers"][0].stop(kill=True)  # its timer dies with it
+            deadline = time.monotonic() + 60
+            while not expired(aid) and time.monotonic() < deadline:
+                await asyncio.sleep(0.2)
+            assert expired(aid), "no replica fired the timeout of the dead worker's question"
+            assert (await tb.call("actions.get", {"action_id": aid}))["status"] == "waiting_user"  # no worker yet
+            replacement = MetisWorker(tier["workers"][0].data_dir.parent / "worker1", tier["url"], tier["keys"],
+                                      env={"METIS_LEASE_S": str(LEASE_S)})
+            tier["workers"].append(await asyncio.to_thread(replacement.start))
+            return await tb.wait_status(aid, {"partial", "completed", "failed"}, timeout=90)
+
+    view = asyncio.run(go())
+    assert view["status"] == "partial" and view["error"]["reason"] == "input_timeout", view
