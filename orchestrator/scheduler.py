@@ -136,6 +136,7 @@ class Action:
     waits: dict[str, asyncio.TimerHandle] = field(default_factory=dict)  # ask expiries, retry backoff
     ended_durably: bool = False  # its end record is on disk
     _ended: asyncio.Event | None = None  # made only for a caller that waits for the end
+    _fingerprint: str | None = None  # of ``seed`` (never changes): every view shows it
 
     async def wait_ended(self) -> None:
         if not self.ended_durably:
@@ -153,7 +154,9 @@ class Action:
 
     @property
     def seed_fingerprint(self) -> str:
-        return fingerprint(self.seed)
+        if self._fingerprint is None:
+            self._fingerprint = fingerprint(self.seed)
+        return self._fingerprint
 
     def live_view(self) -> dict[str, Any]:
         """ActionView of the contract from the in-memory state (boundary-only), as a snapshot."""
@@ -224,6 +227,7 @@ class Scheduler:
         self.outbox = Outbox(receipt_log, probe)
         self.actions: dict[str, Action] = _Actions(self) if getattr(receipt_log, "tier", None) is not None else {}
         self.graph = ActionGraph()
+        self._empty_inputs: dict[type, Any] = {}  # ability class -> its validated empty inputs
         self.idempotency: dict[tuple[str, str], str] = {}
         self._starting: dict[tuple[str, str], asyncio.Event] = {}
         self.shared_keys = KeyClaims(LocalState(), receipt_log)  # keys other replicas started (set by Service)
@@ -269,7 +273,7 @@ class Scheduler:
         for e in v["edges"]:
             if e not in a.edges:
                 a.edges.append(e)
-                self.graph.g.add_edge(a.action_id, e["action_id"], kind=e["kind"])
+                self.graph.add_edge(a.action_id, e["action_id"], e["kind"])
         if run is not None:
             a.run = {k: run[k] for k in ("revision", "deadline", "attempt") if k in run}
         elif rec.name == "revised":
@@ -326,14 +330,21 @@ class Scheduler:
 
     # -- starting -----------------------------------------------------------------------------
 
-    def validate_inputs(self, ability: str, inputs: dict[str, Any]) -> tuple[type, Any]:
-        cls = registry.get(ability)
+    def validate_inputs(self, ability: str, inputs: dict[str, Any], cls: type | None = None) -> tuple[type, Any]:
+        """The ability's class (``cls`` if the caller looked it up) and its validated inputs.
+        Valid empty inputs are validated once per class: most starts of a no-input ability
+        would otherwise build the same model again."""
+        cls = cls or registry.get(ability)
         if cls is None:
             raise RpcError(-32602, f"unknown ability {ability!r}",
                            {"errors": [{"loc": ["ability"], "msg": f"unknown ability {ability!r}",
-                                        "known": sorted(registry.available())}]})
+                                        "known": registry.names()}]})
+        if not inputs and cls in self._empty_inputs:
+            return cls, self._empty_inputs[cls]
         try:
             model = cls.Inputs.model_validate(inputs)
+            if not inputs:
+                self._empty_inputs[cls] = model
         except ValidationError as exc:
             errors = [{"loc": ["inputs", *e["loc"]], "msg": e["msg"], "type": e["type"]}
                       for e in exc.errors(include_url=False, include_context=False, include_input=False)]
@@ -344,6 +355,7 @@ class Scheduler:
         """Validate, lock, link, record and queue a new action (``actions.start``). The action
         exists (in lists, views, edges) only once its ``created`` record is durable."""
         ability = params["ability"]
+        found = await registry.get_async(ability)  # a not-yet-imported ability loads off the event loop
         inputs = params.get("inputs") or {}
         key = params.get("idempotency_key")
         try:
@@ -361,7 +373,7 @@ class Scheduler:
                     raise RpcError(-32009, "idempotency_key already used with other params",
                                    {"action_id": existing.action_id})
                 return existing
-        cls, model = self.validate_inputs(ability, inputs)
+        cls, model = self.validate_inputs(ability, inputs, found)
         edges = [{"kind": e["kind"], "action_id": e["action_id"]} for e in params.get("edges") or []]
         for e in edges:
             other = self.actions.get(e["action_id"])
@@ -415,7 +427,7 @@ class Scheduler:
             async with self.shared_keys.claim(tenant, key, phash, action_id):  # raises StartedElsewhere
                 await self.outbox.commit(entries, show)
         except BaseException:
-            self.graph.g.remove_node(action_id)  # nothing of a refused start stays behind
+            self.graph.remove_node(action_id)  # nothing of a refused start stays behind
             raise
         finally:
             if key is not None:
@@ -823,7 +835,7 @@ class Scheduler:
             except RpcError as exc:
                 worker.send({"op": "reply", "call_id": msg["call_id"], "error": exc.message, "reason": "spawn_refused"})
                 return None
-        self.graph.g.add_edge(a.action_id, child.action_id, kind=edge)
+        self.graph.add_edge(a.action_id, child.action_id, edge)
         a.edges.append({"kind": edge, "action_id": child.action_id})
         link = {"edge": edge, "action_id": child.action_id, "direction": "consumer", "wait": wait}
         self._put([self.event(a, "action_linked", link)])
@@ -1173,9 +1185,9 @@ class Scheduler:
         a.pending = {q["request_id"]: q.get("kind", "") for q in v.get("pending") or []}
         a.requests = {q["request_id"]: q for q in v.get("pending") or []}
         self.actions[aid] = a
-        self.graph.g.add_node(aid)
+        self.graph.add_node(aid)
         for e in a.edges:
-            self.graph.g.add_edge(aid, e["action_id"], kind=e["kind"])
+            self.graph.add_edge(aid, e["action_id"], e["kind"])
         if a.idempotency_key:
             self.idempotency[(a.tenant, a.idempotency_key)] = aid
         if a.status in TERMINAL:

@@ -100,3 +100,35 @@ def test_edge_to_unknown_producer_creates_the_node():
     g = ActionGraph()
     g.add_action("c", [("waitFor", "ghost")])
     assert g.consumers("ghost") == [("waitFor", "c")]
+
+
+def test_remove_node_drops_its_edges_both_ways():
+    g = chain(3)
+    g.add_action("n", [("notify", "a1")])
+    g.remove_node("a1")  # a refused start leaves nothing behind
+    assert "a1" not in g
+    assert g.consumers("a0") == [] and g.producers("a2") == [] and g.producers("n", EDGE_KINDS) == []
+    g.add_action("a0", [("dependsOn", "a2")])  # the cycle through a1 is gone with it
+    assert g.producers("a0") == [("dependsOn", "a2")]
+    g.remove_node("ghost")  # unknown: nothing to do
+
+
+def test_add_edge_is_unchecked_and_keeps_repeats():
+    # recovered records and spawned children are linked as recorded, without a cycle check
+    g = ActionGraph()
+    g.add_edge("a", "b", "dependsOn")
+    g.add_edge("a", "b", "dependsOn")
+    g.add_edge("b", "a", "waitFor")
+    assert g.producers("a") == [("dependsOn", "b"), ("dependsOn", "b")]
+    assert g.consumers("a") == [("waitFor", "b")]
+    with pytest.raises(CycleError):
+        g.add_action("c", [("bind", "c")])
+    assert "c" in g and g.producers("c") == []
+
+
+def test_long_chain_cycle_check_walks_only_blocking_edges():
+    g = chain(2000)  # each add finds no consumer of the new node: no walk at all
+    g.add_action("n", [("notify", "a1999")])
+    with pytest.raises(CycleError):
+        g.add_action("a0", [("waitFor", "a1999")])
+    g.add_action("a1999", [("notify", "n")])  # n -> a1999 is notify only
