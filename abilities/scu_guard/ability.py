@@ -41,6 +41,9 @@ class ScuGuardAbility(Ability):
     )
     Inputs = Inputs
     Outputs = Outputs
+    # the readers run() imports: a worker loads them before it says ready, the server never does
+    preload = ("abilities.scu_guard.check", "abilities.scu_guard.combined", "abilities.scu_guard.detect",
+               "abilities.scu_guard.retrieval", "abilities.scu_guard.rules")
 
     def constraints(self, inputs: Inputs) -> list[str] | None:  # type: ignore[override]
         """The constraints to lock service-wide at ingress."""
