@@ -481,7 +481,7 @@ class PostgresReceiptLog(LogCore):
             fences = sorted({item[3] for item in batch if item[3] is not None and item[3] not in refused},
                             key=lambda f: (f.action_id, f.epoch))
             last = done.own[-1].seq
-            ok, _, _, stale = conn.execute(APPEND, (
+            ok, tail_seq, tail_hash, stale = conn.execute(APPEND, (
                 LOG_LOCK, tail[0], tail[1], *_columns(done.own), *_node_columns(nodes),
                 _array(_TextArray, [f.action_id for f in fences]), _array(_Int8Array, [f.epoch for f in fences]),
                 self._token, f"{last} {self._token}")).fetchone()  # type: ignore[misc]
@@ -492,9 +492,26 @@ class PostgresReceiptLog(LogCore):
             if stale:
                 refused.update(fences[n - 1] for n in stale)
                 continue
-            self._pending = None
+            self._pending = self._advance(conn, tail, tail_seq, tail_hash)
             moved += 1
         return self._commit_locked(conn, batch)
+
+    def _advance(self, conn: psycopg.Connection, tail: tuple[int, str, FrontierTree], seq: int, hsh: str
+                 ) -> tuple[int, str, FrontierTree] | None:
+        """The tail moved from ``tail`` to (seq, hsh): other processes appended. Chain on by reading
+        just their records (one query; they may be above the durable head: they are only hashed here,
+        never shown) instead of reloading the tree's right edge (a query per level). None (reload)
+        when they are many, or do not end on (seq, hsh)."""
+        if not tail[0] < seq <= tail[0] + 4096:
+            return None
+        rows = conn.execute("SELECT seq, body FROM records WHERE seq > %s AND seq <= %s ORDER BY seq",
+                            (tail[0], seq)).fetchall()
+        bodies = [bytes(b) for s, b in rows]
+        if [s for s, _ in rows] != list(range(tail[0] + 1, seq + 1)) or _sha256(bodies[-1]) != hsh:
+            return None
+        tree = tail[2].copy()
+        tree.extend(leaf_hash(b) for b in bodies)
+        return seq, hsh, tree
 
     def _commit_locked(self, conn: psycopg.Connection, batch: list[tuple[Any, ...]]) -> _Commit:
         """Lock, read the tail, check fences, insert records and nodes, raise the durable head, commit

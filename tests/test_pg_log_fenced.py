@@ -11,6 +11,7 @@ import psycopg
 import pytest
 
 from receipts.log import Entry
+from receipts.merkle import MerkleTree, leaf_hash, subtree_hash
 from receipts.postgres import LOG_LOCK, PostgresReceiptLog, upgrade, verify_database
 from receipts.store import FencedOut
 from receipts.workqueue import WorkQueue
@@ -64,3 +65,34 @@ def test_a_stale_epoch_in_a_batch_with_valid_appends_is_refused_alone(pg_url, tm
     finally:
         log.close()
         queue.close()
+
+
+def test_writers_chaining_on_each_others_records_store_the_right_merkle_nodes(pg_url, tmp_path):
+    """Two writers appending in turn: each finds the tail moved and chains on the other's records
+    (read, hashed, never shown); every Merkle node either stores equals the one recomputed from the
+    records, and a replica opening from the stored nodes signs the root of all records."""
+    upgrade(pg_url)
+    logs = [PostgresReceiptLog(pg_url, tmp_path / "keys") for _ in range(2)]
+    for lg in logs:
+        lg.open()
+    try:
+        for n in range(40):
+            logs[n % 2].append_sync([Entry("receipt", f"r{n}.{k}", "acme", {"n": n}) for k in range(1 + n % 3)])
+    finally:
+        for lg in logs:
+            lg.close()
+    with psycopg.connect(pg_url) as conn:
+        leaves = [leaf_hash(bytes(b)) for (b,) in conn.execute("SELECT body FROM records ORDER BY seq")]
+        nodes = conn.execute("SELECT level, idx, hash FROM merkle_nodes").fetchall()
+    assert len(leaves) == sum(1 + n % 3 for n in range(40)) and nodes
+    for level, idx, hsh in nodes:
+        assert bytes(hsh) == subtree_hash(leaves[idx << level:(idx + 1) << level]), (level, idx)
+    third = PostgresReceiptLog(pg_url, tmp_path / "keys")
+    third.open()
+    try:
+        sth = third.sign_tree_head()
+    finally:
+        third.close()
+    assert sth["tree_size"] == len(leaves)
+    assert sth["root_hash"] == MerkleTree(leaves).root().hex()
+    assert verify_database(pg_url, tmp_path / "keys").ok
