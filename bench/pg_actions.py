@@ -210,8 +210,10 @@ def worker_tier(db_url: str, base: Path, seconds: float, clients: int, inflight:
             while len(workers) < n:
                 workers.append(MetisWorker(base / f"tier-w{len(workers)}", url, keys, env=env,
                                            args=["--workers", "1", "--concurrency", "4"]).start())
-            if not smoke:  # warm up: worker processes start on demand (imports), not inside a measured phase
+            if not smoke:  # warm up: worker processes start on demand (imports), not inside a measured phase;
+                # both loads, so a just-started worker's start-up CPU does not fall in the t_noop phase
                 asyncio.run(ability_phase(replica, WAITING_WORK, 2.0, clients, inflight))
+                asyncio.run(ability_phase(replica, ("t_noop", {}), 3.0, clients, inflight))
             out["workers"][str(n)] = asyncio.run(throughput([replica], seconds, clients, inflight))
             if not smoke:
                 out.setdefault("waiting_work", {})[str(n)] = asyncio.run(
