@@ -359,7 +359,7 @@ class Scheduler:
         inputs = params.get("inputs") or {}
         key = params.get("idempotency_key")
         try:
-            phash = params_hash({k: v for k, v in params.items() if k != "_meta"})
+            phash = params_hash({k: v for k, v in params.items() if k != "_meta"} if "_meta" in params else params)
         except ValueError as exc:  # lone surrogates, non-finite numbers: name the field if the model can
             self.validate_inputs(ability, inputs)
             raise RpcError(-32602, "params are not representable as JSON text",
@@ -420,19 +420,22 @@ class Scheduler:
                                                             "direction": "consumer"}))
         if waiting_on:
             entries.append(self.event(a, "action_progress", {"status": "waiting", "waiting_on": waiting_on}))
-        gate = asyncio.Event()
+        gate = None
         if key is not None:
-            self._starting[(tenant, key)] = gate
+            gate = self._starting[(tenant, key)] = asyncio.Event()
         try:
-            async with self.shared_keys.claim(tenant, key, phash, action_id):  # raises StartedElsewhere
+            if key is None:  # nothing to claim or to wait for (most starts): no gate, no context manager
                 await self.outbox.commit(entries, show)
+            else:
+                async with self.shared_keys.claim(tenant, key, phash, action_id):  # raises StartedElsewhere
+                    await self.outbox.commit(entries, show)
         except BaseException:
             self.graph.remove_node(action_id)  # nothing of a refused start stays behind
             raise
         finally:
-            if key is not None:
+            if gate is not None:
                 self._starting.pop((tenant, key), None)
-            gate.set()
+                gate.set()
         self.actions[action_id] = a
         if key is not None:
             self.idempotency[(tenant, key)] = action_id
