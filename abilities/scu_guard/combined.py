@@ -12,6 +12,7 @@ for ("Priya, a licensed operator", "Rosa is the grower"), that positive evidence
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -19,6 +20,7 @@ from functools import lru_cache
 from abilities.scu_guard.detect import Finding, find_contradictions
 from abilities.scu_guard.forms import Form, understand
 from abilities.scu_guard.judge import assess
+from abilities.scu_guard.nlp import parse
 
 Arbiter = Callable[[str, str, str], bool]  # (constraint, claim, hint) -> does the pair model call it one
 
@@ -47,8 +49,25 @@ def forms_for(constraints: Sequence[str], given: Sequence[Form] = ()) -> tuple[l
 EVENT_RULES = frozenset({"forbid", "require", "temporal", "order", "only_agent", "permit"})
 # guesses the pair model is not asked about: a prohibited event found by the typed reading alone rests on
 # shared words (the rule's thing named for another reason), and the sets the model learned from hold
-# almost no such findings that were wrong, so its agreement there carries no evidence
+# almost no such findings that were wrong, so its agreement there carries no evidence. The lexicon's amounts
+# and duties on a constraint the typed reading understood are the same kind of guess: the typed reading is
+# the authority on amounts (numbers with their units) and found none broken, so a number the lexicon reads
+# without its unit (often a label: "job 8803 was") or a duty matched by shared words carries no evidence
 UNARBITRATED = frozenset({"typed forbid"})
+
+
+def _labels(claim: str, f: Finding) -> bool:
+    """Is the number the lexicon read ("'8803 was' is outside ...") a label, a number after the noun it
+    names ("job 8803", "Lot 57")? Such a number is no amount, whatever the lexicon made of it."""
+    m = re.match(r"'(\d[\d,.]*)\b", f.detail)
+    at = claim.find(m.group(1)) if m else -1
+    if at < 0:
+        return False
+    for t in parse(claim):
+        if t.idx == at and t.like_num:
+            return t.head.i < t.i and t.head.pos_ in ("NOUN", "PROPN") and t.dep_ in ("nummod", "appos",
+                                                                                        "compound", "npadvmod")
+    return False
 
 
 @dataclass
@@ -78,8 +97,8 @@ def readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
     for f in typed:
         seen.add(f.constraint)
         both = f.constraint in lex_by and f.rule != "only_agent"
-        if f.by_name:
-            out.suspected.append(f)  # no text can tell who a name is
+        if f.by_name or not f.arbitrable:
+            out.suspected.append(f)  # no text can tell who a name is, nor what a guessed band meant
         elif f.sure and (both or f.firm or f.rule not in EVENT_RULES):
             out.found.append(f)
         else:
@@ -90,6 +109,8 @@ def readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
         seen.add(f.constraint)
         if f.constraint in measured:
             out.suspected.append(f)
+        elif f.constraint in typed_texts and f.rule == "numeric_bound" and _labels(claim, f):
+            out.suspected.append(f)  # a bare number ("job 8803 was"): a label as often as an amount
         elif f.constraint in typed_texts:
             out.unsure.append((f, f"lexicon {f.rule}"))
         else:

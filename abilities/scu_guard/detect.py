@@ -55,6 +55,9 @@ class Finding:
     sure: bool = True
     by_name: bool = False  # the doer is known only by name: who they are is not in the text, so REVIEW
     firm: bool = False  # an event reading that rests on what a cited chunk says outright (a named doer's role)
+    # False where the reading rests on a guess about the rule's own wording (a band read from a condition,
+    # a scope or an ambiguous pair of amounts): no claim-side evidence can settle that, so REVIEW
+    arbitrable: bool = True
 
     def as_dict(self) -> dict[str, object]:
         return {

@@ -328,10 +328,76 @@ def read_claim(claim: str, chunk_texts: Sequence[str] = ()) -> Claim:
 
 
 def _finding(form: Form, claim: Claim, start: int, end: int, rule: str, detail: str, sure: bool = True,
-             by_name: bool = False, firm: bool = False) -> Finding:
+             by_name: bool = False, firm: bool = False, arbitrable: bool = True) -> Finding:
     start, end = max(0, start), min(len(claim.text), end)
-    return Finding(form.text, start, end, claim.text[start:end], rule, detail, sure and not by_name, by_name,
-                   firm)
+    return Finding(form.text, start, end, claim.text[start:end], rule, detail, sure and not by_name and arbitrable,
+                   by_name, firm, arbitrable)
+
+
+# the amount of a rule read as its bound although the wording makes it something else: a condition
+# ("must not jump when winds exceed 14 knots", "must begin once depth reaches 3 cm") or the scope of a
+# reserved action ("only the manager may approve a loan above $1,000")
+_CONDITION_RE = re.compile(r"\b(?:when|whenever|if|once(?! (?:every|a|an|per)\b)|while|unless|where)\b", re.I)
+_SCOPE_RE = re.compile(r"\b(?:above|over|below|under|(?<!no )more than|(?<!no )less than|exceeding|worth)\s*$",
+                       re.I)
+_EVERY_RE = re.compile(r"\bevery\s*$", re.I)
+_PERIODS = {"second": "second", "minute": "minute", "hour": "hour", "day": "day", "daily": "day",
+            "week": "week", "weekly": "week", "month": "month", "monthly": "month", "year": "year",
+            "yearly": "year", "annum": "year", "annually": "year", "annual": "year"}
+_PER_RE = re.compile(r"^\s*(?:(?:per|a|an|each|every|/)\s*)?(second|minute|hour|day|daily|week|weekly|month|"
+                     r"monthly|year|yearly|annum|annually|annual)\b", re.I)
+
+
+def _per(text: str, end: int) -> str | None:
+    """The time a rate is counted over, from the words right after its amount ("3 % per month")."""
+    m = _PER_RE.match(text[end : end + 16])
+    return _PERIODS[m.group(1).lower()] if m else None
+
+
+@lru_cache(maxsize=4096)
+def _band_guessed(text: str, band_text: str, dimension: str, low: float | None, high: float | None,
+                  modality: str) -> str:
+    """Is the band a guess from the rule's wording rather than a bound it states? "review": an interval
+    read as an exact amount ("at least every 40 heats"), an amount in the condition of a duty ("must begin
+    once it reaches 3 cm") or in the scope of a reserved action ("a loan above $1,000"): no claim-side
+    evidence settles what the rule meant, so REVIEW; so too with two amounts of one dimension (which one bounds
+    what?). "" when the band is what the rule states (the type leaves room for guesses the model may
+    arbitrate)."""
+    pos = text.find(band_text) if band_text else -1
+    if pos < 0:
+        return ""  # a range ("between 2 and 8 °C") is read whole, its text is not one amount
+    before = text[:pos]
+    exact = low is not None and high is not None and abs(low - high) <= 1e-9 * max(1.0, abs(low))
+    if exact and _EVERY_RE.search(before):
+        return "review"  # "at least every 40 heats" bounds the interval between events, not a count
+    if (modality != "must_not" and _CONDITION_RE.search(before)) or (
+            modality in ("only", "may") and _SCOPE_RE.search(before)):
+        return "review"  # ("must not ... when winds exceed 20 km/h" does bound the permitted state)
+    if dimension.startswith("count:"):
+        return ""
+    several = sum(a.dim == dimension and bool(re.search(r"\d", a.text)) for a in measure.find_amounts(text)) > 1
+    return "review" if several else ""
+
+
+_PERIOD_DAYS = {"second": 1 / 86400, "minute": 1 / 1440, "hour": 1 / 24, "day": 1.0, "week": 7.0,
+                "month": 365.25 / 12, "year": 365.25}
+
+
+def _per_band(form: Form, band: Band, a: measure.Amount, claim: Claim) -> measure.Amount:
+    """A rate the claim counts over another time than the rule ("30 % a year" against "3 % per month"),
+    rescaled to the rule's time; any other amount as it is."""
+    pos = form.text.find(band.text) if band.text else -1
+    mine = _per(form.text, pos + len(band.text)) if pos >= 0 else None
+    theirs = _per(claim.text, a.end)
+    if mine is None or theirs is None or mine == theirs or a.dim == "[time]":
+        return a
+    k = _PERIOD_DAYS[mine] / _PERIOD_DAYS[theirs]
+    return measure.Amount(a.lo * k, a.hi * k, a.dim, a.direction, a.period, a.start, a.end, a.text, a.business)
+
+
+def band_guessed(form: Form, band: Band) -> str:
+    """See ``_band_guessed`` (cached by the rule's text)."""
+    return _band_guessed(form.text, band.text, band.dimension, band.low, band.high, form.modality)
 
 
 def _best_forms(a: measure.Amount, clause: Clause, forms: Sequence[Form], trigger: bool) -> list[Form]:
@@ -447,7 +513,11 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
         a, b = claim.clocks[0], claim.clocks[1]
         overnight = re.search(r"\b(?:until|till|to|next|overnight|following)\b", claim.text[a.end : b.end], re.I)
         gap = (b.minutes - a.minutes) % (24 * 60) if overnight else abs(b.minutes - a.minutes)
-        out.append((gap * 60.0, False, a.start, b.end, True))
+        firm = not claim.weekdays and not claim.dates  # a named day may put the times on different days
+        if len(claim.weekdays) >= 2:  # "18:00 on Friday ... 10:00 on Saturday": the days count too
+            days = (claim.weekdays[1][0] - claim.weekdays[0][0]) % 7
+            gap, firm = days * 24 * 60 + b.minutes - a.minutes, True
+        out.append((gap * 60.0, False, a.start, b.end, firm))
     elif len(claim.clocks) == 1:  # "went back in at 14:00" after a cited "sprayed at 06:00" of the same thing
         before = _topic_clock(form, claim)
         if before is not None:
@@ -542,14 +612,17 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 continue
             if a.dim.startswith("count:") or a.dim == "age":
                 continue
+            a = _per_band(f, band, a, claim)
             if _outside(a, band) and not _names_the_limit(claim, a, band):
                 if a.direction == "max" and not (clause.permissive or re.search(
                         r"\b(?:up to|capped|any|allowed|limit|within|due|deadline|no later than|maximum|"
                         r"permitted|may|can|at most)\b", clause.text, re.I)):
                     continue
+                guessed = band_guessed(f, band)
                 out.append(_finding(f, claim, a.start, a.end, "numeric_bound",
                                     f"{a.text!r} is outside what {f.text!r} allows",
-                                    sure=id(a) in own and (_overlap(f, clause) > 0 or a.dim != "[time]")))
+                                    sure=id(a) in own and (_overlap(f, clause) > 0 or a.dim != "[time]")
+                                    and not guessed, arbitrable=guessed != "review"))
     for f in forms:
         band = f.quantity
         if band is None:
@@ -607,7 +680,14 @@ def _counted_noun(doc: Any, t: Any) -> Any:
         return last
     if t.i >= 2 and doc[t.i - 1].lower_ == "of" and doc[t.i - 2].pos_ in ("NOUN", "PROPN"):
         return doc[t.i - 2]
-    return t.head if t.dep_ == "nummod" else None
+    # "heat 1,256", "job 8803": a number after its noun names the thing, it does not count it
+    return t.head if t.dep_ == "nummod" and t.head.i > t.i else None
+
+
+@lru_cache(maxsize=1024)
+def _is_unit(noun: str) -> bool:
+    """Is a counted noun a unit of measure ("hours")? Then any span of time matches it by its unit alone."""
+    return any(not a.dim.startswith("count:") for a in measure.find_amounts(f"2 {noun}s"))
 
 
 def check_counts(forms: Sequence[Form], claim: Claim) -> list[Finding]:
@@ -640,8 +720,13 @@ def check_counts(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             d = measure._direction(claim.text, t.idx, t.idx + len(t.text))
             a = measure.Amount(n, n, band.dimension, d, False, t.idx, t.idx + len(t.text), t.text)
             if _outside(a, band):
+                # sure only when the claim's clause speaks of the rule by more than the counted noun
+                # ("6 hours at the wheel" is not "10 hours off duty")
+                spoken = bool((_topic(f) - {noun}) & (clause.keys | clause.facts)) or not _is_unit(noun)
                 out.append(_finding(f, claim, t.idx, t.idx + len(t.text), "numeric_bound",
-                                    f"{t.text!r} {noun} is outside what {f.text!r} allows"))
+                                    f"{t.text!r} {noun} is outside what {f.text!r} allows",
+                                    sure=spoken and not band_guessed(f, band),
+                                    arbitrable=spoken and band_guessed(f, band) != "review"))
         m = re.search(r"\bhalf a dozen\b", claim.text, re.I)
         if m and band.low is not None and 6 < band.low:
             out.append(_finding(f, claim, m.start(), m.end(), "numeric_bound", "half a dozen is too few"))

@@ -101,7 +101,7 @@ _MAX_WORDS = ("at most", "no more than", "not more than", "up to", "maximum of",
               "slower than", "colder than", "cooler than", "younger than", "shallower than", "narrower than",
               "cheaper than", "thinner than", "or below")
 _MIN_WORDS = ("at least", "no less than", "not less than", "no fewer than", "not fewer than", "minimum of",
-              "a minimum of", "more than", "over", "above", "exceeding", "exceeds", "beyond", "longer than",
+              "a minimum of", "more than", "over", "above", "exceeding", "exceeds", "exceed", "beyond", "longer than",
               "or more", "or longer", "greater than", "higher than", "larger than", "taller than",
               "never fewer than", "never less than", "never below", "never under", "at minimum", "heavier than",
               "bigger than", "wider than", "faster than", "hotter than", "warmer than", "older than", "deeper than",
