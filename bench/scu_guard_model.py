@@ -6,7 +6,7 @@ model agrees, otherwise it is REVIEW. This bench scores, in one run and on the s
 and shows beside them the figures recorded when each set was new (its first run, on the guard of
 that time), read from ``bench/results/scu_guard_firstrun_*.json``.
 
-    .venv/bin/python bench/scu_guard_model.py [--out NAME] [SET ...]   (default: v9..v14)
+    .venv/bin/python bench/scu_guard_model.py [--out NAME] [SET ...]   (default: v9..v16)
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from abilities.scu_guard.evaluate import judge, load_cases  # noqa: E402
 from bench.scu_guard_unseen import report, set_path  # noqa: E402
 from bench.spine_common import write_result  # noqa: E402
 
-DEFAULT_SETS = [f"heldout_v{n}" for n in range(9, 15)]
+DEFAULT_SETS = [f"heldout_v{n}" for n in range(9, 17)]
 ARBITERS = {"guard": pair_model.agrees, "rules_only": None}
 
 
@@ -57,7 +57,7 @@ def first_runs() -> dict[str, dict[str, Any]]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("sets", nargs="*", help="set names (heldout_vN) or JSONL paths; default v9..v14")
+    ap.add_argument("sets", nargs="*", help="set names (heldout_vN) or JSONL paths; default v9..v16")
     ap.add_argument("--out", default="scu_guard_model", help="result name under bench/results/")
     ap.add_argument("--smoke", action="store_true", help="one small set, seconds; results to a temp dir")
     args = ap.parse_args()
@@ -72,7 +72,8 @@ def main() -> None:
         name = path.stem
         cases = load_cases(str(path))
         entry: dict[str, Any] = {}
-        group = ("v13_v14" if name in ("heldout_v13", "heldout_v14") else
+        group = ("v15_v16" if name in ("heldout_v15", "heldout_v16") else
+                 "v13_v14" if name in ("heldout_v13", "heldout_v14") else
                  "v9_v12" if name in ("heldout_v9", "heldout_v10", "heldout_v11", "heldout_v12") else "other")
         for label, arbiter in ARBITERS.items():
             rows = rows_for(cases, arbiter)
