@@ -1053,9 +1053,13 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 detail = (f"a cited chunk says {text!r} is {' '.join(sorted(role))}, not who {f.text!r} reserves "
                           "the action for") if role is not None else (
                     f"{text!r} is not who {f.text!r} reserves the action for")
+                # the clause's doer does the reserved action when that action is the clause's verb or the
+                # verb acts on the rule's thing; an action named only as a noun, with none of the rule's
+                # things ("stays off until the utility inspection"), ties the doer to nothing
                 out.append(_finding(f, claim, c.start, c.end, "only_agent", detail,
                                     sure=bool(act) and not words & (set(f.object) | set(f.action)),
-                                    by_name=text in c.named and role is None, firm=role is not None))
+                                    by_name=text in c.named and role is None, firm=role is not None,
+                                    arbitrable=bool(set(f.action) & c.verbs or obj) or role is not None))
                 break
     return out
 
