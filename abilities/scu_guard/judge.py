@@ -636,9 +636,12 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             a = measure.Amount(gap, gap, "[time]", "eq", False, s, e, claim.text[s:e], business)
             bad = _outside(a, band)
             if bad:  # sure only when the ends are firm and the claim speaks of the rule
+                # a gap to a chunk event, from a date in a clause that speaks of another event ("jumped
+                # her rig on 21 November" for "parachutes must be repacked every 180 days"), is no reading
+                own = _overlap(f, _clause_at(claim.clauses, s)) > 0
                 out.append(_finding(f, claim, s, e, "numeric_bound",
                                     f"the time between the events the claim dates is outside {f.text!r}",
-                                    sure=spoken and firm))
+                                    sure=spoken and firm, arbitrable=firm or own))
     return out
 
 
