@@ -27,6 +27,7 @@ HELD_OUT = {
     # v15 and v16 were scored once on the guard before bands read from a guess went to REVIEW (first run
     # 0.63 accuracy, 0.80 precision pooled); these are the development figures after it
     "heldout_v15.jsonl": (0.59, 0.96), "heldout_v16.jsonl": (0.61, 0.97),
+    "heldout_v17.jsonl": (0.63, 0.77), "heldout_v18.jsonl": (0.58, 0.79),  # first run, unseen
 }
 
 
