@@ -135,17 +135,23 @@ class MetisServer:
         raise RuntimeError(f"fewer than {n} warm workers came up")
 
     def stop(self, kill: bool = False) -> None:
-        if self.proc is None or self.proc.poll() is not None:
-            return
-        if kill:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        else:
-            self.proc.send_signal(signal.SIGTERM)
-        try:
-            self.proc.wait(15)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(5)
+        stop_process(self.proc, kill, grace_s=15)
+
+
+def stop_process(proc: subprocess.Popen | None, kill: bool = False, grace_s: float = 15) -> None:
+    """Stop a process started in its own session: SIGTERM (or kill -9 of its whole group), then
+    kill -9 of the group if it has not exited within ``grace_s``."""
+    if proc is None or proc.poll() is not None:
+        return
+    if kill:
+        os.killpg(proc.pid, signal.SIGKILL)
+    else:
+        proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(grace_s)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(5)
 
 
 class RpcFailure(Exception):

@@ -8,9 +8,9 @@ lease and the other worker resumes the action to outputs equal to an undisturbed
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -24,7 +24,7 @@ import pytest
 
 from receipts.canonical import canonical_json
 from tests.conftest import new_pg_schema
-from tests.support import ROOT, MetisServer, ToolBus, answer_open_request, ended, sse_read
+from tests.support import ROOT, MetisServer, ToolBus, answer_open_request, ended, sse_read, stop_process
 
 LEASE_S = 2.0
 
@@ -66,17 +66,7 @@ class MetisWorker:
         return f":{self.proc.pid}:"
 
     def stop(self, kill: bool = False) -> None:
-        if self.proc is None or self.proc.poll() is not None:
-            return
-        if kill:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        else:
-            self.proc.send_signal(signal.SIGTERM)
-        try:
-            self.proc.wait(20)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(5)
+        stop_process(self.proc, kill, grace_s=20)
 
 
 def keys_init(keys: Path) -> None:
@@ -92,23 +82,30 @@ def verify(pg_url: str, keys: Path) -> dict:
     return report
 
 
-@pytest.fixture(scope="module")
-def tier(pg_database: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
-    """Three serve-only replicas and two workers on one database (the last test kills a worker)."""
-    base = tmp_path_factory.mktemp("tier")
+@contextlib.contextmanager
+def running_tier(pg_database: str, base: Path, n_replicas: int, n_workers: int) -> Iterator[dict]:
+    """Serve-only replicas and ``metis worker`` processes on one fresh schema, started in parallel."""
     url, keys = new_pg_schema(pg_database), base / "keys"
     keys_init(keys)
     env = {"METIS_LEASE_S": str(LEASE_S)}
     replicas = [MetisServer(base / f"replica{i}", env=env,
-                            extra_args=["--database", url, "--keys-dir", str(keys), "--workers", "0"]) for i in range(3)]
-    workers = [MetisWorker(base / f"worker{i}", url, keys, env=env) for i in range(2)]
+                            extra_args=["--database", url, "--keys-dir", str(keys), "--workers", "0"])
+                for i in range(n_replicas)]
+    workers = [MetisWorker(base / f"worker{i}", url, keys, env=env) for i in range(n_workers)]
     try:
-        with ThreadPoolExecutor(5) as pool:
+        with ThreadPoolExecutor(n_replicas + n_workers) as pool:
             list(pool.map(lambda p: p.start(), [*replicas, *workers]))
         yield {"replicas": replicas, "workers": workers, "url": url, "keys": keys}
     finally:
         for p in [*replicas, *workers]:
             p.stop(kill=True)
+
+
+@pytest.fixture(scope="module")
+def tier(pg_database: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
+    """Three serve-only replicas and two workers on one database (the last test kills a worker)."""
+    with running_tier(pg_database, tmp_path_factory.mktemp("tier"), 3, 2) as t:
+        yield t
 
 
 def job(url: str, action_id: str) -> dict:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 
 import psycopg
 import pytest
@@ -17,28 +16,15 @@ import pytest
 from orchestrator.approvals import Approvals
 from orchestrator.auth import Principal
 from receipts.postgres import PostgresReceiptLog
-from tests.conftest import new_pg_schema
-from tests.support import MetisServer, ToolBus
-from tests.test_pg_workers import LEASE_S, MetisWorker, httpx_get, job, keys_init, verify
+from tests.support import ToolBus
+from tests.test_pg_workers import LEASE_S, MetisWorker, httpx_get, job, running_tier, verify
 
 
 @pytest.fixture(scope="module")
 def tier(pg_database: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
     """Two serve-only replicas and one worker: every run happens on the worker."""
-    base = tmp_path_factory.mktemp("tier_approvals")
-    url, keys = new_pg_schema(pg_database), base / "keys"
-    keys_init(keys)
-    env = {"METIS_LEASE_S": str(LEASE_S)}
-    replicas = [MetisServer(base / f"replica{i}", env=env,
-                            extra_args=["--database", url, "--keys-dir", str(keys), "--workers", "0"]) for i in range(2)]
-    workers = [MetisWorker(base / "worker0", url, keys, env=env)]
-    try:
-        with ThreadPoolExecutor(3) as pool:
-            list(pool.map(lambda p: p.start(), [*replicas, *workers]))
-        yield {"replicas": replicas, "workers": workers, "url": url, "keys": keys}
-    finally:
-        for p in [*replicas, *workers]:
-            p.stop(kill=True)
+    with running_tier(pg_database, tmp_path_factory.mktemp("tier_approvals"), 2, 1) as t:
+        yield t
 
 
 async def pending_for(apr: ToolBus, action_id: str, timeout: float = 30.0) -> list[dict]:
