@@ -80,6 +80,25 @@ def _sweeper() -> _Sweeper:
     return sweeper
 
 
+def _transport(send: Any, depth: int = 6) -> Any:
+    """The server's transport behind ``send`` (uvicorn's bound ``send``, under the framework's
+    wrapper closures), or None. ASGI has no way to abort a connection, and a client cut for not
+    reading must not keep what is buffered for it (the server's write buffer, the kernel's send
+    buffer, megabytes) until it reads or goes: a closed transport waits for that, an aborted one
+    frees it at once."""
+    transport = getattr(getattr(send, "__self__", None), "transport", None)
+    if callable(getattr(transport, "abort", None)):
+        return transport
+    for cell in (getattr(send, "__closure__", None) or ()) if depth else ():
+        try:
+            inner = cell.cell_contents
+        except ValueError:  # an empty cell
+            continue
+        if callable(inner) and (found := _transport(inner, depth - 1)) is not None:
+            return found
+    return None
+
+
 def chunks(frame: Callable[[Record], bytes], batch: list[Record]) -> Iterator[bytes]:
     """The batch's frames joined into sends of about ``SEND_BYTES``: few sends per batch (500
     subscribers cost 500 sends per burst, not 500 per event), none of them large. A one-record
@@ -138,7 +157,7 @@ class SseResponse:
     client hangs up and when the server shuts down, so the response then ends like a finished one
     (the client reconnects with Last-Event-ID). ``sent(batch)`` is called after each batch is sent
     and ``on_end()`` once at the end, whatever the cause. A send blocked longer than
-    ``send_timeout_s`` ends the response without its last chunk (the connection is closed). A
+    ``send_timeout_s`` ends the response without its last chunk (the connection is aborted). A
     comment ping goes out when nothing was sent for ``ping_s``."""
 
     def __init__(self, source: Source, frame: Callable[[Record], bytes],
@@ -291,7 +310,11 @@ class SseResponse:
             task = asyncio.current_task()
             if task is not None:
                 task.uncancel()
-            log.warning("sse_send_timeout", seconds=self.send_timeout_s)  # the connection is closed by the server
+            transport = _transport(send)
+            log.warning("sse_send_timeout", seconds=self.send_timeout_s, aborted=transport is not None)
+            if transport is not None:  # else the server closes it (after flushing its buffer)
+                transport.abort()
+                await asyncio.sleep(0)  # the server sees the connection lost: no "incomplete response" error
         finally:
             batch = None  # noqa: F841 - a traceback that keeps this frame must not keep records
             sweeper.streams.discard(self)
