@@ -117,7 +117,7 @@ class MetisServer:
         args = self.extra_args
         if "--workers" in args:
             return int(args[args.index("--workers") + 1])
-        return int(self.env.get("METIS_WARM_WORKERS", 4))
+        return int(self.env.get("METIS_WARM_WORKERS", os.environ.get("METIS_WARM_WORKERS", 4)))
 
     def wait_for_workers(self, n: int, deadline: float) -> None:
         """Poll ``metis_workers`` on /metrics until ``n`` worker processes are up."""
