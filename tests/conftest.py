@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
 import socket
@@ -9,6 +10,8 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
+from orchestrator.outbox import Outbox
+from receipts.log import ReceiptLog
 from tests.support import MetisServer
 
 
@@ -83,3 +86,16 @@ def tcp_listener() -> Iterator[socket.socket]:
     srv.settimeout(0.5)
     yield srv
     srv.close()
+
+
+@pytest.fixture
+async def outbox(tmp_path):
+    """An outbox on a real receipt log in a fresh data dir, closed after the test."""
+    rlog = ReceiptLog(tmp_path / "data")
+    rlog.open()
+    rlog.bind_loop(asyncio.get_running_loop())
+    box = Outbox(rlog)
+    box.start()
+    yield box
+    await box.close()
+    rlog.close()

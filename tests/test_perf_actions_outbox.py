@@ -8,8 +8,7 @@ import asyncio
 import pytest
 
 from orchestrator import outbox as outbox_module
-from orchestrator.outbox import Outbox
-from receipts.log import Entry, ReceiptLog
+from receipts.log import Entry
 
 
 def _state(name: str, run: dict | None = None) -> Entry:
@@ -24,16 +23,10 @@ def _start() -> Entry:
 
 
 @pytest.fixture
-async def outbox(tmp_path):
-    rlog = ReceiptLog(tmp_path / "data")
-    rlog.open()
-    rlog.bind_loop(asyncio.get_running_loop())
-    box = Outbox(rlog)
-    box.start()
-    await box.flush()
-    yield box
-    await box.close()
-    rlog.close()
+async def outbox(outbox):
+    """The shared outbox (tests/conftest.py), flushed once so a test starts from an idle writer."""
+    await outbox.flush()
+    return outbox
 
 
 @pytest.fixture

@@ -2,28 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
-from orchestrator.outbox import Outbox
-from receipts.log import Entry, ReceiptLog
+from receipts.log import Entry
 
 
 def _entry(i: int, payload: object | None = None) -> Entry:
     return Entry("receipt", "step", "acme", {"i": i} if payload is None else payload, topic="t", action_id="act_1")
 
 
-@pytest.fixture
-async def outbox(tmp_path):
-    rlog = ReceiptLog(tmp_path / "data")
-    rlog.open()
-    rlog.bind_loop(asyncio.get_running_loop())
-    box = Outbox(rlog)
-    box.start()
-    yield box
-    await box.close()
-    rlog.close()
 
 
 async def test_groups_land_in_order_and_callbacks_run_only_once_durable(outbox):
