@@ -13,6 +13,12 @@ The appenders run on uvloop when it is installed (the server's loop, through uvi
 After the run: every acknowledged record is in the database (count) and
 ``receipts.verify.verify_data_dir`` passes.
 
+Where the time goes: CPU per record of the event loop's thread and of each of the log's threads
+(``receipt-log-*``, read from their CPU clocks, so it works on any version of the log), and, where
+the log keeps ``stats``, the writer's build and SQLite time per record, the sync time, records per
+sync and the hand-back delay (sync done -> the loop's callback runs). Also the disk's own
+``fdatasync`` latency after a 4 KB write on the same file system, measured in the same round.
+
 Run: ``PYTHONPATH=. .venv/bin/python bench/spine_log.py [--seconds 8] [--appenders 100]``;
 writes ``bench/results/spine_log.json``.
 """
@@ -21,11 +27,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import hashlib
+import os
 import shutil
 import sqlite3
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -99,8 +108,40 @@ def raw_sqlite(path: Path, seconds: float, per_commit: int, appenders: int = 0) 
             "commits_per_s": round(commits / elapsed, 1)}
 
 
-async def metis_appends(data_dir: Path, seconds: float, appenders: int) -> dict:
-    rlog = ReceiptLog(data_dir)
+def fsync_probe(path: Path, seconds: float) -> dict:
+    """The disk's sync latency as the log sees it: append 4 KB to a file, ``fdatasync``, repeat."""
+    sync = getattr(os, "fdatasync", os.fsync)
+    times: list[float] = []
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    try:
+        block = b"x" * 4096
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            os.write(fd, block)
+            t = time.perf_counter()
+            sync(fd)
+            times.append(time.perf_counter() - t)
+    finally:
+        os.close(fd)
+    return {"syncs": len(times), "p50_ms": ms(pct(times, 0.5)), "p99_ms": ms(pct(times, 0.99))}
+
+
+def thread_clocks(rlog: ReceiptLog) -> dict[str, int]:
+    """CPU clock ids of the log's threads (writer, and the syncer where there is one)."""
+    out = {}
+    for t in threading.enumerate():
+        if t.name.startswith("receipt-log-") and t.ident is not None:
+            out[t.name.removeprefix("receipt-log-")] = time.pthread_getcpuclockid(t.ident)
+    return out
+
+
+def log_stats(rlog: ReceiptLog) -> dict[str, float]:
+    stats = getattr(rlog, "stats", None)  # (older logs keep none)
+    return dataclasses.asdict(stats) if dataclasses.is_dataclass(stats) else {}
+
+
+async def metis_appends(data_dir: Path, seconds: float, appenders: int, split_min: int | None = None) -> dict:
+    rlog = ReceiptLog(data_dir) if split_min is None else ReceiptLog(data_dir, split_min=split_min)
     rlog.open()
     rlog.bind_loop(asyncio.get_running_loop())
     latencies: list[float] = []
@@ -119,6 +160,9 @@ async def metis_appends(data_dir: Path, seconds: float, appenders: int) -> dict:
             i += 1
 
     commits0 = rlog.commits_total
+    clocks = thread_clocks(rlog)
+    thread0 = {k: time.clock_gettime(c) for k, c in clocks.items()}
+    stats0 = log_stats(rlog)
     cpu0 = time.process_time()
     t0 = time.perf_counter()
     tasks = [asyncio.create_task(appender(k)) for k in range(appenders)]
@@ -127,6 +171,8 @@ async def metis_appends(data_dir: Path, seconds: float, appenders: int) -> dict:
     await asyncio.gather(*tasks)
     elapsed = time.perf_counter() - t0
     cpu = time.process_time() - cpu0
+    threads = {k: time.clock_gettime(c) - thread0[k] for k, c in clocks.items()}
+    stats = {k: v - stats0[k] for k, v in log_stats(rlog).items()}
     commits = rlog.commits_total - commits0
     rlog.close()
     conn = sqlite3.connect(data_dir / DB_FILE)
@@ -135,10 +181,20 @@ async def metis_appends(data_dir: Path, seconds: float, appenders: int) -> dict:
     t = time.perf_counter()
     report = verify_data_dir(data_dir)
     verify_s = time.perf_counter() - t
+    per = 1e6 / max(1, acked)
+    where = {f"{k}_thread_cpu_us_per_record": round(v * per, 2) for k, v in threads.items()}
+    where["loop_thread_cpu_us_per_record"] = round((cpu - sum(threads.values())) * per, 2)
+    if stats:
+        syncs = max(1, stats["syncs"])
+        where.update({"build_us_per_record": round(stats["build_s"] * per, 2),
+                      "sqlite_us_per_record": round(stats["sqlite_s"] * per, 2),
+                      "sync_ms_mean": round(stats["sync_s"] / syncs * 1e3, 3),
+                      "records_per_sync": round(acked / syncs, 1),
+                      "hand_back_ms_mean": round(stats["deliver_delay_s"] / max(1, stats["deliveries"]) * 1e3, 3)})
     return {"appenders": appenders, "acknowledged": acked, "on_disk": on_disk, "seconds": round(elapsed, 3),
             "records_per_s": round(acked / elapsed, 1), "commits": commits,
             "records_per_commit": round(acked / max(1, commits), 1),
-            "cpu_us_per_record": round(cpu / max(1, acked) * 1e6, 2),
+            "cpu_us_per_record": round(cpu / max(1, acked) * 1e6, 2), "where": where,
             "append_p50_ms": ms(pct(latencies, 0.50)), "append_p99_ms": ms(pct(latencies, 0.99)),
             "all_acknowledged_on_disk": on_disk == acked, "verify_ok": report.ok,
             "verify_checked": report.checked, "verify_seconds": round(verify_s, 3)}
@@ -162,6 +218,7 @@ def merge(runs: list[dict]) -> dict:
         out["cpu_us_per_record"] = sorted(r["cpu_us_per_record"] for r in runs)
         out["all_acknowledged_on_disk"] = all(r["all_acknowledged_on_disk"] for r in runs)
         out["verify_ok"] = all(r["verify_ok"] for r in runs)
+        out["where"] = [r["where"] for r in runs]
     else:
         out["commits_per_s"] = round(out["commits"] / secs, 1)
     return out
@@ -175,6 +232,8 @@ def main() -> None:
     ap.add_argument("--dir", type=Path, default=None, help="scratch dir (default: a temp dir under bench/)")
     ap.add_argument("--loop", choices=("uvloop", "asyncio"), default="uvloop" if uvloop else "asyncio",
                     help="event loop of the appenders (default: uvloop, the server's, when installed)")
+    ap.add_argument("--split-min", type=int, default=None,
+                    help="the log's split_min (smallest half of a split commit; 0: never split); default: the log's")
     ap.add_argument("--smoke", action="store_true", help="small N, seconds (CI); results to a temp dir")
     args = ap.parse_args()
     if args.smoke:
@@ -182,12 +241,15 @@ def main() -> None:
     base = Path(tempfile.mkdtemp(prefix="spine_log_", dir=args.dir or REPO / "bench"))
     run = uvloop.run if args.loop == "uvloop" else asyncio.run
     rounds: list[tuple[dict, dict, dict, dict]] = []
+    probes: list[dict] = []
+    load = [round(x, 2) for x in os.getloadavg()]
     try:
         for k in range(args.rounds):  # interleaved so changing machine load hits every phase alike
             one = raw_sqlite(base / f"raw1-{k}.sqlite3", args.seconds / 2, 1)
             hundred = raw_sqlite(base / f"raw100-{k}.sqlite3", args.seconds / 2, 100)
             shaped = raw_sqlite(base / f"raw100s-{k}.sqlite3", args.seconds / 2, 100, args.appenders)
-            metis_k = run(metis_appends(base / f"metis-{k}", args.seconds, args.appenders))
+            probes.append(fsync_probe(base / f"probe-{k}", min(1.0, args.seconds / 4)))
+            metis_k = run(metis_appends(base / f"metis-{k}", args.seconds, args.appenders, args.split_min))
             rounds.append((one, hundred, shaped, metis_k))
     finally:
         shutil.rmtree(base, ignore_errors=True)
@@ -200,6 +262,8 @@ def main() -> None:
         "baseline_sqlite_100_per_commit": hundred,
         "baseline_sqlite_100_per_commit_same_rows": shaped,
         "loop": args.loop,
+        "fdatasync_4k_per_round": probes,
+        "load_average_at_start": load,
         "ratio_vs_1_per_commit": ratio(metis["records_per_s"], one["records_per_s"]),
         "ratio_vs_100_per_commit": ratio(metis["records_per_s"], hundred["records_per_s"]),
         "ratio_vs_100_per_commit_same_rows": ratio(metis["records_per_s"], shaped["records_per_s"]),
@@ -219,6 +283,11 @@ def main() -> None:
         ("process CPU us/record (min/med/max)", "/".join(f"{x:g}" for x in metis["cpu_us_per_record"]), "", ""),
         ("append p50 ms", f"{metis['append_p50_ms']}", "", ""),
         ("append p99 ms", f"{metis['append_p99_ms']}", "", ""),
+        ("fdatasync after 4 KB, p50 ms (per round)", "", "/".join(f"{p['p50_ms']:g}" for p in probes), ""),
+    ] + [
+        (f"  {key} (per round)", "/".join(f"{w.get(key, 0):g}" for w in metis["where"]), "", "")
+        for key in sorted({k for w in metis["where"] for k in w})
+    ] + [
         ("acked == on disk", f"{metis['acknowledged']}=={metis['on_disk']}", "", ""),
         ("verify_data_dir ok", f"{metis['verify_ok']}", "", ""),
     ])

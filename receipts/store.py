@@ -206,4 +206,6 @@ def verify_store(store: ReceiptStore, from_seq: int = 1, to_seq: int | None = No
         return verify(from_seq, to_seq, tenant=tenant)
     from receipts.verify import verify_data_dir
 
+    durable = store.last_seq  # the file may hold a commit still being synced: not reported before it is durable
+    to_seq = durable if to_seq is None else min(to_seq, durable)
     return verify_data_dir(store.data_dir, from_seq, to_seq, tenant=tenant)  # type: ignore[attr-defined]
