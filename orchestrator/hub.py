@@ -45,6 +45,11 @@ class PageCache:
         self.misses = 0
         self.replays = 0  # replays in progress
         self.slots = asyncio.Semaphore(slots)
+        #: The newest seq the hub has been handed (None: no hub, no bound). The log shows a commit
+        #: to readers a moment before its listeners run (the scheduler's views, the hub); a replay
+        #: stops at this seq, and what follows comes from the live buffer, so no client is sent a
+        #: record before the views that go with it (``actions.get`` right after an event).
+        self.upto: int | None = None
         self._pages: OrderedDict[tuple[str, int, int], tuple[list[Record], int]] = OrderedDict()
         self._tails: dict[str, set[tuple[str, int, int]]] = {}
 
@@ -148,6 +153,7 @@ class Hub:
         self.pages = PageCache()
         self._subs: dict[str, set[Subscriber]] = {}
         self.dropped_total = 0
+        self.pages.upto = getattr(receipt_log, "last_seq", 0)  # what is in the log now is no news
         receipt_log.add_listener(self.on_commit)
 
     @property
@@ -169,6 +175,8 @@ class Hub:
     def on_commit(self, records: list[Record]) -> None:
         """Hand a commit's records to their streams' subscribers: records grouped by stream first,
         so a subscriber is woken once per commit, not once per record."""
+        if records and (self.pages.upto is None or records[-1].seq > self.pages.upto):
+            self.pages.upto = records[-1].seq
         by_stream: dict[str, list[Record]] = {}
         for rec in records:
             if rec.stream is not None:
@@ -205,10 +213,14 @@ async def _replay(rlog: ReceiptLog, pages: PageCache, tenant: str, topic: str,
         while True:
             async with pages.slots:
                 page = pages.read(rlog, tenant, topic, last, rows)
+                upto = pages.upto
+                cut = upto is not None and bool(page) and page[-1].seq > upto
+                if cut:  # committed, not handed to the listeners yet: those come live
+                    page = [rec for rec in page if rec.seq <= upto]  # type: ignore[operator]
                 if page:
                     last = page[-1].seq
                     yield page
-            if len(page) < rows:
+            if cut or len(page) < rows:
                 return
             page = None
             rows = BACKLOG_CHUNK

@@ -230,6 +230,7 @@ class Scheduler:
         self._empty_inputs: dict[type, Any] = {}  # ability class -> its validated empty inputs
         self.idempotency: dict[tuple[str, str], str] = {}
         self._starting: dict[tuple[str, str], asyncio.Event] = {}
+        self._creating: dict[str, Action] = {}  # starts whose ``created`` record is being appended
         self.shared_keys = KeyClaims(LocalState(), receipt_log)  # keys other replicas started (set by Service)
         self._ready: dict[str, deque[str]] = {}
         self._turn: deque[str] = deque()  # tenants in round-robin order
@@ -251,6 +252,10 @@ class Scheduler:
         for rec in records:
             if rec.type == "state" and rec.action_id is not None:
                 a = dict.get(self.actions, rec.action_id)  # no look-up in the log: this record is the news
+                if a is None and rec.name == "created":
+                    a = self._creating.get(rec.action_id)
+                    if a is not None:  # it exists once this record is durable, before its start returns
+                        self.actions[rec.action_id] = a
                 if self.tier is not None and not self.tier.owns(rec.action_id):
                     a = self._mirror(rec, a)
                 if a is not None:
@@ -423,6 +428,7 @@ class Scheduler:
         gate = None
         if key is not None:
             gate = self._starting[(tenant, key)] = asyncio.Event()
+        self._creating[action_id] = a
         try:
             if key is None:  # nothing to claim or to wait for (most starts): no gate, no context manager
                 await self.outbox.commit(entries, show)
@@ -430,9 +436,11 @@ class Scheduler:
                 async with self.shared_keys.claim(tenant, key, phash, action_id):  # raises StartedElsewhere
                     await self.outbox.commit(entries, show)
         except BaseException:
-            self.graph.remove_node(action_id)  # nothing of a refused start stays behind
+            if dict.get(self.actions, action_id) is not a:  # not durable: nothing of it stays behind
+                self.graph.remove_node(action_id)
             raise
         finally:
+            self._creating.pop(action_id, None)
             if gate is not None:
                 self._starting.pop((tenant, key), None)
                 gate.set()
@@ -440,6 +448,8 @@ class Scheduler:
         if key is not None:
             self.idempotency[(tenant, key)] = action_id
         self.counters["started"] += 1
+        if a.status in TERMINAL:  # cancelled between its durable record and now: its end is recorded
+            return a
         if self.tier is not None:
             await self.tier.take(a)  # a process with workers runs what it starts, others queue it
         self._schedule(a)
@@ -615,7 +625,8 @@ class Scheduler:
             wall = a.budgets["wall_s"]
             a.timers.append(asyncio.get_running_loop().call_later(
                 max(0.0, a.run["deadline"] - time.time()), self._breach, a, {"budget": "wall_s", "limit": wall}))
-            worker.send(tracing.carry(a.run_message(deps, elapsed)))
+            message = a.run_message(deps, elapsed)
+            worker.send(tracing.carry(message) if run_span is not None else message)  # no span: nothing to carry
             done: dict[str, Any] | None = None
             async for msg in worker.messages():
                 if msg["op"] == "done":

@@ -108,6 +108,7 @@ class Service:
         self.datasets.rebuild()
         scheduler.approval_hook = approvals.asked
         self._abilities_cache: list[dict[str, Any]] | None = None
+        self._started_counters: dict[str, Any] = {}  # ability -> its actions_started child
         self.sweep = Sweep(scheduler, approvals, self.shared)  # what a dead replica or worker left undone
         try:
             self.sweep.start()
@@ -175,8 +176,12 @@ class Service:
         except StartedElsewhere as exc:  # the key's action was started by another replica
             v = await self._view_of(exc.action_id)
             return self._started(tenant, v["action_id"], v["topic"], v["status"], v["seed_fingerprint"])
-        self.metrics.actions_started.labels(a.ability).inc()
-        return self._started(tenant, a.action_id, a.topic, str(a.status), a.seed_fingerprint)
+        counter = self._started_counters.get(a.ability)
+        if counter is None:  # ``labels()`` costs more than a look-up; ability names are a bounded set
+            counter = self._started_counters[a.ability] = self.metrics.actions_started.labels(a.ability)
+        counter.inc()
+        # the durable view's status: an earlier start of the same key may be further in memory
+        return self._started(tenant, a.action_id, a.topic, a.view()["status"], a.seed_fingerprint)
 
     def _started(self, tenant: str, action_id: str, topic: str, status: str, fingerprint: str) -> dict[str, Any]:
         return {"action_id": action_id, "topic": topic, "status": status, "seed_fingerprint": fingerprint,
