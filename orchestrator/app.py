@@ -16,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import Receive, Scope, Send
 
 from abilities import registry
 from orchestrator import observe
@@ -29,6 +30,7 @@ from orchestrator.metrics import Metrics
 from orchestrator.scheduler import Scheduler
 from orchestrator.seeds import load_or_create_key
 from orchestrator.service import Service
+from orchestrator.sse_response import RAW_SEND
 from orchestrator.toolbus import toolbus_endpoint
 from orchestrator.workers import WorkerPool
 from receipts.store import ReceiptStore, open_store
@@ -131,6 +133,18 @@ def _ability_loaded(metrics: Metrics, cls: type) -> None:
     gc.freeze()
 
 
+class MetisApp(Starlette):
+    """The Starlette app, which also hands the server's own ``send`` down in the scope
+    (``RAW_SEND``) so a ``/streams`` response can send its body chunks without passing each one
+    through the framework's send wrappers (error and exception middleware, route), which only watch
+    for the response start. Not handed down once a middleware is added (it might rewrite bodies)."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and not self.user_middleware:
+            scope[RAW_SEND] = send
+        await super().__call__(scope, receive, send)
+
+
 def create_app(settings: Settings) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -205,4 +219,4 @@ def create_app(settings: Settings) -> Starlette:
         Route("/metrics", metrics_endpoint),
         Mount("/canvas", StaticFiles(directory=CANVAS_DIR, html=True), name="canvas"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    return MetisApp(routes=routes, lifespan=lifespan)

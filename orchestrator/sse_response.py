@@ -26,6 +26,7 @@ from receipts.log import Record
 
 log = structlog.get_logger("metis.sse")
 
+RAW_SEND = "metis.raw_send"  # scope key: the server's own ``send`` (``orchestrator.app.MetisApp``)
 PING = b": ping\n\n"
 SEND_BYTES = 32 * 1024  # at most this much per send, so a slow reader holds little besides the socket's buffer
 SWEEP_S = 0.25  # how often send timeouts, pings and shutdown are checked
@@ -116,6 +117,77 @@ def chunks(frame: Callable[[Record], bytes], batch: list[Record]) -> Iterator[by
         yield b"".join(parts)
 
 
+def chunked(body: bytes) -> bytes:
+    """``body`` as one HTTP/1.1 chunk (the transfer coding of an event stream)."""
+    return b"%x\r\n%s\r\n" % (len(body), body)
+
+
+class _Framed:
+    """The last chunk made, and what it was made from: a commit's records reach every subscriber
+    of their stream as the same list (the same frame for a one-record batch), so they are framed
+    once per commit, not once per subscriber."""
+
+    __slots__ = ("chunk", "frame", "key")
+
+    def __init__(self) -> None:
+        self.key: object = None
+        self.frame: object = None
+        self.chunk = b""
+
+    def of_batch(self, frame: Callable[[Record], bytes], recs: list[Record]) -> bytes:
+        if recs is not self.key or frame is not self.frame:
+            body = frame(recs[0]) if len(recs) == 1 else b"".join(map(frame, recs))
+            self.key, self.frame, self.chunk = recs, frame, chunked(body)
+        return self.chunk
+
+    def of_frame(self, body: bytes) -> bytes:
+        if body is not self.key:
+            self.key, self.frame, self.chunk = body, None, chunked(body)
+        return self.chunk
+
+
+_framed = _Framed()
+
+
+class Wire:
+    """Writes a body chunk straight to the connection when that is exactly what the server's
+    ``send`` would do with it, and nothing more: uvicorn's httptools protocol, a chunked response
+    under way, the client still there and the socket's buffer below its high-water mark. Then
+    ``send`` would only frame the chunk and write it; here the chunk comes framed (one bytes
+    object for every subscriber) and no message dict, coroutine or wrapper is made per send.
+    Otherwise ``write`` says no and the caller uses ``send``, which waits for the socket to drain
+    (back-pressure) or ignores a gone client, as always."""
+
+    __slots__ = ("cycle", "writes")
+
+    def __init__(self, cycle: Any) -> None:
+        self.cycle = cycle
+        self.writes = 0  # chunks written here (the rest went through ``send``)
+
+    @classmethod
+    def of(cls, send: Any) -> Wire | None:
+        """The wire behind the server's own ``send``, or None for any other server or protocol."""
+        cycle = getattr(send, "__self__", None)
+        kind = type(cycle)
+        if (kind.__name__ != "RequestResponseCycle" or kind.__module__ != "uvicorn.protocols.http.httptools_impl"
+                or getattr(send, "__func__", None) is not getattr(kind, "send", None)):
+            return None
+        if not all(hasattr(cycle, name) for name in ("transport", "flow", "chunked_encoding", "disconnected",
+                                                      "response_complete")):
+            return None
+        return cls(cycle)
+
+    def write(self, chunk: bytes) -> bool:
+        """Write ``chunk`` (framed with ``chunked``) now if ``send`` would write it at once; False
+        (nothing written) if ``send`` must be used."""
+        c = self.cycle
+        if c.chunked_encoding is not True or c.disconnected or c.response_complete or c.flow.write_paused:
+            return False
+        c.transport.write(chunk)
+        self.writes += 1
+        return True
+
+
 class _Rest:
     """Awaitable rest of a coroutine already run, outside any task, to its first suspension
     (``first``, the future it waits on): a task awaiting this drives it to the end."""
@@ -178,7 +250,8 @@ class SseResponse:
         self.last_sent = 0.0
         self.ended = False  # the client hung up, or the server is stopping
         self.timed_out = False
-        self._send: Send | None = None
+        self._send: Send | None = None  # the server's own send for body chunks (``RAW_SEND``)
+        self._wire: Wire | None = None
         self._task: asyncio.Task | None = None
         self._ping: asyncio.Task | None = None
         self._pending: asyncio.Task | None = None  # a sink's send that had to wait for the socket
@@ -192,6 +265,17 @@ class SseResponse:
         if (send is None or loop is None or self.sending or self.ended or len(recs) > DIRECT_MAX
                 or recs[0].seq <= self._last):
             return False
+        wire = self._wire
+        if wire is not None:
+            try:
+                written = wire.write(_framed.of_batch(self.frame, recs))
+            except Exception:  # noqa: BLE001 - refused before writing: the task's own send meets it again
+                return False
+            if written:
+                self.last_sent = loop.time()
+                self._last = recs[-1].seq
+                self.sent(recs)
+                return True
         body = self.frame(recs[0]) if len(recs) == 1 else b"".join(map(self.frame, recs))
         now = self.sending = loop.time()
         coro = send({"type": "http.response.body", "body": body, "more_body": True})
@@ -265,9 +349,10 @@ class SseResponse:
             self.on_end()
             return
         loop = self._loop = asyncio.get_running_loop()
-        self._send = send
+        await send(start)  # through the framework's wrappers: they see the response start
+        send = self._send = scope.get(RAW_SEND) or send  # bodies: the server's own send
+        wire = self._wire = Wire.of(send)
         self._task = asyncio.current_task()
-        await send(start)
         self.last_sent = loop.time()
         watcher = loop.create_task(self._watch_disconnect(receive))
         sweeper = _sweeper()
@@ -287,13 +372,16 @@ class SseResponse:
                                 continue
                         self._last = batch[-1].seq
                         if len(batch) == 1:  # the live case: no joining, no generator
-                            self.sending = loop.time()
-                            await send({"type": "http.response.body", "body": frame(batch[0]), "more_body": True})
+                            body = frame(batch[0])
+                            if wire is None or not wire.write(_framed.of_frame(body)):
+                                self.sending = loop.time()
+                                await send({"type": "http.response.body", "body": body, "more_body": True})
                         else:
                             for chunk in chunks(frame, batch):
-                                self.sending = loop.time()
-                                await send({"type": "http.response.body", "body": chunk, "more_body": True})
-                        self.last_sent = self.sending
+                                if wire is None or not wire.write(chunked(chunk)):
+                                    self.sending = loop.time()
+                                    await send({"type": "http.response.body", "body": chunk, "more_body": True})
+                        self.last_sent = loop.time()
                         self.sending = 0.0
                         sent(batch)
             except Dropped:
