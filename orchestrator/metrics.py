@@ -19,6 +19,7 @@ from orchestrator.observe import (
     WAIT_BUCKETS,
     AbilityMetrics,
     DeliveryClock,
+    LoopHistogram,
     TotalCounter,
 )
 
@@ -62,8 +63,8 @@ class Metrics:
                                     ["tenant"], buckets=WAIT_BUCKETS, registry=r)
         self.append_seconds = Histogram("metis_log_append_duration_seconds", "Log append: submitted to durable",
                                         buckets=FAST_BUCKETS, registry=r)
-        self.sse_lag = Histogram("metis_sse_delivery_lag_seconds", "Record commit to sent on an SSE stream (live)",
-                                 buckets=FAST_BUCKETS, registry=r)
+        self.sse_lag = LoopHistogram("metis_sse_delivery_lag_seconds", "Record commit to sent on an SSE stream (live)",
+                                     buckets=FAST_BUCKETS, registry=r)  # observed per subscriber per record
         self.input_wait = Histogram("metis_action_input_wait_seconds",
                                     "A question or approval asked to its durable answer (approval latency)",
                                     ["ability", "kind"], buckets=ACTION_BUCKETS, registry=r)

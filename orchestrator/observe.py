@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import re
 import time
+from bisect import bisect_left
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
 import structlog
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
-from prometheus_client.core import CounterMetricFamily
+from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily
 from prometheus_client.registry import Collector
+from prometheus_client.utils import floatToGoString
 
 log = structlog.get_logger("metis.metrics")
 
@@ -71,12 +73,42 @@ def observe_action(metrics: Any, a: Any) -> None:
         metrics.queue_wait.labels(a.tenant).observe(wait)
 
 
+class LoopHistogram(Collector):
+    """A histogram observed on the event loop only, exposed like prometheus_client's ``Histogram``.
+    Why: it is observed once per subscriber per record on the SSE fan-out (1,000 times per event
+    with 1,000 subscribers), where ``Histogram.observe`` (two locks and a walk over the bounds,
+    ~2 us) was a tenth of the fan-out's CPU; here it is a bisect and two additions. Scrapes run on
+    the same loop (the ``/metrics`` endpoint), so nothing is read half-updated."""
+
+    def __init__(self, name: str, documentation: str, buckets: Sequence[float], registry: CollectorRegistry) -> None:
+        self.name = name
+        self.documentation = documentation
+        self.bounds = [float(b) for b in buckets if b != float("inf")]
+        self.counts = [0] * (len(self.bounds) + 1)  # the last one: above every bound (+Inf)
+        self.sum = 0.0
+        registry.register(self)
+
+    def observe(self, amount: float) -> None:
+        self.counts[bisect_left(self.bounds, amount)] += 1
+        self.sum += amount
+
+    def collect(self) -> Iterable[HistogramMetricFamily]:
+        cumulative, total = [], 0
+        for bound, n in zip([*self.bounds, float("inf")], self.counts, strict=True):
+            total += n
+            cumulative.append((floatToGoString(bound), total))
+        yield HistogramMetricFamily(self.name, self.documentation, buckets=cumulative, sum_value=self.sum)
+
+    def describe(self) -> Iterable[HistogramMetricFamily]:
+        yield HistogramMetricFamily(self.name, self.documentation)
+
+
 class DeliveryClock:
     """SSE delivery lag: from a record's commit (the log's listener call, on the loop) to the end of
     the send that carried it to a client. Only records committed while the client was connected
     count (a resume's backlog is history, not lag). Commit times of the last ``size`` records are kept."""
 
-    def __init__(self, histogram: Histogram, size: int = 65536) -> None:
+    def __init__(self, histogram: Histogram | LoopHistogram, size: int = 65536) -> None:
         self.histogram = histogram
         self.size = size
         self._committed: OrderedDict[int, float] = OrderedDict()
@@ -92,11 +124,12 @@ class DeliveryClock:
     def watch(self) -> Callable[[list[Any]], None]:
         """For one stream: call the result with each batch once it is sent."""
         opened = time.monotonic()
+        committed, observe, clock = self._committed, self.histogram.observe, time.monotonic
 
         def delivered(batch: list[Any]) -> None:
-            t = self._committed.get(batch[-1].seq)
+            t = committed.get(batch[-1].seq)
             if t is not None and t >= opened:
-                self.histogram.observe(time.monotonic() - t)
+                observe(clock() - t)
 
         return delivered
 
