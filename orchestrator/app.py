@@ -176,7 +176,7 @@ def create_app(settings: Settings) -> Starlette:
                               tenants=len(tokens.tenants),
                               retry={"max_attempts": settings.retry_attempts, "backoff_s": settings.retry_backoff_s},
                               probe=getattr(rlog, "probe", None) or file_probe(settings.data_dir))
-        scheduler.on_ended.append(lambda a: metrics.actions_ended.labels(a.ability, str(a.status)).inc())
+        scheduler.on_ended.append(lambda a: observe.child(metrics.actions_ended, a.ability, str(a.status)).inc())
         observe.wire(rlog, scheduler, metrics, ())  # histograms, spans; ability metrics as each ability loads
         forget_abilities = registry.on_load(lambda cls: _ability_loaded(metrics, cls))
         hub = Hub(rlog, settings.subscriber_buffer)

@@ -63,14 +63,27 @@ def _seconds_between(start: str | None, end: str | None) -> float | None:
         return None
 
 
+_CHILDREN: dict[tuple[Any, tuple[str, ...]], Any] = {}
+
+
+def child(metric: Any, *labels: str) -> Any:
+    """``metric.labels(*labels)``, looked up once: ``labels()`` validates and locks on every call
+    (more than the whole observation costs). Label sets are bounded (see above)."""
+    key = (metric, labels)
+    found = _CHILDREN.get(key)
+    if found is None:
+        found = _CHILDREN[key] = metric.labels(*labels)
+    return found
+
+
 def observe_action(metrics: Any, a: Any) -> None:
     """At an action's end: its run time by ability and outcome, its wait for a slot by tenant."""
     if a.started_at is None:  # ended before it ever ran (cancelled while queued)
         return
-    metrics.action_seconds.labels(a.ability, str(a.status)).observe(float(a.usage.get("wall_s") or 0.0))
+    child(metrics.action_seconds, a.ability, str(a.status)).observe(float(a.usage.get("wall_s") or 0.0))
     wait = _seconds_between(a.created_at, a.started_at)
     if wait is not None and wait >= 0:
-        metrics.queue_wait.labels(a.tenant).observe(wait)
+        child(metrics.queue_wait, a.tenant).observe(wait)
 
 
 class LoopHistogram(Collector):

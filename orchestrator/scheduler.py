@@ -118,7 +118,9 @@ class Action:
     updates: dict[str, int] = field(default_factory=dict)  # dep id -> newer revision on offer
     retry: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_RETRY))
     run: dict[str, Any] | None = None  # the current run: {revision, deadline, attempt}
-    visible: dict[str, Any] | None = None  # the last durable view: all a client ever sees
+    # the last durable view: all a client ever sees (or the committed state record holding it, read
+    # only if a client asks before the outbox's callback puts the scheduler's own copy here)
+    visible: dict[str, Any] | Record | None = None
     # runtime only
     worker: WorkerProc | None = None
     parked: str | None = None  # "input" | "child" | "retry" while it holds no worker
@@ -184,7 +186,12 @@ class Action:
 
     def view(self) -> dict[str, Any]:
         """What clients see: the view of the newest durable state record."""
-        return self.visible if self.visible is not None else self.live_view()
+        v = self.visible
+        if v is None:
+            return self.live_view()
+        if type(v) is not dict:  # a committed record not parsed yet
+            v = self.visible = v.payload["view"]
+        return v
 
     def run_message(self, dependencies: dict[str, dict[str, Any]], elapsed_s: float = 0.0) -> dict[str, Any]:
         """The worker protocol's ``run`` message for this action (see orchestrator/worker.py)."""
@@ -258,8 +265,10 @@ class Scheduler:
                         self.actions[rec.action_id] = a
                 if self.tier is not None and not self.tier.owns(rec.action_id):
                     a = self._mirror(rec, a)
-                if a is not None:
-                    a.visible = rec.payload["view"]
+                    if a is not None:
+                        a.visible = rec.payload["view"]  # parsed already
+                elif a is not None:  # its outbox callback brings the same view, unparsed meanwhile
+                    a.visible = rec
 
     def _mirror(self, rec: Record, a: Action | None) -> Action | None:
         """Follow an action another process runs (or none does) from its state records."""

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ValidationError
 
 from abilities import registry
 from orchestrator import errors as E
+from orchestrator import observe
 from orchestrator.approvals import Approvals
 from orchestrator.auth import Principal, StreamTokens, TokenStore
 from orchestrator.datasets import DatasetStore, offer_on_end, offer_updates
@@ -108,7 +109,6 @@ class Service:
         self.datasets.rebuild()
         scheduler.approval_hook = approvals.asked
         self._abilities_cache: list[dict[str, Any]] | None = None
-        self._started_counters: dict[str, Any] = {}  # ability -> its actions_started child
         self.sweep = Sweep(scheduler, approvals, self.shared)  # what a dead replica or worker left undone
         try:
             self.sweep.start()
@@ -176,10 +176,7 @@ class Service:
         except StartedElsewhere as exc:  # the key's action was started by another replica
             v = await self._view_of(exc.action_id)
             return self._started(tenant, v["action_id"], v["topic"], v["status"], v["seed_fingerprint"])
-        counter = self._started_counters.get(a.ability)
-        if counter is None:  # ``labels()`` costs more than a look-up; ability names are a bounded set
-            counter = self._started_counters[a.ability] = self.metrics.actions_started.labels(a.ability)
-        counter.inc()
+        observe.child(self.metrics.actions_started, a.ability).inc()
         # the durable view's status: an earlier start of the same key may be further in memory
         return self._started(tenant, a.action_id, a.topic, a.view()["status"], a.seed_fingerprint)
 

@@ -14,14 +14,13 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
-import weakref
 from typing import Any
 
 import structlog
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from orchestrator import errors as E
-from orchestrator import tracing
+from orchestrator import observe, tracing
 from orchestrator.errors import RpcError, storage_error
 from orchestrator.jsonrpc import Request, encode, error_response, parse, result_response, scan_id
 from orchestrator.ratelimit import TokenBucket
@@ -73,22 +72,9 @@ async def handle_request(session: Session, service: Any, req: Request) -> dict[s
             structlog.contextvars.unbind_contextvars("request_id", "method")
         tracing.end_call(span, outcome)
     label = req.method if req.method in service.methods else "unknown"
-    _counter(metrics, label, outcome).inc()
+    observe.child(metrics.toolbus_requests, label, outcome).inc()  # both labels from bounded sets
     metrics.toolbus_seconds.observe(time.perf_counter() - started)
     return None if req.notification else response
-
-
-_COUNTERS: weakref.WeakKeyDictionary[Any, dict[tuple[str, str], Any]] = weakref.WeakKeyDictionary()
-
-
-def _counter(metrics: Any, method: str, outcome: str) -> Any:
-    """The request counter's child for (method, outcome), looked up once (``labels()`` costs more
-    than the whole whoami method). Both labels come from bounded sets: known methods, codes."""
-    children = _COUNTERS.setdefault(metrics, {})
-    child = children.get((method, outcome))
-    if child is None:
-        child = children[(method, outcome)] = metrics.toolbus_requests.labels(method, outcome)
-    return child
 
 
 class _Connection:

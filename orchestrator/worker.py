@@ -34,7 +34,7 @@ import sys
 import threading
 import time
 import traceback
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
 from pydantic import BaseModel, ValidationError
 
@@ -42,6 +42,7 @@ from abilities import registry
 from abilities.base import AbilityError, BudgetExhausted, PartialResult, derive_rng
 from abilities.lock import lock_constraints
 from orchestrator import tracing
+from orchestrator.jsonrpc import loads
 from orchestrator.logconfig import stray_output_as_json
 from receipts.canonical import canonical_json
 
@@ -58,7 +59,7 @@ def _dumps(obj: Any) -> str:
 class Channel:
     """Line-delimited JSON to the parent, and the replies and stop signals coming back."""
 
-    def __init__(self, out: TextIO, inp: TextIO) -> None:
+    def __init__(self, out: TextIO, inp: BinaryIO) -> None:
         self._out = out
         self._inp = inp
         self._lock = threading.Lock()
@@ -99,7 +100,7 @@ class Channel:
     def read_forever(self) -> None:
         """Reader thread: replies wake their caller, stop sets the flag, run queues a job."""
         for line in self._inp:
-            msg = json.loads(line)
+            msg = loads(line)
             op = msg.get("op")
             if op == "reply":
                 pending = self._calls.pop(msg["call_id"], None)
@@ -297,7 +298,7 @@ def main() -> None:
         os.umask(int(os.environ["METIS_WORKER_UMASK"], 8))
     proto_out = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
     stray_output_as_json("worker")  # prints and tracebacks: JSON lines on stderr, never into the protocol
-    channel = Channel(proto_out, sys.stdin)
+    channel = Channel(proto_out, sys.stdin.buffer)
     threading.Thread(target=channel.read_forever, daemon=True).start()
     if os.environ.get("METIS_WORKER_PREIMPORT", "1") == "1":
         preload()

@@ -17,8 +17,30 @@ from typing import Any
 
 import structlog
 
+from orchestrator.jsonrpc import loads
+
+try:
+    import orjson
+except ImportError:  # pragma: no cover - platforms without an orjson wheel
+    orjson = None  # type: ignore[assignment]
+
 log = structlog.get_logger("metis.workers")
 _LINE_LIMIT = 256 * 1024 * 1024
+
+
+def encode_line(msg: dict[str, Any]) -> bytes:
+    """One protocol line: compact UTF-8 JSON and a newline, written straight to bytes (orjson; the
+    stdlib for what orjson refuses: integers beyond 64 bits, lone surrogates, which are escaped)."""
+    if orjson is not None:
+        try:
+            return orjson.dumps(msg, option=orjson.OPT_APPEND_NEWLINE)
+        except (TypeError, orjson.JSONEncodeError):
+            pass
+    text = json.dumps(msg, separators=(",", ":"), ensure_ascii=False) + "\n"
+    try:
+        return text.encode()
+    except UnicodeEncodeError:
+        return (json.dumps(msg, separators=(",", ":")) + "\n").encode()
 
 
 class WorkerDied(RuntimeError):
@@ -58,14 +80,14 @@ class WorkerProc:
     def send(self, msg: dict[str, Any]) -> None:
         if self.proc.stdin is None or self.proc.stdin.is_closing():
             raise WorkerDied("worker stdin closed")
-        self.proc.stdin.write((json.dumps(msg, separators=(",", ":"), ensure_ascii=False) + "\n").encode())
+        self.proc.stdin.write(encode_line(msg))
 
     async def recv(self) -> dict[str, Any] | None:
         assert self.proc.stdout is not None
         line = await self.proc.stdout.readline()
         if not line:
             return None
-        return json.loads(line)
+        return loads(line)
 
     async def messages(self) -> AsyncIterator[dict[str, Any]]:
         while True:
