@@ -140,8 +140,8 @@ def log_stats(rlog: ReceiptLog) -> dict[str, float]:
     return dataclasses.asdict(stats) if dataclasses.is_dataclass(stats) else {}
 
 
-async def metis_appends(data_dir: Path, seconds: float, appenders: int, split_min: int | None = None) -> dict:
-    rlog = ReceiptLog(data_dir) if split_min is None else ReceiptLog(data_dir, split_min=split_min)
+async def metis_appends(data_dir: Path, seconds: float, appenders: int, log_args: dict | None = None) -> dict:
+    rlog = ReceiptLog(data_dir, **(log_args or {}))
     rlog.open()
     rlog.bind_loop(asyncio.get_running_loop())
     latencies: list[float] = []
@@ -174,6 +174,8 @@ async def metis_appends(data_dir: Path, seconds: float, appenders: int, split_mi
     threads = {k: time.clock_gettime(c) - thread0[k] for k, c in clocks.items()}
     stats = {k: v - stats0[k] for k, v in log_stats(rlog).items()}
     commits = rlog.commits_total - commits0
+    wal = data_dir / (DB_FILE + "-wal")
+    wal_mb = round(wal.stat().st_size / 1e6, 1) if wal.exists() else 0.0
     rlog.close()
     conn = sqlite3.connect(data_dir / DB_FILE)
     on_disk = conn.execute("SELECT COUNT(*) FROM records").fetchone()[0]
@@ -194,7 +196,7 @@ async def metis_appends(data_dir: Path, seconds: float, appenders: int, split_mi
     return {"appenders": appenders, "acknowledged": acked, "on_disk": on_disk, "seconds": round(elapsed, 3),
             "records_per_s": round(acked / elapsed, 1), "commits": commits,
             "records_per_commit": round(acked / max(1, commits), 1),
-            "cpu_us_per_record": round(cpu / max(1, acked) * 1e6, 2), "where": where,
+            "cpu_us_per_record": round(cpu / max(1, acked) * 1e6, 2), "where": where, "wal_mb_at_end": wal_mb,
             "append_p50_ms": ms(pct(latencies, 0.50)), "append_p99_ms": ms(pct(latencies, 0.99)),
             "all_acknowledged_on_disk": on_disk == acked, "verify_ok": report.ok,
             "verify_checked": report.checked, "verify_seconds": round(verify_s, 3)}
@@ -234,6 +236,8 @@ def main() -> None:
                     help="event loop of the appenders (default: uvloop, the server's, when installed)")
     ap.add_argument("--split-min", type=int, default=None,
                     help="the log's split_min (smallest half of a split commit; 0: never split); default: the log's")
+    ap.add_argument("--checkpoint-pages", type=int, default=None,
+                    help="the log's checkpoint_pages (WAL pages that trigger a checkpoint); default: the log's")
     ap.add_argument("--smoke", action="store_true", help="small N, seconds (CI); results to a temp dir")
     args = ap.parse_args()
     if args.smoke:
@@ -241,6 +245,8 @@ def main() -> None:
     base = Path(tempfile.mkdtemp(prefix="spine_log_", dir=args.dir or REPO / "bench"))
     run = uvloop.run if args.loop == "uvloop" else asyncio.run
     rounds: list[tuple[dict, dict, dict, dict]] = []
+    log_args = {k: v for k, v in (("split_min", args.split_min), ("checkpoint_pages", args.checkpoint_pages))
+                if v is not None}
     probes: list[dict] = []
     load = [round(x, 2) for x in os.getloadavg()]
     try:
@@ -249,7 +255,7 @@ def main() -> None:
             hundred = raw_sqlite(base / f"raw100-{k}.sqlite3", args.seconds / 2, 100)
             shaped = raw_sqlite(base / f"raw100s-{k}.sqlite3", args.seconds / 2, 100, args.appenders)
             probes.append(fsync_probe(base / f"probe-{k}", min(1.0, args.seconds / 4)))
-            metis_k = run(metis_appends(base / f"metis-{k}", args.seconds, args.appenders, args.split_min))
+            metis_k = run(metis_appends(base / f"metis-{k}", args.seconds, args.appenders, log_args))
             rounds.append((one, hundred, shaped, metis_k))
     finally:
         shutil.rmtree(base, ignore_errors=True)

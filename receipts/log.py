@@ -78,6 +78,7 @@ CREATE TRIGGER IF NOT EXISTS merkle_nodes_no_delete BEFORE DELETE ON merkle_node
 # records), written in the transaction of the records that complete them; smaller ones are
 # hashed from at most 2^(PERSIST_LEVEL-1) records when a proof needs them.
 PERSIST_LEVEL = 4
+CHECKPOINT_PAGES = 1000  # SQLite's default
 INSERT_NODE = "INSERT INTO merkle_nodes (level, idx, hash) VALUES (?, ?, ?)"
 INSERT = (
     "INSERT INTO records (seq, type, name, tenant, topic, action_id, ref, stream, body, hash) "
@@ -239,13 +240,16 @@ class ReceiptLog(TreeProofs):
     since its last sync, then publishes them (``last_seq``, the tree, reads) and answers their
     appenders. While one sync runs the writer commits the next batch. When the syncer is idle the
     writer commits a large batch in two halves, so the first half's sync overlaps the second's
-    writing (``split_min``: the smallest half; 0 never splits)."""
+    writing (``split_min``: the smallest half; 0 never splits). ``checkpoint_pages``: the WAL size
+    (pages) at which a commit also checkpoints it (SQLite's ``wal_autocheckpoint``)."""
 
-    def __init__(self, data_dir: Path, max_batch: int = 4096, split_min: int = 16) -> None:
+    def __init__(self, data_dir: Path, max_batch: int = 4096, split_min: int = 16,
+                 checkpoint_pages: int = CHECKPOINT_PAGES) -> None:
         self.data_dir = Path(data_dir)
         self.path = self.data_dir / DB_FILE
         self.max_batch = max_batch
         self.split_min = split_min
+        self.checkpoint_pages = checkpoint_pages
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._synq: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._listeners: list[Listener] = []
@@ -385,6 +389,7 @@ class ReceiptLog(TreeProofs):
     def _write_loop(self) -> None:
         conn = connect(self.path)
         conn.execute("PRAGMA synchronous=NORMAL")  # the syncer makes each commit durable (receipts.walsync)
+        conn.execute(f"PRAGMA wal_autocheckpoint={int(self.checkpoint_pages)}")
         stats, clock = self.stats, time.thread_time
         try:
             while True:
