@@ -9,9 +9,15 @@ Figures (each next to a baseline measured in the same run, with the same clients
 - baseline: a bare sse-starlette ``EventSourceResponse`` over a generator yielding N frames of
   the same shape and size (with the yield time stamped), served by uvicorn in its own process,
   read by the same clients.
+- for the paced many-subscriber phase, two parts of that latency: the record's ``ts`` (set by the
+  log's writer as it builds the record, before the commit) -> read, and the server's own commit ->
+  sent histogram (``metis_sse_delivery_lag_seconds``, read from ``/metrics`` before and after;
+  bucket bounds); and the system share of the server's CPU (the socket writes).
 Clients are raw asyncio sockets (HTTP/1.1 GET, chunked body), not httpx: 500 httpx streams
 in one Python process cost several times more client CPU than the server spends, which would
-measure the client. Every subscriber counts frames; the first ``--parsed`` subscribers also
+measure the client. Each is an asyncio protocol (a callback per read, no task) on uvloop
+(``--client-loop asyncio`` for the standard loop; rounds before the fourth read with stream
+readers on the standard loop, ~21 us of client CPU per frame against ~15 now). Every subscriber counts frames; the first ``--parsed`` subscribers also
 parse each frame's stamp for latency. The client's CPU seconds per frame are reported, since
 client and server share the 2 cores. At 1 subscriber Metis is bounded by its producer (worker
 -> scheduler -> durable log commit), so the producer's own rate is reported too.
@@ -33,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -43,6 +50,8 @@ from tests.support import MetisServer, ToolBus, free_port, token_for  # noqa: E4
 TARGET_RATIO = 0.8  # the issue's goal for 1 subscriber
 TARGET_P99_MS = 50.0
 STAMP = re.compile(rb'"t":([0-9]+\.[0-9]+)')
+RECORD_TS = re.compile(rb'"ts":"([0-9T:.-]+)Z"')  # when the log's writer built the record (before its commit)
+LAG_BUCKET = re.compile(r'^metis_sse_delivery_lag_seconds_bucket\{le="([^"]+)"\} (\S+)$', re.M)
 END = b"event: action_completed"
 ABILITIES = "tests.abilities_testing:ABILITIES,bench.spine_abilities:ABILITIES"
 
@@ -88,68 +97,136 @@ def wait_port(port: int, proc: subprocess.Popen) -> None:
     raise RuntimeError("baseline server did not start")
 
 
-class Sub:
-    """One raw-socket SSE subscriber: counts frames, optionally parses stamps."""
+class Sub(asyncio.Protocol):
+    """One raw-socket SSE subscriber: counts frames, optionally parses stamps. An asyncio protocol,
+    not a stream reader read by a task: each read costs the client one callback instead of a task
+    wake-up, so the client (which shares the 2 cores with the server) stays light; on uvloop about
+    a fifth of the CPU per frame of the stream-reader client of earlier rounds."""
 
-    def __init__(self, port: int, path: str, token: str | None, parse: bool) -> None:
-        self.port, self.path, self.token, self.parse = port, path, token, parse
+    def __init__(self, port: int, path: str, token: str | None, parse: bool, record_ts: bool = False) -> None:
+        self.port, self.path, self.token, self.parse, self.record_ts = port, path, token, parse, record_ts
         self.frames = 0
         self.latencies: list[float] = []
+        self.from_record: list[float] = []  # the record's ts -> read (the producer's part left out)
         self.first: float | None = None
         self.done: float | None = None
         self.ready = asyncio.Event()
+        self.ended: asyncio.Future | None = None
+        self.head = b""
+        self.tail = b""
+        self.pending = b""
 
     async def run(self, go: asyncio.Event | None = None) -> None:
-        reader, writer = await asyncio.open_connection("127.0.0.1", self.port, limit=1 << 22)
+        loop = asyncio.get_running_loop()
+        self.ended = loop.create_future()
+        transport, _ = await loop.create_connection(lambda: self, "127.0.0.1", self.port)
         auth = f"Authorization: Bearer {self.token}\r\n" if self.token else ""
         if go is not None:
             await go.wait()
-        writer.write(f"GET {self.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n{auth}\r\n".encode())
-        head = await reader.readuntil(b"\r\n\r\n")
-        if not head.startswith(b"HTTP/1.1 200"):
-            raise RuntimeError(f"subscribe failed: {head[:200]!r}")
-        self.ready.set()
-        tail = b""
-        pending = b""
-        while True:
-            data = await reader.read(1 << 20)
-            now = time.time()
+        transport.write(f"GET {self.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n{auth}\r\n"
+                        .encode())
+        try:
+            await self.ended
+        finally:
+            transport.close()
+
+    def _end(self, exc: Exception | None = None) -> None:
+        if self.ended is not None and not self.ended.done():
+            if exc is None:
+                self.ended.set_result(None)
+            else:
+                self.ended.set_exception(exc)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._end()
+
+    def data_received(self, data: bytes) -> None:
+        now = time.time()
+        if self.done is not None:
+            return
+        if not self.ready.is_set():
+            self.head += data
+            cut = self.head.find(b"\r\n\r\n")
+            if cut < 0:
+                return
+            if not self.head.startswith(b"HTTP/1.1 200"):
+                self._end(RuntimeError(f"subscribe failed: {self.head[:200]!r}"))
+                return
+            data, self.head = self.head[cut + 4:], b""
+            self.ready.set()
             if not data:
-                break
-            if self.first is None:
-                self.first = time.perf_counter()
-            buf = tail + data
-            self.frames += buf.count(b"id: ") - tail.count(b"id: ")
-            if self.parse:
-                pending += data
-                cut = pending.rfind(b"\n\n")
-                if cut >= 0:
-                    for m in STAMP.finditer(pending, 0, cut):
-                        self.latencies.append(now - float(m.group(1)))
-                    pending = pending[cut + 2:]
-            if END in buf:
-                self.done = time.perf_counter()
-                break
-            tail = buf[-32:]
-        writer.close()
+                return
+        if self.first is None:
+            self.first = time.perf_counter()
+        tail = self.tail
+        buf = tail + data
+        self.frames += buf.count(b"id: ") - tail.count(b"id: ")
+        if self.parse:
+            pending = self.pending + data
+            cut = pending.rfind(b"\n\n")
+            if cut >= 0:
+                for m in STAMP.finditer(pending, 0, cut):
+                    self.latencies.append(now - float(m.group(1)))
+                if self.record_ts:  # Metis' frames carry the record's ts; the baseline's is a constant
+                    for m in RECORD_TS.finditer(pending, 0, cut):
+                        self.from_record.append(now - record_time(m.group(1)))
+                pending = pending[cut + 2:]
+            self.pending = pending
+        if END in buf:
+            self.done = time.perf_counter()
+            self._end()
+            return
+        self.tail = buf[-32:]
+
+
+def record_time(ts: bytes) -> float:
+    """Seconds since the epoch of a record's ``ts`` (UTC, without its ``Z``)."""
+    return datetime.strptime(ts.decode(), "%Y-%m-%dT%H:%M:%S.%f").replace(tzinfo=UTC).timestamp()
+
+
+def proc_cpu(pid: int | None) -> tuple[float, float]:
+    """User and system CPU seconds of a process so far ((0.0, 0.0) when not known)."""
+    if pid is None:
+        return 0.0, 0.0
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 def proc_cpu_s(pid: int | None) -> float:
     """User + system CPU seconds of a process so far (0.0 when not known)."""
-    if pid is None:
-        return 0.0
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return sum(proc_cpu(pid))
+
+
+def lag_buckets(port: int) -> dict[float, float]:
+    """The server's SSE delivery lag histogram (commit -> sent), cumulative counts by bucket bound."""
+    import httpx
+
+    text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=10).text
+    return {float(le): float(n) for le, n in LAG_BUCKET.findall(text)}
+
+
+def lag_quantiles(before: dict[float, float], after: dict[float, float]) -> dict[str, float | None]:
+    """p50 / p99 of the server's delivery lag over a phase, as the upper bound (ms) of the bucket
+    holding that quantile (None past the last finite bucket)."""
+    bounds = sorted(after)
+    counts = [after[b] - before.get(b, 0.0) for b in bounds]
+    total = counts[-1] if counts else 0.0
+    out: dict[str, float | None] = {"server_lag_samples": total}
+    for name, q in (("server_lag_p50_ms_le", 0.5), ("server_lag_p99_ms_le", 0.99)):
+        hit = next((b for b, n in zip(bounds, counts, strict=True) if total and n >= q * total), None)
+        out[name] = None if hit is None or hit == float("inf") else round(hit * 1000, 3)
+    return out
 
 
 async def phase(port: int, path: str, token: str | None, subscribers: int, parsed: int,
                 trigger=None, server_pid: int | None = None) -> dict:  # noqa: ANN001
-    subs = [Sub(port, path, token, k < parsed) for k in range(subscribers)]
+    subs = [Sub(port, path, token, k < parsed, record_ts=trigger is not None) for k in range(subscribers)]
     go = asyncio.Event() if trigger is None else None
     tasks = [asyncio.create_task(s.run(go)) for s in subs]
     c0 = time.process_time()
-    s0 = proc_cpu_s(server_pid)
+    u0, k0 = proc_cpu(server_pid)
     if trigger is not None:
         await asyncio.gather(*(s.ready.wait() for s in subs))
         await trigger()
@@ -157,17 +234,21 @@ async def phase(port: int, path: str, token: str | None, subscribers: int, parse
         go.set()
     await asyncio.gather(*tasks)
     cpu = time.process_time() - c0
-    server_cpu = proc_cpu_s(server_pid) - s0
+    u1, k1 = proc_cpu(server_pid)
+    server_cpu = u1 + k1 - u0 - k0
     first = min(s.first for s in subs if s.first is not None)
     last = max(s.done or 0 for s in subs)
     frames = sum(s.frames for s in subs)
     lat = [x for s in subs for x in s.latencies]
+    from_record = [x for s in subs for x in s.from_record]
     return {"subscribers": subscribers, "frames": frames, "seconds": round(last - first, 4),
             "events_per_s": round(frames / (last - first), 1), "latency_p50_ms": ms(pct(lat, 0.5)),
             "latency_p99_ms": ms(pct(lat, 0.99)), "latency_samples": len(lat),
+            "record_to_read_p50_ms": ms(pct(from_record, 0.5)), "record_to_read_p99_ms": ms(pct(from_record, 0.99)),
             "all_complete": all(s.done is not None for s in subs),
             "client_cpu_us_per_frame": round(cpu / max(1, frames) * 1e6, 3),
-            "server_cpu_us_per_frame": round(server_cpu / max(1, frames) * 1e6, 3)}
+            "server_cpu_us_per_frame": round(server_cpu / max(1, frames) * 1e6, 3),
+            "server_system_cpu_share": round((k1 - k0) / server_cpu, 3) if server_cpu else None}
 
 
 async def metis_phase(server: MetisServer, topic: str, subscribers: int, n: int, parsed: int,
@@ -176,8 +257,10 @@ async def metis_phase(server: MetisServer, topic: str, subscribers: int, n: int,
         async def trigger() -> None:
             await tb.start("b_stamp", {"n": n, "interval_s": interval}, topic=topic)
 
+        lag0 = lag_buckets(server.port)
         r = await phase(server.port, f"/streams/{topic}", token_for("partner"), subscribers, parsed, trigger,
                         server.proc.pid if server.proc else None)
+        r.update(lag_quantiles(lag0, lag_buckets(server.port)))
     r["events_per_subscriber"] = n
     return r
 
@@ -204,6 +287,8 @@ def main() -> None:
     ap.add_argument("--paced-rate-one", type=float, default=200.0, help="events/s of the paced 1-subscriber phase")
     ap.add_argument("--paced-rate-many", type=float, default=10.0, help="events/s of the paced many phase")
     ap.add_argument("--paced-seconds", type=float, default=4.0)
+    ap.add_argument("--client-loop", choices=("uvloop", "asyncio"), default="uvloop",
+                    help="event loop of the bench's clients (the same for Metis and the baseline)")
     ap.add_argument("--smoke", action="store_true", help="small N, seconds (CI); results to a temp dir")
     args = ap.parse_args()
     load_at_start = [round(x, 2) for x in os.getloadavg()]  # the machine is shared: next to every figure
@@ -237,7 +322,12 @@ def main() -> None:
                     r["paced_events_per_s_per_subscriber"] = rate
                 out[f"baseline_paced_{label}"], out[f"metis_paced_{label}"] = b, m
 
-        asyncio.run(run_all())
+        if args.client_loop == "uvloop":
+            import uvloop
+
+            uvloop.run(run_all())
+        else:
+            asyncio.run(run_all())
         out["metis_producer_events_per_s_one"] = producer_rate(server, "bench-one")
         out["metis_producer_events_per_s_many"] = producer_rate(server, "bench-many")
     finally:
@@ -248,7 +338,9 @@ def main() -> None:
     r_one = ratio(out["metis_one"]["events_per_s"], out["baseline_one"]["events_per_s"])
     r_many = ratio(out["metis_many"]["events_per_s"], out["baseline_many"]["events_per_s"])
     p99 = max(out["metis_paced_one"]["latency_p99_ms"], out["metis_paced_many"]["latency_p99_ms"])
-    result = {"benchmark": "spine_sse", "load_average_at_start": load_at_start, **out, "ratio_one": r_one, "ratio_many": r_many,
+    result = {"benchmark": "spine_sse", "load_average_at_start": load_at_start,
+              "load_average_at_end": [round(x, 2) for x in os.getloadavg()], "client_loop": args.client_loop,
+              **out, "ratio_one": r_one, "ratio_many": r_many,
               "targets": {"ratio": TARGET_RATIO, "latency_p99_ms": TARGET_P99_MS},
               "met": {"ratio_one": r_one >= TARGET_RATIO, "ratio_many": r_many >= TARGET_RATIO,
                       "latency_p99_ms_paced": p99 <= TARGET_P99_MS,
@@ -271,12 +363,22 @@ def main() -> None:
         (f"{args.many} subs paced {args.paced_rate_many:g}/s: latency p50/p99 ms",
          f"{out['metis_paced_many']['latency_p50_ms']}/{out['metis_paced_many']['latency_p99_ms']}",
          f"{out['baseline_paced_many']['latency_p50_ms']}/{out['baseline_paced_many']['latency_p99_ms']}", ""),
+        (f"{args.many} subs paced: frames/s delivered (asked {args.many * args.paced_rate_many:,.0f})",
+         f"{out['metis_paced_many']['events_per_s']:,.0f}", f"{out['baseline_paced_many']['events_per_s']:,.0f}", ""),
+        (f"{args.many} subs paced: record ts -> read p50/p99 ms",
+         f"{out['metis_paced_many']['record_to_read_p50_ms']}/{out['metis_paced_many']['record_to_read_p99_ms']}",
+         "", ""),
+        (f"{args.many} subs paced: server commit -> sent p50/p99 ms (bucket bound)",
+         f"{out['metis_paced_many']['server_lag_p50_ms_le']}/{out['metis_paced_many']['server_lag_p99_ms_le']}",
+         "", ""),
         ("client CPU us/frame (many)", f"{mm['client_cpu_us_per_frame']}", f"{bm['client_cpu_us_per_frame']}", ""),
         ("server CPU us/frame: 1 sub; many (Metis: server process only)",
          f"{m1['server_cpu_us_per_frame']}; {mm['server_cpu_us_per_frame']}",
          f"{b1['server_cpu_us_per_frame']}; {bm['server_cpu_us_per_frame']}",
          f"{ratio(m1['server_cpu_us_per_frame'], b1['server_cpu_us_per_frame']):.2f}x; "
          f"{ratio(mm['server_cpu_us_per_frame'], bm['server_cpu_us_per_frame']):.2f}x"),
+        (f"server system-CPU share: paced {args.many} subs", f"{out['metis_paced_many']['server_system_cpu_share']}",
+         f"{out['baseline_paced_many']['server_system_cpu_share']}", ""),
         (f"server CPU us/frame: paced {args.many} subs", f"{out['metis_paced_many']['server_cpu_us_per_frame']}",
          f"{out['baseline_paced_many']['server_cpu_us_per_frame']}",
          f"{ratio(out['metis_paced_many']['server_cpu_us_per_frame'], out['baseline_paced_many']['server_cpu_us_per_frame']):.2f}x"),
