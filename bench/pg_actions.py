@@ -7,7 +7,7 @@ Figures, next to baselines measured in the same run:
 - time from the death (kill -9) of the worker processes running an action to that action's next
   new checkpoint (resumed by replay under its retry policy), on a PostgreSQL-backed server.
 - the worker tier: one serve-only replica (``--workers 0``) and 1, 2, 4 ``metis worker`` processes
-  (each ``--workers 1 --concurrency 4``): actions/s of ``t_noop`` (orchestration only) and of
+  (each ``--workers 4 --concurrency 4``: its ability processes started up front): actions/s of ``t_noop`` (orchestration only) and of
   ``t_sleep`` 0.25 s (an ability that waits, as on a model or tool call: the workers' slots are the
   limit) (baseline: 1 worker, same run); park-and-resume latency (answer sent -> ``action_completed``
   seen, the action parked with no worker and resumed by replay on whichever worker claims it;
@@ -208,8 +208,10 @@ def worker_tier(db_url: str, base: Path, seconds: float, clients: int, inflight:
     try:
         for n in counts:
             while len(workers) < n:
+                # its 4 ability processes started up front (each imports every ability: started on
+                # demand, under load their start-up fell inside the measured phases)
                 workers.append(MetisWorker(base / f"tier-w{len(workers)}", url, keys, env=env,
-                                           args=["--workers", "1", "--concurrency", "4"]).start())
+                                           args=["--workers", "4", "--concurrency", "4"]).start())
             if not smoke:  # warm up: worker processes start on demand (imports), not inside a measured phase;
                 # both loads, so a just-started worker's start-up CPU does not fall in the t_noop phase
                 asyncio.run(ability_phase(replica, WAITING_WORK, 2.0, clients, inflight))
@@ -234,6 +236,34 @@ def worker_tier(db_url: str, base: Path, seconds: float, clients: int, inflight:
     return out
 
 
+def tier_rows(tier: dict) -> list[tuple[str, str, str, str]]:
+    first = next(iter(tier["workers"]))
+    rows = [(f"worker tier t_noop actions/s, {n} worker(s)", f"{r['actions_per_s']:,.0f}",
+             f"{tier['workers'][first]['actions_per_s']:,.0f} ({first} worker)", f"{tier['scaling_vs_one_worker'][n]:.2f}x")
+            for n, r in tier["workers"].items()]
+    rows += [(f"worker tier t_sleep 0.25 s actions/s, {n} worker(s)", f"{r['actions_per_s']:,.1f}",
+              f"{tier['waiting_work'][first]['actions_per_s']:,.1f} ({first} worker)",
+              f"{tier['waiting_work_scaling_vs_one_worker'][n]:.2f}x") for n, r in tier.get("waiting_work", {}).items()]
+    rows.append(("park -> answer -> completed p50 ms (tier)", f"{tier['park_resume']['p50_ms']}", "", ""))
+    if "worker_death" in tier:
+        rows.append(("metis worker kill -9 -> resumed on the other (s)",
+                     f"{tier['worker_death']['seconds_to_new_progress']}", f"lease {TIER_LEASE_S} s + 2 s", ""))
+    return rows
+
+
+def tier_only(args: argparse.Namespace, counts: list[int], samples: int) -> None:
+    """``--tier-only``: the worker tier phases alone, with the load average around them."""
+    load_before = [round(x, 2) for x in os.getloadavg()]
+    with throwaway_database(args.admin_url) as db_url, tempfile.TemporaryDirectory() as scratch:
+        tier = worker_tier(db_url, Path(scratch), args.seconds, args.clients, args.inflight, counts, samples,
+                           args.smoke)
+    result = {"benchmark": "pg_actions_tier", "worker_tier": tier, "load_average_at_start": load_before,
+              "load_average": [round(x, 2) for x in os.getloadavg()]}
+    path = write_result("pg_actions_tier", result, args.smoke)
+    show(f"worker tier (load average {load_before} -> {result['load_average']})", tier_rows(tier))
+    print(f"wrote {path}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=8.0)
@@ -242,10 +272,17 @@ def main() -> None:
     ap.add_argument("--admin-url", default=ADMIN_URL)
     ap.add_argument("--smoke", action="store_true",
                     help="CI: 1 s phases, one replica (no two-replica phase), the crash on that replica")
+    ap.add_argument("--tier-only", action="store_true",
+                    help="only the worker tier (1, 2, 4 workers); writes results/pg_actions_tier.json")
+    ap.add_argument("--workers", default="1,2,4", help="worker counts of the tier phases (the first is the baseline)")
     args = ap.parse_args()
     if args.smoke:
         args.seconds, args.clients, args.inflight = 1.0, 2, 2
     samples = 2 if args.smoke else 12
+    counts = [1] if args.smoke else [int(n) for n in args.workers.split(",")]
+    if args.tier_only:
+        tier_only(args, counts, samples)
+        return
     with throwaway_database(args.admin_url) as db_url, tempfile.TemporaryDirectory() as scratch:
         base = Path(scratch)
         embedded = MetisServer(base / "embedded").start()
@@ -254,8 +291,7 @@ def main() -> None:
             park_embedded = asyncio.run(park_resume(embedded, samples))
         finally:
             embedded.stop()
-        tier = worker_tier(db_url, base, args.seconds, args.clients, args.inflight, [1] if args.smoke else [1, 2, 4],
-                           samples, args.smoke)
+        tier = worker_tier(db_url, base, args.seconds, args.clients, args.inflight, counts, samples, args.smoke)
         url = fresh_schema(db_url)
         keys = base / "keys"
         replicas = [MetisServer(base / f"r{i}", extra_args=["--database", url, "--keys-dir", str(keys)])
@@ -299,18 +335,7 @@ def main() -> None:
         ("p50 ms, 1 / 2 replicas", f"{one['p50_ms']} / {two['p50_ms']}", f"{sqlite['p50_ms']} (embedded)", ""),
         ("worker kill -9 -> new progress (s)", f"{resume['seconds_to_new_progress']}", "", ""),
     ])
-    tier_rows = [(f"worker tier t_noop actions/s, {n} worker(s)", f"{r['actions_per_s']:,.0f}",
-                  f"{tier['workers']['1']['actions_per_s']:,.0f} (1 worker)", f"{tier['scaling_vs_one_worker'][n]:.2f}x")
-                 for n, r in tier["workers"].items()]
-    tier_rows += [(f"worker tier t_sleep 0.25 s actions/s, {n} worker(s)", f"{r['actions_per_s']:,.1f}",
-                   f"{tier['waiting_work']['1']['actions_per_s']:,.1f} (1 worker)",
-                   f"{tier['waiting_work_scaling_vs_one_worker'][n]:.2f}x") for n, r in tier.get("waiting_work", {}).items()]
-    tier_rows.append(("park -> answer -> completed p50 ms (tier)", f"{tier['park_resume']['p50_ms']}",
-                      f"{park_embedded['p50_ms']} (embedded)", ""))
-    if "worker_death" in tier:
-        tier_rows.append(("metis worker kill -9 -> resumed on the other (s)",
-                          f"{tier['worker_death']['seconds_to_new_progress']}", f"lease {TIER_LEASE_S} s + 2 s", ""))
-    show(f"worker tier (load average {result['load_average']})", tier_rows)
+    show(f"worker tier (load average {result['load_average']})", tier_rows(tier))
     print(f"wrote {path}")
 
 

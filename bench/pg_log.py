@@ -32,12 +32,18 @@ import sys
 import tempfile
 import textwrap
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import psycopg  # noqa: E402
+
+try:
+    import uvloop
+except ImportError:  # platforms without uvloop
+    uvloop = None
 
 from bench.spine_common import REPO, ms, pct, ratio, show, write_result  # noqa: E402
 from receipts.log import Entry  # noqa: E402
@@ -112,10 +118,34 @@ def raw_copy(url: str, seconds: float, per_txn: int = 1000) -> dict:
             "records_per_s": round(seq / elapsed, 1)}
 
 
+def postgres_cpu_s() -> float:
+    """CPU seconds used so far by the local PostgreSQL server's processes (all of them: backends,
+    WAL writer, checkpointer), from /proc; 0 where it cannot be read."""
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if (entry / "comm").read_text().strip() != "postgres":
+                continue
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def thread_cpu_s(thread: object) -> float:
+    ident = getattr(thread, "ident", None)
+    return time.clock_gettime(time.pthread_getcpuclockid(ident)) if ident else 0.0
+
+
 async def metis_appends(url: str, keys: Path, seconds: float, appenders: int, name: str = "r1") -> dict:
     rlog = PostgresReceiptLog(url, keys)
     rlog.open()
     rlog.bind_loop(asyncio.get_running_loop())
+    cpu0, writer0, pg0 = time.process_time(), thread_cpu_s(rlog._writer), postgres_cpu_s()
+    moved0, locked0 = getattr(rlog, "moved_total", 0), getattr(rlog, "locked_total", 0)  # (older code: none)
     latencies: list[float] = []
     acked: dict[int, str] = {}
     stop = False
@@ -139,9 +169,15 @@ async def metis_appends(url: str, keys: Path, seconds: float, appenders: int, na
     await asyncio.gather(*tasks)
     elapsed = time.perf_counter() - t0
     commits = rlog.commits_total - commits0
+    cpu, writer, pg = time.process_time() - cpu0, thread_cpu_s(rlog._writer) - writer0, postgres_cpu_s() - pg0
+    moved, locked = getattr(rlog, "moved_total", 0) - moved0, getattr(rlog, "locked_total", 0) - locked0
     rlog.close()
+    per = 1e6 / max(1, len(acked))
     return {"appenders": appenders, "acknowledged": len(acked), "seconds": round(elapsed, 3),
             "records_per_s": round(len(acked) / elapsed, 1), "commits": commits,
+            "calls_tail_moved": moved, "batches_locked_path": locked,
+            "process_cpu_us_per_record": round(cpu * per, 1), "writer_thread_cpu_us_per_record": round(writer * per, 1),
+            "postgres_cpu_us_per_record": round(pg * per, 1),
             "records_per_commit": round(len(acked) / max(1, commits), 1),
             "append_p50_ms": ms(pct(latencies, 0.50)), "append_p99_ms": ms(pct(latencies, 0.99)),
             "acked": acked}
@@ -151,16 +187,22 @@ REPLICA = textwrap.dedent("""
     import asyncio, json, sys
     from pathlib import Path
     sys.path.insert(0, sys.argv[1])
-    from bench.pg_log import metis_appends
-    r = asyncio.run(metis_appends(sys.argv[2], Path(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5]), sys.argv[6]))
+    from bench.pg_log import metis_appends, run_loop
+    r = run_loop(sys.argv[7])(metis_appends(sys.argv[2], Path(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5]),
+                                            sys.argv[6]))
     print(json.dumps(r))
 """)
 
 
-def two_replicas(url: str, keys: Path, seconds: float, appenders: int) -> dict:
+def run_loop(name: str) -> Callable[[Coroutine[Any, Any, dict]], dict]:
+    """``asyncio.run`` on the named event loop (``uvloop``: the server's, through uvicorn)."""
+    return uvloop.run if name == "uvloop" and uvloop is not None else asyncio.run  # type: ignore[return-value]
+
+
+def two_replicas(url: str, keys: Path, seconds: float, appenders: int, loop: str = "asyncio") -> dict:
     """Two replica processes, ``appenders // 2`` appenders each, on the same database at once."""
     procs = [subprocess.Popen([sys.executable, "-c", REPLICA, str(REPO), url, str(keys), str(seconds),
-                               str(appenders // 2), name], stdout=subprocess.PIPE, text=True)
+                               str(appenders // 2), name, loop], stdout=subprocess.PIPE, text=True)
              for name in ("r1", "r2")]
     runs = [json.loads(p.communicate()[0].strip().splitlines()[-1]) for p in procs]
     acked: dict[int, str] = {}
@@ -171,7 +213,10 @@ def two_replicas(url: str, keys: Path, seconds: float, appenders: int) -> dict:
             "records_per_s": round(len(acked) / secs, 1),
             "no_seq_twice": len(acked) == sum(len(r["acked"]) for r in runs),
             "append_p50_ms": max(r["append_p50_ms"] for r in runs),
-            "append_p99_ms": max(r["append_p99_ms"] for r in runs), "acked": acked}
+            "append_p99_ms": max(r["append_p99_ms"] for r in runs),
+            "calls_tail_moved": sum(r["calls_tail_moved"] for r in runs),
+            "batches_locked_path": sum(r["batches_locked_path"] for r in runs),
+            "process_cpu_us_per_record": [r["process_cpu_us_per_record"] for r in runs], "acked": acked}
 
 
 def check(url: str, keys: Path, run: dict) -> dict:
@@ -244,6 +289,8 @@ def main() -> None:
     ap.add_argument("--appenders", type=int, default=100)
     ap.add_argument("--open-records", type=int, default=200_000, help="log size for the start-up figure")
     ap.add_argument("--admin-url", default=ADMIN_URL)
+    ap.add_argument("--loop", choices=("uvloop", "asyncio"), default="uvloop" if uvloop else "asyncio",
+                    help="event loop of the appenders (default: uvloop, the server's, when installed)")
     ap.add_argument("--smoke", action="store_true", help="seconds-long run for CI; results not committed")
     args = ap.parse_args()
     if args.smoke:
@@ -254,9 +301,9 @@ def main() -> None:
         insert = raw_insert(fresh_schema(db_url), args.seconds / 2)
         copy = raw_copy(fresh_schema(db_url), args.seconds / 2)
         url1 = fresh_schema(db_url)
-        one = check(url1, keys, asyncio.run(metis_appends(url1, keys, args.seconds, args.appenders)))
+        one = check(url1, keys, run_loop(args.loop)(metis_appends(url1, keys, args.seconds, args.appenders)))
         url2 = fresh_schema(db_url)
-        two = check(url2, keys, two_replicas(url2, keys, args.seconds, args.appenders))
+        two = check(url2, keys, two_replicas(url2, keys, args.seconds, args.appenders, args.loop))
         opening = open_times(db_url, keys, args.open_records)
     result = {
         "benchmark": "pg_log",
@@ -266,6 +313,7 @@ def main() -> None:
         "baseline_copy_1000_per_txn": copy,
         "start_up": opening,
         "load_average_at_start": load_before,
+        "event_loop": args.loop,
         "ratio_vs_single_row_insert": ratio(one["records_per_s"], insert["records_per_s"]),
         "ratio_vs_copy_1000": ratio(one["records_per_s"], copy["records_per_s"]),
         # each appender waits for its append, so one commit carries at most `appenders` records: the rate

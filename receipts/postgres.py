@@ -5,8 +5,8 @@ hash chain, RFC 9162 Merkle tree, Ed25519 signed tree heads, so one verifier rea
 
 Ordering: a transaction-scoped advisory lock with group commit. Each replica queues its appends
 to one writer thread; the writer takes everything waiting, builds the bodies, leaf hashes and the
-Merkle nodes they complete on the tail it last wrote, and calls ``metis_log_append_fenced``
-(migration 0006): one round trip, two transactions. The first takes ``pg_advisory_xact_lock(LOG_LOCK)``,
+Merkle nodes they complete on the tail it last wrote, and calls ``metis_log_append_gap``
+(migration 0007): one round trip, two transactions. The first takes ``pg_advisory_xact_lock(LOG_LOCK)``,
 checks the tail and the fences of the batch's fenced appends (a worker's claim epoch: the job must
 still run under it; the jobs are share-locked until this commit), inserts records and nodes and
 commits without waiting for the WAL flush, so the
@@ -76,8 +76,10 @@ _ARRAYS = ("%b::bigint[], %b::text[], %b::text[], %b::text[], %b::text[], %b::te
            "%b::bytea[], %b::text[]")
 _NODES = "%b::integer[], %b::bigint[], %b::bytea[]"
 # The batch procedure (migration 0006): records, nodes, the batch's fences (action ids, epochs).
-APPEND = (f"CALL metis_log_append_fenced(%b::bigint, %b::bigint, %b::text, {_ARRAYS}, {_NODES}, %b::text[], "
-          "%b::bigint[], %b::text, %b::text, NULL, NULL, NULL, NULL)")
+# The batch's insert (migration 0007): records, nodes, the batch's fences (action ids, epochs); committed
+# without waiting for the flush. The durable head is raised after it by the flusher (BARRIER).
+APPEND = (f"SELECT * FROM metis_log_insert(%b::bigint, %b::bigint, %b::text, {_ARRAYS}, {_NODES}, %b::text[], "
+          "%b::bigint[])")
 INSERT = f"INSERT INTO records ({COLUMNS}) SELECT * FROM unnest({_ARRAYS})"
 INSERT_NODES = f"INSERT INTO merkle_nodes (level, idx, hash) SELECT * FROM unnest({_NODES})"
 # Raise this writer's row of the durable head to %s (never lower it) and wake the followers, in one
@@ -88,6 +90,9 @@ BARRIER = ("WITH raised AS (INSERT INTO metis_log_head (writer, seq) VALUES (%s,
            "SELECT pg_notify('metis_log', %s)")
 HEAD = "(SELECT max(seq) FROM metis_log_head)"
 CONNECTION_ERRORS = (psycopg.OperationalError, psycopg.InterfaceError)
+# follow_only: a follower woken by a notification waits this long for more before it reads (a worker
+# needs other processes' state records soon, not at each of their commits)
+FOLLOW_COALESCE_S = 0.02
 
 
 def connect(url: str, autocommit: bool = True, app: str = "metis") -> psycopg.Connection:
@@ -187,17 +192,35 @@ class PostgresReceiptLog(LogCore):
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pool: ConnectionPool | None = None
         self._writer: threading.Thread | None = None
+        self._flusher: threading.Thread | None = None
+        self._flushes: queue.SimpleQueue[Any] = queue.SimpleQueue()  # inserted batches, sign requests, STOP
         self._follower: threading.Thread | None = None
         self._stopping = threading.Event()
         self.signer: TreeHeadSigner | None = None
         self.retained_from = 1
         self.appended_total = 0
         self.commits_total = 0
+        self.moved_total = 0  # calls that found the tail moved by another process (and were sent again)
+        self.locked_total = 0  # batches that took the locked path (the tail kept moving)
         self.available = True  # False while the writer cannot reach the database
         self._attempt: _Commit | None = None  # the batch whose metis_log_append is under way
         self._token = secrets.token_hex(6)  # names this replica's flushes in their notifications
+        self._follow_types: tuple[str, ...] | None = None  # None: follow every record (see follow_only)
+        self._own: dict[int, str] = {}  # follow_only: seq -> hash of this process's records the follower skips
 
     # -- lifecycle -----------------------------------------------------------------------------
+
+    def follow_only(self, types: Sequence[str]) -> None:
+        """Follow only the records of ``types``, for a process whose listeners need nothing else and
+        that serves no stream, proof or tree head (a ``metis worker``: its scheduler reads state
+        records). Its follower then reads just those records up to the durable head (skipping its
+        own: the process knew them before it wrote them), and keeps no Merkle tree: following costs it a query per wake-up and the records
+        it needs, not a read and two hashes of every record every process writes. Appending is
+        unchanged (the writer chains on the tail and stores every node it completes); a tree head
+        signed here is computed from the stored nodes at the durable head. Call before ``open``."""
+        if not types or any(not t.isidentifier() for t in types):
+            raise ValueError(f"record types to follow must be plain names, got {list(types)!r}")
+        self._follow_types = tuple(types)
 
     def open(self) -> None:
         """Migrate, load the Merkle tree's right edge (O(log n) stored nodes; a log written before
@@ -215,6 +238,8 @@ class PostgresReceiptLog(LogCore):
             self._last_seq, self._last_hash, self._tree = self._tree_at(conn, head)
         self._stopping.clear()
         self._writer = threading.Thread(target=self._write_loop, name="pg-log-writer", daemon=True)
+        self._flusher = threading.Thread(target=self._flush_loop, name="pg-log-flusher", daemon=True)
+        self._flusher.start()
         self._follower = threading.Thread(target=self._follow_loop, name="pg-log-follower", daemon=True)
         self._writer.start()
         self._follower.start()
@@ -332,19 +357,85 @@ class PostgresReceiptLog(LogCore):
         return fut.result()
 
     def _write_loop(self) -> None:
+        """Insert batches, one after the other, each chained on the one before; the flusher makes
+        them durable and acknowledges them, so the next batch is built and inserted while the
+        previous ones wait for their flush. Sign requests go to the flusher, behind the batches
+        inserted before them. On STOP, the flusher drains and stops too."""
+        conn: psycopg.Connection | None = None
+        stop = False
+        try:
+            while not stop:
+                first = self._queue.get()
+                if first is STOP:
+                    break
+                batch, signs, stop = self._take_batch(first)
+                if batch:
+                    conn = self._commit_with_retry(conn, batch)
+                for fut in signs:
+                    self._flushes.put(("sign", fut))
+        finally:
+            self._flushes.put(STOP)
+            if self._flusher is not None:
+                self._flusher.join()
+            if conn is not None:
+                conn.close()
+
+    def _flush_loop(self) -> None:
+        """Make inserted batches durable: take every batch waiting, raise the durable head over the
+        last one in one synchronously committed transaction (its WAL flush covers all of them, and
+        any other process's records before them), then integrate and acknowledge each in order."""
         conn: psycopg.Connection | None = None
         stop = False
         while not stop:
-            first = self._queue.get()
-            if first is STOP:
-                break
-            batch, signs, stop = self._take_batch(first)
-            if batch:
-                conn = self._commit_with_retry(conn, batch)
-            for fut in signs:
-                conn = self._sign_with_retry(conn, fut)
+            items = [self._flushes.get()]
+            while True:
+                try:
+                    items.append(self._flushes.get_nowait())
+                except queue.Empty:
+                    break
+            stop = STOP in items
+            batches = [i for i in items if isinstance(i, _Commit)]
+            durable = [b for b in batches if b.own]
+            if durable:
+                conn, failure = self._raise_with_retry(conn, durable[-1].own[-1].seq)
+                if failure is not None:
+                    for b in batches:
+                        self._acknowledge([(fut, failure) for fut, res in b.results])
+                    batches = []
+            for b in batches:
+                self._committed(b, conn)
+            for item in items:
+                if isinstance(item, tuple) and item[0] == "sign":
+                    conn = self._sign_with_retry(conn, item[1], "metis-log-flusher")
         if conn is not None:
             conn.close()
+
+    def _raise_with_retry(self, conn: psycopg.Connection | None, seq: int
+                          ) -> tuple[psycopg.Connection | None, StorageUnavailable | None]:
+        """Raise the durable head to ``seq`` (idempotent), reconnecting with backoff for up to
+        ``retry_window_s``; then the failure (the batches' records stay above the head, never
+        acknowledged, until a replica raises it over them)."""
+        deadline = time.monotonic() + self.retry_window_s
+        delays = backoff()
+        while True:
+            try:
+                if conn is None or conn.closed or conn.broken:
+                    if conn is not None:
+                        conn.close()
+                    conn = connect(self.url, app="metis-log-flusher")
+                _raise_head(conn, seq, self._token)
+                self.available = True
+                return conn, None
+            except CONNECTION_ERRORS as exc:
+                self.available = False
+                if conn is not None:
+                    conn.close()
+                conn = None
+                if time.monotonic() >= deadline:
+                    failure = unavailable(exc, "append")
+                    log.warning("pg_flush_failed", error=str(failure), upto=seq)
+                    return None, failure
+                time.sleep(next(delays))
 
     def _writer_conn(self, conn: psycopg.Connection | None) -> psycopg.Connection:
         if conn is not None and not conn.closed and not conn.broken:
@@ -369,11 +460,13 @@ class PostgresReceiptLog(LogCore):
                 conn = self._writer_conn(conn)
                 if inflight is not None:
                     if self._landed(conn, inflight.own[-1]):
-                        _raise_head(conn, inflight.own[-1].seq, self._token)
-                        self._committed(inflight, conn)
+                        self._attempt = None
+                        self._flushes.put(inflight)
                         return conn
                     inflight = None
-                self._committed(self._commit_batch(conn, batch), conn)
+                done = self._commit_batch(conn, batch)
+                self._attempt = None
+                self._flushes.put(done)
                 self.available = True
                 return conn
             except CONNECTION_ERRORS as exc:
@@ -401,10 +494,12 @@ class PostgresReceiptLog(LogCore):
         """A durable batch: integrate it, acknowledge its appenders, then tell the listeners. When
         other replicas' records precede it and were not followed yet, they and it are read now (the
         follower skips this replica's own notifications)."""
-        self._attempt = None
         if done.own:
             self.appended_total += len(done.own)
             self.commits_total += 1
+        if self._follow_types is not None:  # nothing to integrate: no tree here, and the listeners knew these
+            self._acknowledge(done.results)
+            return
         self._integrate(done.own, done.leaves, lambda: self._acknowledge(done.results))
         if done.own and self._last_seq < done.own[-1].seq:
             try:
@@ -457,6 +552,9 @@ class PostgresReceiptLog(LogCore):
                  refused: set[Fence]) -> tuple[_Commit, FrontierTree, list[tuple[int, int, bytes]]]:
         """Records, leaves, the tree after them and the Merkle nodes they complete."""
         results, own = self._build(batch, tail[0], tail[1], refused)
+        if self._follow_types is not None:  # known here already: the follower must not hand them over again
+            with self._follow_lock:
+                self._own.update((r.seq, r.hash) for r in own if r.type in self._follow_types)
         leaves = [leaf_hash(r.body) for r in own]
         tree = tail[2].copy()
         nodes = tree.extend(leaves)
@@ -467,8 +565,8 @@ class PostgresReceiptLog(LogCore):
 
     def _commit_batch(self, conn: psycopg.Connection, batch: list[tuple[Any, ...]]) -> _Commit:
         """One round trip when the tail is where this writer left it and every fence holds
-        (``metis_log_append_fenced`` checks the fences under the log's lock). A moved tail: reload it
-        and try again. Stale fences: the procedure names them and inserts nothing; the batch is
+        (``metis_log_append_gap`` checks the fences under the log's lock). A moved tail: the answer
+        holds the records in between; chain on them and try again. Stale fences: the procedure names them and inserts nothing; the batch is
         rebuilt without those appends (they alone fail with ``FencedOut``) and sent again. A tail that
         keeps moving takes the locked path."""
         refused: set[Fence] = set()
@@ -480,11 +578,10 @@ class PostgresReceiptLog(LogCore):
                 return done
             fences = sorted({item[3] for item in batch if item[3] is not None and item[3] not in refused},
                             key=lambda f: (f.action_id, f.epoch))
-            last = done.own[-1].seq
-            ok, tail_seq, tail_hash, stale = conn.execute(APPEND, (
+            ok, tail_seq, tail_hash, stale, gap = conn.execute(APPEND, (
                 LOG_LOCK, tail[0], tail[1], *_columns(done.own), *_node_columns(nodes),
-                _array(_TextArray, [f.action_id for f in fences]), _array(_Int8Array, [f.epoch for f in fences]),
-                self._token, f"{last} {self._token}")).fetchone()  # type: ignore[misc]
+                _array(_TextArray, [f.action_id for f in fences]),
+                _array(_Int8Array, [f.epoch for f in fences]))).fetchone()  # type: ignore[misc]
             if ok:
                 self._pending = (done.own[-1].seq, done.own[-1].hash, tree)
                 return done
@@ -492,41 +589,51 @@ class PostgresReceiptLog(LogCore):
             if stale:
                 refused.update(fences[n - 1] for n in stale)
                 continue
-            self._pending = self._advance(conn, tail, tail_seq, tail_hash)
+            self._pending = self._advance(conn, tail, tail_seq, tail_hash, gap)
+            self.moved_total += 1
             moved += 1
         return self._commit_locked(conn, batch)
 
-    def _advance(self, conn: psycopg.Connection, tail: tuple[int, str, FrontierTree], seq: int, hsh: str
-                 ) -> tuple[int, str, FrontierTree] | None:
-        """The tail moved from ``tail`` to (seq, hsh): other processes appended. Chain on by reading
-        just their records (one query; they may be above the durable head: they are only hashed here,
-        never shown) instead of reloading the tree's right edge (a query per level). None (reload)
-        when they are many, or do not end on (seq, hsh)."""
+    def _advance(self, conn: psycopg.Connection, tail: tuple[int, str, FrontierTree], seq: int, hsh: str,
+                 gap: list[bytes] | None = None) -> tuple[int, str, FrontierTree] | None:
+        """The tail moved from ``tail`` to (seq, hsh): other processes appended. Chain on by hashing
+        just their records (``gap``, their bodies as the batch procedure answered them, else read
+        with one query; they may be above the durable head: they are only hashed here, never shown)
+        instead of reloading the tree's right edge (a query per level). None (reload) when they are
+        many, or do not end on (seq, hsh)."""
         if not tail[0] < seq <= tail[0] + 4096:
             return None
-        rows = conn.execute("SELECT seq, body FROM records WHERE seq > %s AND seq <= %s ORDER BY seq",
-                            (tail[0], seq)).fetchall()
-        bodies = [bytes(b) for s, b in rows]
-        if [s for s, _ in rows] != list(range(tail[0] + 1, seq + 1)) or _sha256(bodies[-1]) != hsh:
+        if gap is not None and len(gap) == seq - tail[0]:
+            bodies = [bytes(b) for b in gap]
+        else:
+            rows = conn.execute("SELECT seq, body FROM records WHERE seq > %s AND seq <= %s ORDER BY seq",
+                                (tail[0], seq)).fetchall()
+            if [s for s, _ in rows] != list(range(tail[0] + 1, seq + 1)):
+                return None
+            bodies = [bytes(b) for _, b in rows]
+        if _sha256(bodies[-1]) != hsh:
             return None
         tree = tail[2].copy()
         tree.extend(leaf_hash(b) for b in bodies)
         return seq, hsh, tree
 
     def _commit_locked(self, conn: psycopg.Connection, batch: list[tuple[Any, ...]]) -> _Commit:
-        """Lock, read the tail, check fences, insert records and nodes, raise the durable head, commit
-        (synchronously: the lock is held through the flush here): the path of a tail that keeps moving."""
+        """Lock, read the tail, check fences, insert records and nodes, commit without waiting for the
+        flush (the lock goes with the commit; the flusher raises the durable head), as the batch
+        function does: the path of a tail that keeps moving."""
         with conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (LOG_LOCK,))
             seq, hsh = self._tail(conn)
             if self._pending is None or self._pending[:2] != (seq, hsh):
-                self._pending = self._tree_at(conn, seq)
+                moved = self._advance(conn, self._pending, seq, hsh) if self._pending is not None else None
+                self._pending = moved or self._tree_at(conn, seq)
             done, tree, nodes = self._prepare(batch, self._pending, self._stale_fences(conn, batch))
             if done.own:
                 conn.execute(INSERT, _columns(done.own))
                 if nodes:
                     conn.execute(INSERT_NODES, _node_columns(nodes))
-                _raise_head(conn, done.own[-1].seq, self._token)
+                conn.execute("SET LOCAL synchronous_commit = off")  # the lock goes with this commit, not after the flush
+        self.locked_total += 1
         if done.own:
             self._pending = (done.own[-1].seq, done.own[-1].hash, tree)
         return done
@@ -580,6 +687,8 @@ class PostgresReceiptLog(LogCore):
 
     def _catch_up(self, conn: psycopg.Connection, upto: int | None = None) -> None:
         """Integrate every durable record after ``last_seq`` (up to ``upto``), in chunks."""
+        if self._follow_types is not None:
+            return self._catch_up_only(conn)
         while True:
             start = self._last_seq
             sql = f"SELECT {COLUMNS} FROM records WHERE seq > %s AND seq <= {HEAD} ORDER BY seq LIMIT 2000"
@@ -590,9 +699,38 @@ class PostgresReceiptLog(LogCore):
             if len(rows) < 2000 or (upto is not None and self._last_seq >= upto) or self._last_seq == start:
                 return
 
+    def _catch_up_only(self, conn: psycopg.Connection) -> None:
+        """``follow_only``: hand the listeners the durable records of the followed types after
+        ``last_seq``, then move ``last_seq`` to the head read in the same statement."""
+        kinds = ", ".join(f"'{t}'" for t in self._follow_types or ())
+        sql = (f"WITH h AS (SELECT {HEAD} AS head) SELECT h.head, r.* FROM h LEFT JOIN LATERAL "
+               f"(SELECT {COLUMNS} FROM records WHERE seq > %s AND seq <= h.head AND type IN ({kinds}) "
+               "ORDER BY seq LIMIT 2000) r ON true")
+        while True:
+            rows = conn.execute(sql, (self._last_seq,)).fetchall()
+            head = rows[0][0] or 0
+            recs = [Record.from_row(r[1:]) for r in rows if r[1] is not None]
+            full = len(recs) >= 2000
+            with self._follow_lock:
+                # this process's own records are skipped (matched by seq and hash: an attempt that found
+                # the tail moved registered seqs that other processes' records took)
+                new = [r for r in recs if r.seq > self._last_seq and self._own.pop(r.seq, None) != r.hash]
+                self._last_seq = max(self._last_seq, recs[-1].seq if full else head)
+                for seq in [q for q in self._own if q <= self._last_seq]:
+                    del self._own[seq]
+                loop = self._loop
+                if new and self._listeners and loop is not None and not loop.is_closed():
+                    try:
+                        loop.call_soon_threadsafe(self._deliver, new)
+                    except RuntimeError:
+                        pass
+            if not full:
+                return
+
     def _follow_loop(self) -> None:
         """Integrate what other replicas made durable: woken by their NOTIFY (this replica's own are
-        skipped: its flusher integrates them), or every ``poll_s`` in case a notification was lost."""
+        skipped: its flusher integrates them, or with ``follow_only`` it knew them), or every
+        ``poll_s`` in case a notification was lost."""
         conn: psycopg.Connection | None = None
         delays = backoff(0.1, 2.0)
         behind = True
@@ -606,8 +744,12 @@ class PostgresReceiptLog(LogCore):
                 if behind:
                     self._catch_up(conn)
                 behind = True  # a poll without notification catches up too
-                for note in conn.notifies(timeout=self.poll_s, stop_after=1):
-                    behind = not note.payload.endswith(self._token)
+                notes = list(conn.notifies(timeout=self.poll_s, stop_after=1))
+                if notes:  # then every notification already here (with follow_only, those of the next
+                    # moment too): one read for all of them, not one per commit of every process
+                    notes += conn.notifies(timeout=FOLLOW_COALESCE_S if self._follow_types else 0.0)
+                    # this replica's own are integrated by its flusher
+                    behind = any(not note.payload.endswith(self._token) for note in notes)
             except CONNECTION_ERRORS as exc:
                 if conn is not None:
                     conn.close()
@@ -693,9 +835,13 @@ class PostgresReceiptLog(LogCore):
 
     # -- Merkle tree heads and proofs --------------------------------------------------------
 
-    def _sign_with_retry(self, conn: psycopg.Connection | None, fut: Future) -> psycopg.Connection | None:
+    def _sign_with_retry(self, conn: psycopg.Connection | None, fut: Future,
+                         app: str = "metis-log-writer") -> psycopg.Connection | None:
         try:
-            conn = self._writer_conn(conn)
+            if conn is None or conn.closed or conn.broken:
+                if conn is not None:
+                    conn.close()
+                conn = connect(self.url, app=app)
             self._catch_up(conn)
             fut.set_result(self._sign(conn))
             return conn
@@ -711,6 +857,11 @@ class PostgresReceiptLog(LogCore):
     def _sign(self, conn: psycopg.Connection) -> dict[str, Any]:
         """Sign the tree head of everything integrated so far; the first head stored for a size wins."""
         assert self.signer is not None
+        if self._follow_types is not None:  # no tree kept here: the right edge at the durable head, from the nodes
+            head = conn.execute(f"SELECT {HEAD}").fetchone()[0] or 0  # type: ignore[index]
+            tree = self._tree_at(conn, head)[2]
+            with self._tree_lock:
+                self._tree = tree
         with self._tree_lock:
             size = self._tree.size
             root = self._tree.root()

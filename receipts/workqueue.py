@@ -76,15 +76,18 @@ class WorkQueue:
             self._pool.close()
             self._opened = False
 
+    def _open(self) -> None:
+        if not self._opened:
+            self._pool.open()
+            self._opened = True
+
     def _run(self, sql: str, args: tuple[Any, ...], conn: psycopg.Connection | None = None) -> list[dict[str, Any]]:
         try:
             if conn is not None:
                 with conn.cursor(row_factory=dict_row) as cur:
                     cur.execute(sql, args)
                     return cur.fetchall() if cur.description else []
-            if not self._opened:
-                self._pool.open()
-                self._opened = True
+            self._open()
             with self._pool.connection() as own, own.cursor(row_factory=dict_row) as cur:
                 cur.execute(sql, args)
                 return cur.fetchall() if cur.description else []
@@ -233,7 +236,10 @@ class WorkQueue:
         """Jobs whose lease expired: back to ``available`` (attempts left) or ``failed``. One rescuer at a
         time (a transaction-scoped advisory lock; the others skip)."""
         try:
-            with connect(self.url, app="metis-rescuer") as conn, conn.transaction():
+            # a pooled connection: every process rescues every poll, and a new connection per poll
+            # costs the database a backend start each time (more CPU than the rescue itself)
+            self._open()
+            with self._pool.connection() as conn, conn.transaction():
                 if not conn.execute("SELECT pg_try_advisory_xact_lock(%s)", (RESCUER_LOCK,)).fetchone()[0]:
                     return {"requeued": [], "failed": []}
                 rows = conn.execute(

@@ -1,0 +1,96 @@
+"""How a PostgreSQL replica follows and flushes: a process that follows only some record types
+(``follow_only``, as ``metis worker`` does), and batches inserted while earlier ones wait for their
+flush, each acknowledged only after its own durable head. Real PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+import psycopg
+
+from receipts.log import Entry, Record
+from receipts.merkle import MerkleTree, leaf_hash
+from receipts.postgres import PostgresReceiptLog, verify_database
+
+
+def entry(i: int, kind: str) -> Entry:
+    if kind == "state":
+        return Entry("state", "running", "acme", {"view": {"i": i}}, topic="t", action_id=f"act_{i % 3}")
+    return Entry("event", "action_progress", "acme", {"i": i}, topic="t", action_id=f"act_{i % 3}", stream=True)
+
+
+def test_a_process_following_only_state_records_gets_others_state_records_once_in_order(pg_url, tmp_path):
+    keys = tmp_path / "keys"
+    full = PostgresReceiptLog(pg_url, keys, poll_s=0.2)
+    worker = PostgresReceiptLog(pg_url, keys, poll_s=0.2)
+    worker.follow_only(("state",))
+    full.open()
+    worker.open()
+    seen: list[Record] = []
+    try:
+        async def run() -> tuple[list[int], list[int]]:
+            worker.bind_loop(asyncio.get_running_loop())
+            worker.add_listener(seen.extend)
+            others: list[int] = []
+            own: list[int] = []
+            for i in range(30):  # both append, interleaved: the worker chains on the other's records
+                others += [r.seq for r in full.append_sync([entry(i, "state"), entry(i, "event")])]
+                own += [r.seq for r in await worker.append([entry(100 + i, "state"), entry(100 + i, "event")])]
+            deadline = time.monotonic() + 10
+            while (not seen or seen[-1].seq < others[-2]) and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+            return others, own
+
+        others, own = asyncio.run(run())
+        state_of_others = [s for n, s in enumerate(others) if n % 2 == 0]
+        # the other process's state records, each once, in seq order; not its events, not its own records
+        assert [r.seq for r in seen] == state_of_others
+        assert all(r.type == "state" and r.payload["view"]["i"] < 100 for r in seen)
+        assert worker.last_seq >= others[-2]
+        assert own == sorted(own) and not set(own) & set(others)
+        sth = worker.sign_tree_head()  # no tree kept by the worker: the head is built from the stored nodes
+        with psycopg.connect(pg_url) as conn:
+            bodies = [bytes(b) for (b,) in conn.execute("SELECT body FROM records WHERE seq <= %s ORDER BY seq",
+                                                        (sth["tree_size"],))]
+        assert sth["tree_size"] == len(bodies) >= own[-1]
+        assert sth["root_hash"] == MerkleTree([leaf_hash(b) for b in bodies]).root().hex()
+    finally:
+        worker.close()
+        full.close()
+    assert verify_database(pg_url, keys).ok
+
+
+def test_a_batch_is_inserted_while_the_one_before_waits_for_its_flush(pg_url, tmp_path):
+    """The writer does not wait for a flush: with the head table held (the flusher cannot raise the
+    durable head), two batches are both inserted, neither is acknowledged nor visible; once the head
+    can move, both are acknowledged, in order, in one chain."""
+    keys = tmp_path / "keys"
+    store = PostgresReceiptLog(pg_url, keys)
+    store.open()
+    try:
+        store.append_sync([Entry("receipt", "first", "acme", {})])
+        results: list[list[Record]] = []
+        with psycopg.connect(pg_url) as holder:
+            holder.execute("LOCK TABLE metis_log_head IN EXCLUSIVE MODE")
+            threads = []
+            for name in ("second", "third"):
+                t = threading.Thread(target=lambda n=name: results.append(store.append_sync([Entry("receipt", n, "acme", {})])))
+                t.start()
+                threads.append(t)
+                with psycopg.connect(pg_url, autocommit=True) as admin:  # this batch is inserted, not yet durable
+                    deadline = time.monotonic() + 20
+                    want = 2 if name == "second" else 3
+                    while admin.execute("SELECT count(*) FROM records").fetchone()[0] < want:
+                        assert time.monotonic() < deadline, f"batch {name} was not inserted while the flush waited"
+                        time.sleep(0.02)
+            assert results == []  # nothing acknowledged before its durable head
+            assert [r.name for r in store.read_range(1, 10)] == ["first"]
+        for t in threads:
+            t.join(30)
+        assert sorted((r[0].seq, r[0].name) for r in results) == [(2, "second"), (3, "third")]
+        assert [r.name for r in store.read_range(1, 10)] == ["first", "second", "third"]
+    finally:
+        store.close()
+    assert verify_database(pg_url, keys).ok
