@@ -10,6 +10,8 @@ Figures (each next to a baseline measured in the same run):
   (the pool size from ``/healthz`` is reported before and after), the second runs on the grown pool;
 - durable log commits per action in phase (a) (the server's ``metis_log_commits_total``): the
   fsyncs a no-op action's path costs, which no code outside the disk makes cheaper;
+- a fresh server's first no-op action, started as soon as ``/healthz`` answers (the warm workers
+  still starting): start -> completed, next to the server's own time to healthy;
 - baselines: a plain asyncio task ``await asyncio.create_task(noop())`` rate in the client
   process, same run; and the disk's durable commit, raw SQLite (WAL, ``synchronous=FULL``, one
   row per commit, mean time per commit) on the same disk just before and after phase (a): the
@@ -166,6 +168,30 @@ async def loaded_phase(server: MetisServer, seconds: float, clients: int, inflig
             "p95_ms": ms(pct(lat, 0.95)), "p99_ms": ms(pct(lat, 0.99)), "not_completed": failed}
 
 
+async def _first_action(server: MetisServer) -> float:
+    async with ToolBus.connect(server) as tb:
+        c = Client(tb, "bench-cold")
+        await c.open()
+        try:
+            return await c.one()
+        finally:
+            c.close()
+
+
+def cold_start(data_dir: Path, server_args: list[str]) -> dict:
+    """A fresh server's first no-op action, started the moment ``/healthz`` answers (its warm
+    workers still starting): start -> completed. Baseline: the server's own start-up to healthy."""
+    server = MetisServer(data_dir, extra_args=server_args + ["--log-level", "warning"], wait_workers=False)
+    t0 = time.perf_counter()
+    server.start()
+    healthy = time.perf_counter() - t0
+    try:
+        first = asyncio.run(_first_action(server))
+    finally:
+        server.stop()
+    return {"first_action_ms": ms(first), "baseline_server_to_healthy_ms": ms(healthy)}
+
+
 def commit_ms(path: Path) -> float:
     """Mean time of a durable single-row SQLite commit on this disk now (50 ms of them)."""
     return 1000.0 / raw_sqlite(path, 0.05, 1)["commits_per_s"]
@@ -230,13 +256,17 @@ def main() -> None:
     if args.smoke:
         args.seconds, args.clients, args.inflight, args.sequential = 0.5, 2, 2, 10
     tmp = Path(tempfile.mkdtemp(prefix="spine_actions_", dir=REPO / "bench"))
-    server = MetisServer(tmp / "data", extra_args=args.server_arg + ["--log-level", "warning"])
-    server.start()
     try:
-        r = asyncio.run(measure(server, args.seconds, args.clients, args.inflight, args.sequential, tmp / "disk"))
+        cold = cold_start(tmp / "cold", args.server_arg)
+        server = MetisServer(tmp / "data", extra_args=args.server_arg + ["--log-level", "warning"])
+        server.start()
+        try:
+            r = asyncio.run(measure(server, args.seconds, args.clients, args.inflight, args.sequential, tmp / "disk"))
+        finally:
+            server.stop()
     finally:
-        server.stop()
         shutil.rmtree(tmp, ignore_errors=True)
+    r["cold_start"] = cold
     base = r["baseline_asyncio_tasks_per_s"]
     seq, loaded, again = r["sequential"], r["loaded"], r["loaded_again"]
     result = {
@@ -268,6 +298,8 @@ def main() -> None:
          f"{result['ratio_loaded_again_rate_vs_tasks']:.4f}x"),
         ("  again p50 / p95 ms", f"{again['p50_ms']} / {again['p95_ms']}", "", ""),
         ("  worker processes after", f"{again['workers_after']}", "", ""),
+        ("cold start: first action start->completed ms", f"{cold['first_action_ms']}",
+         f"{cold['baseline_server_to_healthy_ms']} ms to healthy", ""),
         ("  not completed", f"{loaded['not_completed'] + again['not_completed'] + seq['not_completed']}", "", ""),
     ])
     print(f"met: {result['met']}\nwrote {path}")

@@ -284,7 +284,10 @@ def run_job(channel: Channel, msg: dict[str, Any]) -> dict[str, Any]:
 
 
 def preload() -> None:
-    """Import every ability and the modules its runs need (``Ability.preload``) before ready."""
+    """Import every ability and the modules its runs need (``Ability.preload``), in a thread
+    started once the worker is ready: a run that comes first imports what it needs itself (the
+    registry's per-ability locks keep one import of each), so the first action after a cold start
+    waits for the interpreter, not for every ability's libraries."""
     for name, cls in registry.available().items():
         for module in cls.preload:
             try:
@@ -300,10 +303,10 @@ def main() -> None:
     stray_output_as_json("worker")  # prints and tracebacks: JSON lines on stderr, never into the protocol
     channel = Channel(proto_out, sys.stdin.buffer)
     threading.Thread(target=channel.read_forever, daemon=True).start()
-    if os.environ.get("METIS_WORKER_PREIMPORT", "1") == "1":
-        preload()
     tracing.setup("metis-worker")  # off unless OTEL_* asks for it (see orchestrator/tracing.py)
     channel.send({"op": "ready", "pid": os.getpid()})
+    if os.environ.get("METIS_WORKER_PREIMPORT", "1") == "1":
+        threading.Thread(target=preload, daemon=True, name="preload").start()
     while True:
         with channel.job_ready:
             while not channel.jobs:
