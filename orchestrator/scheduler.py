@@ -546,6 +546,15 @@ class Scheduler:
 
     def _pick(self) -> Action | None:
         """The next action to run: fewest running first among tenants under their share."""
+        if len(self._turn) == 1 and len(self._running) <= 1:  # one tenant, nobody else running
+            t = self._turn[0]
+            if t in self._running or not self._running:
+                reserve = 1 if self.tenants > 1 and self.max_concurrent > 1 else 0
+                a = self._head(t) if self._running.get(t, 0) < self.max_concurrent - reserve else None
+                if a is not None:
+                    self._ready[t].popleft()
+                    a.in_ready = False
+                return a
         queued = [t for t in self._turn if self._head(t) is not None]
         if not queued:
             return None
