@@ -13,21 +13,20 @@ DATA = Path(__file__).parent / "data" / "scu_guard"
 REASONS = {"ok", "no_json", "citation_scope", "constraints_echo_mismatch", "constraint_contradiction",
            "not_in_context"}
 # (verdict accuracy, contradiction precision) each set keeps; the figures of the bench, rounded down.
-# v1-v11 were development sets for the typed reading; v12 was written after it and is kept as measured.
-# A REJECT needs a sure reading now (guesses are REVIEW unless the pair model agrees): precision 0.98 holds
-# on every set the pair model learned from.
+# Since round 7 a REJECT needs evidence that generalises (evidence.py) and the pair model makes no REJECT:
+# every guessed finding waits in REVIEW, which verdict accuracy counts as wrong. Accuracy thresholds were
+# lowered to the figures measured then (docs/abilities/scu_guard.md, "Round 7": precision is the contract on
+# unseen text, and the first-run precision of rounds 5 and 6 was 0.79-0.80); precision is 1.00 on every set.
 HELD_OUT = {
-    "holdout.jsonl": (0.98, 0.98), "holdout2.jsonl": (0.92, 0.98), "holdout3.jsonl": (0.92, 0.98),
-    "holdout4.jsonl": (0.95, 0.98), "heldout_v5.jsonl": (0.87, 0.98), "heldout_v6.jsonl": (0.88, 0.98),
-    "heldout_v7.jsonl": (0.88, 0.98), "heldout_v8.jsonl": (0.88, 0.98), "heldout_v9.jsonl": (0.88, 0.98),
-    "heldout_v10.jsonl": (0.93, 0.98), "heldout_v11.jsonl": (0.68, 0.98), "heldout_v12.jsonl": (0.76, 0.98),
-    # v13 and v14 were scored once on the guard before the sure-reading gate and the pair model (their
-    # first run is in bench/results/scu_guard_firstrun_v13_v14.json); these are the figures after it
-    "heldout_v13.jsonl": (0.68, 0.93), "heldout_v14.jsonl": (0.70, 0.98),
-    # v15 and v16 were scored once on the guard before bands read from a guess went to REVIEW (first run
-    # 0.63 accuracy, 0.80 precision pooled); these are the development figures after it
-    "heldout_v15.jsonl": (0.59, 0.96), "heldout_v16.jsonl": (0.61, 0.97),
-    "heldout_v17.jsonl": (0.63, 0.77), "heldout_v18.jsonl": (0.58, 0.79),  # first run, unseen
+    "holdout.jsonl": (0.88, 0.98), "holdout2.jsonl": (0.89, 0.98), "holdout3.jsonl": (0.83, 0.98),
+    "holdout4.jsonl": (0.83, 0.98), "heldout_v5.jsonl": (0.77, 0.98), "heldout_v6.jsonl": (0.73, 0.98),
+    "heldout_v7.jsonl": (0.67, 0.98), "heldout_v8.jsonl": (0.65, 0.98), "heldout_v9.jsonl": (0.64, 0.98),
+    "heldout_v10.jsonl": (0.68, 0.98), "heldout_v11.jsonl": (0.58, 0.98), "heldout_v12.jsonl": (0.65, 0.98),
+    "heldout_v13.jsonl": (0.60, 0.98), "heldout_v14.jsonl": (0.61, 0.98),
+    "heldout_v15.jsonl": (0.55, 0.98), "heldout_v16.jsonl": (0.51, 0.98),
+    # v17 and v18: first run 0.61 / 0.79 pooled on round 6; their false REJECTs were studied in round 7, so
+    # these are development figures
+    "heldout_v17.jsonl": (0.51, 0.98), "heldout_v18.jsonl": (0.50, 0.98),
 }
 
 
@@ -51,9 +50,10 @@ def test_case_set_shape(cases: list[dict]) -> None:
 
 def test_guard_meets_targets_on_the_labelled_set(cases: list[dict]) -> None:
     result = score(cases)
-    assert result["verdict_accuracy"] >= 0.98, result["errors"]
+    # round 7: guessed findings wait in REVIEW (0.99 / 1.00 / 0.98 before, with the pair model deciding them)
+    assert result["verdict_accuracy"] >= 0.93, result["errors"]
     assert result["contradiction"]["precision"] >= 0.98, result["errors"]
-    assert result["contradiction"]["recall"] >= 0.95, result["errors"]
+    assert result["contradiction"]["recall"] >= 0.81, result["errors"]
 
 
 @pytest.mark.parametrize("name", sorted(HELD_OUT))

@@ -172,8 +172,25 @@ def test_what_cannot_be_checked_is_listed_not_checked_weakly() -> None:
 )
 def test_typed_reading_on_fresh_sentences(constraints: list[str], claim: str, chunks: dict | None,
                                           contradicts: bool) -> None:
+    """A contradiction is found: rejected when the reading is sure, in REVIEW when it rests on a guess
+    (``GUESSED``); a claim that keeps the rule is never rejected."""
     got = verdict(constraints, claim, chunks)
-    assert (got == ("REJECT", "constraint_contradiction")) is contradicts, (claim, got)
+    if not contradicts:
+        assert got[0] != "REJECT", (claim, got)
+    elif claim in GUESSED:
+        assert got == ("REVIEW", "suspected_contradiction"), (claim, got)
+    else:
+        assert got == ("REJECT", "constraint_contradiction"), (claim, got)
+
+
+# contradictions whose reading rests on a guess, so REVIEW and not REJECT: a trigger amount only a chunk
+# gives, a doer or an order or a window the typed reading alone makes (event readings need both readings)
+GUESSED = frozenset({
+    "Order Q-17 shipped without any approval.", "The boiler was repaired by an apprentice.",
+    "Uncertified welders can repair the boiler at night.",
+    "The ship left port and the ballast tanks were flushed the next day.", "Hunting is fine in mid-April.",
+    "Boiler 3 gets its next inspection in 2029.", "The quarry road reopened while blasting was still under way.",
+})
 
 
 def test_a_gap_to_a_chunk_time_is_a_guess_the_pair_model_decides() -> None:
@@ -196,8 +213,12 @@ def test_a_doer_known_only_by_name_is_reviewed_whatever_the_model_says() -> None
     found, suspected = detect("The sealed bag was opened at the depot by Nadia Cole.", constraints,
                               forms_for(constraints)[0], (), lambda *_: True)
     assert found == [] and [f.by_name for f in suspected] == [True]
+    # a doer named by another role: the typed reading alone makes it, so REVIEW unless an arbiter agrees
+    found, suspected = detect("The sealed bag was opened at the depot by a trainee.", constraints,
+                              forms_for(constraints)[0], (), lambda *_: True)
+    assert [f.rule for f in found] == ["only_agent"] and suspected == []
     assert verdict(constraints, "The sealed bag was opened at the depot by a trainee.") == (
-        "REJECT", "constraint_contradiction")
+        "REVIEW", "suspected_contradiction")
 
 
 def test_lexicon_alone_against_a_measured_form_is_suspected_not_rejected() -> None:
@@ -220,6 +241,10 @@ def test_a_client_typed_form_replaces_the_parsed_one() -> None:
     lock = lock_constraints([text])
     answer = {"claim": "Gate B opens at 23:00 for the late delivery.", "citations": ["c"], "constraints_echo": [text]}
     r = run_checks(lock, ["c"], answer, forms=forms, chunk_texts={"c": "x"})
+    # the client's window is checked: found by the typed reading alone (the word-level one does not read a
+    # client's form), so it waits in REVIEW unless an arbiter agrees
+    assert (r.verdict, r.reason, r.suspected[0].rule) == ("REVIEW", "suspected_contradiction", "temporal")
+    r = run_checks(lock, ["c"], answer, forms=forms, chunk_texts={"c": "x"}, arbiter=lambda *_: True)
     assert (r.verdict, r.reason, r.contradictions[0].rule) == ("REJECT", "constraint_contradiction", "temporal")
 
 

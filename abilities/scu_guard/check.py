@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from abilities.lock import same_constraint_set
-from abilities.scu_guard import pair_model
 from abilities.scu_guard.combined import Arbiter, detect, forms_for
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import Form
@@ -83,7 +82,7 @@ def run_checks(
     detector: Callable[[str, list[str]], list[Finding]] | None = None,
     forms: list[Form] | None = None,
     chunk_texts: dict[str, str] | None = None,
-    arbiter: Arbiter | None = pair_model.agrees,
+    arbiter: Arbiter | None = None,
 ) -> GuardResult:
     """Apply the five checks to ``answer`` (dict, pydantic ``Answer`` or raw string).
 

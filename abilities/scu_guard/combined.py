@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from abilities.scu_guard.detect import Finding, find_contradictions
+from abilities.scu_guard.evidence import doubt
 from abilities.scu_guard.forms import Form, understand
-from abilities.scu_guard.judge import assess
+from abilities.scu_guard.judge import LONG_CLAIM, Claim, _pieces, assess, read_claim
 from abilities.scu_guard.nlp import parse
 
 Arbiter = Callable[[str, str, str], bool]  # (constraint, claim, hint) -> does the pair model call it one
@@ -54,6 +55,11 @@ EVENT_RULES = frozenset({"forbid", "require", "temporal", "order", "only_agent",
 # the authority on amounts (numbers with their units) and found none broken, so a number the lexicon reads
 # without its unit (often a label: "job 8803 was") or a duty matched by shared words carries no evidence
 UNARBITRATED = frozenset({"typed forbid"})
+# the word-level reading alone, on a constraint the typed reading could not read, rejects only with the kinds
+# of rule it reads by membership and polarity (an allow-list, an exclusion, a thing forbidden or required and
+# the claim saying the opposite); its readings of amounts, times and doers rest on numbers and names without
+# their grammar ("moved from Saturday to Monday" read as work on a Saturday), so alone they are only suspected
+LEXICON_SURE = frozenset({"allow_list", "exclusion", "forbid", "require"})
 
 
 def _labels(claim: str, f: Finding) -> bool:
@@ -91,7 +97,8 @@ def readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
     typed, measured, kept = assess(claim, forms, chunk_texts)
     lexical = find_contradictions(claim, list(constraints))
     lex_by = {f.constraint: f for f in lexical}
-    typed_texts = {f.text for f in forms}
+    by_text = {f.text: f for f in forms}
+    typed_texts = set(by_text)
     out = Readings()
     seen: set[str] = set()
     for f in typed:
@@ -99,7 +106,8 @@ def readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
         both = f.constraint in lex_by and f.rule != "only_agent"
         if f.by_name or not f.arbitrable:
             out.suspected.append(f)  # no text can tell who a name is, nor what a guessed band meant
-        elif f.sure and (both or f.firm or f.rule not in EVENT_RULES):
+        elif f.sure and (both or f.firm or f.rule not in EVENT_RULES) and \
+                doubt(by_text[f.constraint], *_read_at(claim, f, chunk_texts)) is None:
             out.found.append(f)
         else:
             out.unsure.append((f, f"typed {f.rule}"))
@@ -111,11 +119,27 @@ def readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
             out.suspected.append(f)
         elif f.constraint in typed_texts and f.rule == "numeric_bound" and _labels(claim, f):
             out.suspected.append(f)  # a bare number ("job 8803 was"): a label as often as an amount
-        elif f.constraint in typed_texts:
+        elif f.constraint in typed_texts or f.rule not in LEXICON_SURE:
             out.unsure.append((f, f"lexicon {f.rule}"))
         else:
             out.found.append(f)
     return out
+
+
+@lru_cache(maxsize=256)
+def _reading(text: str, chunk_texts: tuple[str, ...]) -> Claim:
+    return read_claim(text, chunk_texts)
+
+
+def _read_at(claim: str, f: Finding, chunk_texts: Sequence[str]) -> tuple[Finding, Claim]:
+    """The finding and the reading of the claim (or, for a long claim, of the piece holding it, with the
+    finding's offsets moved into that piece) that ``evidence.doubt`` weighs."""
+    if len(claim) <= LONG_CLAIM:
+        return f, _reading(claim, tuple(chunk_texts))
+    for start, piece in _pieces(claim):
+        if start <= f.start < start + len(piece):
+            return replace(f, start=f.start - start, end=f.end - start), _reading(piece, tuple(chunk_texts))
+    return f, _reading(claim, tuple(chunk_texts))
 
 
 def detect(claim: str, constraints: Sequence[str], forms: Sequence[Form],

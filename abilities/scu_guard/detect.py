@@ -58,6 +58,10 @@ class Finding:
     # False where the reading rests on a guess about the rule's own wording (a band read from a condition,
     # a scope or an ambiguous pair of amounts): no claim-side evidence can settle that, so REVIEW
     arbitrable: bool = True
+    # what a typed amount finding rests on: "amount" (an amount the claim states), "chunk_amount" (one a cited
+    # chunk states), "count", "gap" (a time between two events), "trigger" / "trigger_chunk" (a conditional
+    # rule switched on by the claim's or a chunk's amount); "" for the other readings
+    basis: str = ""
 
     def as_dict(self) -> dict[str, object]:
         return {

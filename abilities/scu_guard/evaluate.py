@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from abilities.lock import lock_constraints
-from abilities.scu_guard import pair_model
 from abilities.scu_guard.check import GuardResult, run_checks
 from abilities.scu_guard.combined import Arbiter
 from abilities.scu_guard.detect import Finding
@@ -28,7 +27,7 @@ def load_cases(path: str | Path) -> list[dict[str, Any]]:
 
 
 def judge(case: dict[str, Any], detector: Detector | None = None,
-          arbiter: Arbiter | None = pair_model.agrees) -> GuardResult:
+          arbiter: Arbiter | None = None) -> GuardResult:
     """Run retrieval and the checks on one case, optionally with another contradiction detector or
     another arbiter of the findings that rest on a guess."""
     lock = lock_constraints(case["constraints"])

@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -328,10 +328,10 @@ def read_claim(claim: str, chunk_texts: Sequence[str] = ()) -> Claim:
 
 
 def _finding(form: Form, claim: Claim, start: int, end: int, rule: str, detail: str, sure: bool = True,
-             by_name: bool = False, firm: bool = False, arbitrable: bool = True) -> Finding:
+             by_name: bool = False, firm: bool = False, arbitrable: bool = True, basis: str = "") -> Finding:
     start, end = max(0, start), min(len(claim.text), end)
     return Finding(form.text, start, end, claim.text[start:end], rule, detail, sure and not by_name and arbitrable,
-                   by_name, firm, arbitrable)
+                   by_name, firm, arbitrable, basis)
 
 
 # the amount of a rule read as its bound although the wording makes it something else: a condition
@@ -622,7 +622,8 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 out.append(_finding(f, claim, a.start, a.end, "numeric_bound",
                                     f"{a.text!r} is outside what {f.text!r} allows",
                                     sure=id(a) in own and (_overlap(f, clause) > 0 or a.dim != "[time]")
-                                    and not guessed, arbitrable=guessed != "review"))
+                                    and not guessed, arbitrable=guessed != "review",
+                                    basis="amount" if id(a) in own else "chunk_amount"))
     for f in forms:
         band = f.quantity
         if band is None:
@@ -641,7 +642,7 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 own = _overlap(f, _clause_at(claim.clauses, s)) > 0
                 out.append(_finding(f, claim, s, e, "numeric_bound",
                                     f"the time between the events the claim dates is outside {f.text!r}",
-                                    sure=spoken and firm, arbitrable=firm or own))
+                                    sure=spoken and firm, arbitrable=firm or own, basis="gap"))
     return out
 
 
@@ -729,10 +730,11 @@ def check_counts(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 out.append(_finding(f, claim, t.idx, t.idx + len(t.text), "numeric_bound",
                                     f"{t.text!r} {noun} is outside what {f.text!r} allows",
                                     sure=spoken and not band_guessed(f, band),
-                                    arbitrable=spoken and band_guessed(f, band) != "review"))
+                                    arbitrable=spoken and band_guessed(f, band) != "review", basis="count"))
         m = re.search(r"\bhalf a dozen\b", claim.text, re.I)
         if m and band.low is not None and 6 < band.low:
-            out.append(_finding(f, claim, m.start(), m.end(), "numeric_bound", "half a dozen is too few"))
+            out.append(_finding(f, claim, m.start(), m.end(), "numeric_bound", "half a dozen is too few",
+                                basis="count"))
     return out
 
 
@@ -769,6 +771,7 @@ def check_unbounded(forms: Sequence[Form], claim: Claim) -> list[Finding]:
 def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     """Conditional rules: a claim amount inside the trigger band, and the rule it triggers broken."""
     out = []
+    own = {id(a) for a, _ in claim.amounts}
     for a, own_clause in claim.amounts + claim.chunk_amounts:
         for f in forms:
             band = f.trigger
@@ -801,7 +804,8 @@ def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                     clause.permissive and not said) or bool(re.search(r"\bdespite\b", clause.text, re.I))
             if broken:
                 out.append(_finding(f, claim, clause.start, clause.end, "conditional",
-                                    f"{a.text!r} triggers {f.text!r}, and the claim breaks it"))
+                                    f"{a.text!r} triggers {f.text!r}, and the claim breaks it",
+                                    basis="trigger" if id(a) in own else "trigger_chunk"))
     return out
 
 
@@ -1387,7 +1391,7 @@ def assess(claim: str, forms: Iterable[Form],
         for f in part:
             if f.constraint not in seen:
                 seen.add(f.constraint)
-                found.append(Finding(f.constraint, f.start + start, f.end + start, f.text, f.rule, f.detail))
+                found.append(replace(f, start=f.start + start, end=f.end + start))  # keeps how sure it is
     return found, measured, kept
 
 

@@ -1,0 +1,130 @@
+"""What a REJECT needs: positive evidence that the typed reading read both sides, not a guess.
+
+Why: on sets written after the rules were tuned, the typed findings that were wrong rested on a guess
+no earlier check saw, each time a new one: a rule with a condition, an exception or a second amount
+read as one bound ("a 45-minute break after at most 4.5 hours", "must cut out above 15.5 mph"); a
+direction it did not read ("at 60 °C or hotter" taken as exactly 60 °C); a claim amount that measures
+another thing ("held the milk at 72 °C for 20 seconds" against a withdrawal time for milk); an amount
+only a cited chunk gives; an event matched by its thing alone ("cans went into the metals skip" for
+"visitors must not climb into the skips"). Closing each wording after the fact did not carry over to
+the next set. So these checks ask, for every kind of reading, for evidence that does not depend on
+the wording of any set: the rule read whole, the claim's amount tied to the rule's own action or
+thing, the amount stated by the claim in a main clause, the rule's action named. Without it the
+finding is only suspected (REVIEW); a partner can trust a REJECT, and a person looks at the rest.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from abilities.scu_guard.detect import Finding
+from abilities.scu_guard.forms import GENERIC, Form
+from abilities.scu_guard.judge import LIGHT_VERBS, Claim, _clause_at, _in_band
+from abilities.scu_guard.nlp import word_key
+
+# words that make a rule's amount conditional or partial: what the rule bounds then depends on a part of
+# it the typed form does not hold ("once depth reaches 3 cm", "unless", "except"). In a prohibition, a
+# "when/if" clause names the forbidden state itself ("must not jump when winds exceed 14 knots")
+_EXCEPTION_RE = re.compile(r"\b(?:unless|except|excepting|other than|apart from|provided|as long as|in case)\b", re.I)
+_CONDITION_RE = re.compile(
+    r"\b(?:when|whenever|if|(?<!at )once(?! (?:every|a|an|per|daily|weekly|monthly|yearly)\b)|while|where)\b", re.I)
+_NUMBER_WORDS = (r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|"
+                 r"hundred|dozen|twice|thrice|half|quarter")
+# a number that is not part of a name ("SG400", "Priority 1" counts: a label is still a second number)
+_NUMBER_RE = re.compile(rf"(?<![\w.,])\d+(?:[.,:]\d+)*|\b(?:{_NUMBER_WORDS})\b", re.I)
+_RANGE_RE = re.compile(r"\bbetween\b.+\band\b|\bfrom\b.+\b(?:to|until|through)\b", re.I)
+# "every 40 heats": an interval between events counted in events, not a bound on an amount
+_EVERY_COUNT_RE = re.compile(rf"\bevery\s+(?:\d[\d,.]*|{_NUMBER_WORDS})\s+(?!(?:second|minute|hour|day|week|"
+                             r"month|year|fortnight)s?\b)\w", re.I)
+# the claim states the amount as a circumstance or a possibility, not as what was done
+_CIRCUMSTANCE_RE = re.compile(r"\b(?:when|whenever|if|once|unless|until|as soon as|while|in case|would|could|might|"
+                              r"should)\b", re.I)
+# verbs that state a bound rather than an event ("must not exceed", "must last", "kept for"): a duration in
+# the claim need not repeat them
+_BOUND_VERBS = frozenset(word_key(w) for w in "exceed last keep stay remain reach fall rise drop surpass top be "
+                                              "have take".split())
+# a direction the rule states after its amount ("at 60 °C or hotter", "5 years and over")
+_TRAILING_DIRECTION_RE = re.compile(r"\b(?:or|and)\s+(?:more|less|higher|lower|hotter|colder|warmer|cooler|above|"
+                                    r"below|over|under|longer|shorter|later|earlier|greater|fewer|faster|slower|"
+                                    r"larger|smaller)\b", re.I)
+# a bare comparative after a verb of an event ("must cut out above 15.5 mph") names when the event happens,
+# not a bound on a measured state ("must be kept above 5 °C", "must stay below 0.01")
+_BARE_COMPARATIVE_RE = re.compile(r"\b(above|over|below|under|beyond)\s*$", re.I)
+_STATE_BEFORE_RE = re.compile(r"\b(?:be|been|is|are|kept|keep|stay|stays|remain|remains|held|stored|maintained|sit|"
+                              r"sits|set|run|runs|operated?|travel|drive|fly|flown|driven|ride)\s+(?:\w+\s+){0,2}"
+                              r"(?:above|over|below|under|beyond)\s*$|\bor\s+(?:above|over|below|under)\s*$", re.I)
+
+
+@lru_cache(maxsize=4096)
+def read_whole(text: str, modality: str, triggered: bool = False) -> bool:
+    """Is the rule's amount all there is to it: at most one number (or one range) besides the one of a
+    condition the form holds ("Riders under 14 may not ride faster than 15 km/h"), no exception, and no
+    condition unless the rule forbids the state the condition names?"""
+    if _EXCEPTION_RE.search(text) or _EVERY_COUNT_RE.search(text):
+        return False
+    if modality != "must_not" and _CONDITION_RE.search(text):
+        return False
+    numbers = len(_NUMBER_RE.findall(text)) - int(triggered)
+    return numbers <= 1 or (numbers == 2 and bool(_RANGE_RE.search(text)))
+
+
+def _as_circumstance(claim: Claim, start: int) -> bool:
+    """Is the amount inside a subordinate "when/if/once/until ..." part of its sentence or clause?"""
+    text = claim.text
+    cut = max([0] + [m.end() for m in re.finditer(r"[.!?;,]\s+", text[:start])])
+    return bool(_CIRCUMSTANCE_RE.search(text[cut:start]))
+
+
+def _event_words(form: Form) -> set[str]:
+    """The rule's own action and thing, without its subject, without a verb that only states the bound and
+    without the event a deadline counts from: what a duration in the claim must be about when the claim's
+    clause does something (any event takes time: "held the milk at 72 °C for 20 seconds" is no withdrawal
+    time for milk)."""
+    reference = set(form.quantity.reference) if form.quantity is not None else set()
+    return (set(form.action) | set(form.object)) - GENERIC - LIGHT_VERBS - _BOUND_VERBS - reference
+
+
+def _claim_triggers(form: Form, claim: Claim) -> bool:
+    """Does an amount the claim itself states switch the rule's condition on ("the 55 kg crate")?"""
+    band = form.trigger
+    return band is not None and any(a.dim == band.dimension and _in_band(a.lo, a.hi, band) for a, _ in claim.amounts)
+
+
+def doubt(form: Form, finding: Finding, claim: Claim) -> str | None:
+    """Why a typed finding the readers call sure is still no ground to reject on, or None when the
+    evidence is there. Amount findings: the rule read whole, its condition met by an amount the claim
+    states, a bound with a direction, the claim's own amount in a main clause, a duration tied to the
+    rule's own action or thing. A conditional rule
+    switched on by an amount only a chunk gives. A forbidden event whose clause does not name the rule's
+    action."""
+    clause = _clause_at(claim.clauses, finding.start) if claim.clauses else None
+    if finding.basis in ("amount", "count", "gap"):
+        band = form.quantity
+        if not read_whole(form.text, form.modality, form.trigger is not None):
+            return "the rule holds a condition, an exception or more than one amount"
+        if form.trigger is not None and not _claim_triggers(form, claim):
+            return "the claim does not state the amount that switches the rule on"
+        exact = band is not None and band.low is not None and band.high is not None and \
+            abs(band.low - band.high) <= 1e-9 * max(1.0, abs(band.low))
+        if finding.basis == "amount" and exact and _TRAILING_DIRECTION_RE.search(form.text):
+            return "the rule's amount was read without its direction"
+        before = form.text[: form.text.find(band.text)] if band is not None and band.text in form.text else ""
+        if form.modality == "must" and _BARE_COMPARATIVE_RE.search(before) and not _STATE_BEFORE_RE.search(before):
+            return "the rule's amount says when its event happens, not what it bounds"
+        if finding.basis != "gap" and _as_circumstance(claim, finding.start):
+            return "the claim gives the amount as a circumstance"
+        if finding.basis == "amount" and band is not None and band.dimension == "[time]" and not band.period \
+                and clause is not None:
+            own = _event_words(form)
+            verbs = clause.verbs - LIGHT_VERBS - _BOUND_VERBS - GENERIC
+            if own and verbs and not clause.verbs & _BOUND_VERBS and not own & (
+                    clause.keys | clause.facts | clause.verbs):
+                return "the claim's duration belongs to another event than the rule's"
+    if finding.basis == "trigger_chunk":
+        return "the amount that switches the rule on comes from a chunk"
+    if finding.rule == "forbid" and clause is not None and not finding.firm:
+        action = set(form.action) - LIGHT_VERBS - GENERIC
+        if action and not action & (clause.verbs | clause.keys):
+            return "the clause does not name the forbidden action"
+    return None
