@@ -33,6 +33,7 @@ from typing import Any
 
 import structlog
 
+from receipts.action_index import ActionIndex
 from receipts.canonical import canonical_record, parse_canonical
 from receipts.merkle import FrontierTree, leaf_hash, subtree_hash
 from receipts.proofs import TreeProofs
@@ -55,7 +56,6 @@ CREATE TABLE IF NOT EXISTS records (
   hash TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS records_stream ON records(stream, seq) WHERE stream IS NOT NULL;
-CREATE INDEX IF NOT EXISTS records_action ON records(action_id, seq) WHERE action_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS records_ref ON records(ref) WHERE ref IS NOT NULL;
 CREATE INDEX IF NOT EXISTS records_control ON records(type, seq) WHERE type IN ('state', 'approval');
 CREATE TRIGGER IF NOT EXISTS records_no_update BEFORE UPDATE ON records
@@ -85,6 +85,7 @@ INSERT = (
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 COLUMNS = "seq, type, name, tenant, topic, action_id, ref, stream, body, hash"
+R_COLUMNS = ", ".join(f"r.{c}" for c in COLUMNS.split(", "))
 TREE_HEAD_FILE = "tree_head.json"
 DB_FILE = "receipts.sqlite3"
 
@@ -241,15 +242,17 @@ class ReceiptLog(TreeProofs):
     appenders. While one sync runs the writer commits the next batch. When the syncer is idle the
     writer commits a large batch in two halves, so the first half's sync overlaps the second's
     writing (``split_min``: the smallest half; 0 never splits). ``checkpoint_pages``: the WAL size
-    (pages) at which a commit also checkpoints it (SQLite's ``wal_autocheckpoint``)."""
+    (pages) at which a commit also checkpoints it (SQLite's ``wal_autocheckpoint``).
+    ``action_index_every``: records between bulk writes of the action index (``receipts.action_index``)."""
 
     def __init__(self, data_dir: Path, max_batch: int = 4096, split_min: int = 16,
-                 checkpoint_pages: int = CHECKPOINT_PAGES) -> None:
+                 checkpoint_pages: int = CHECKPOINT_PAGES, action_index_every: int = 2048) -> None:
         self.data_dir = Path(data_dir)
         self.path = self.data_dir / DB_FILE
         self.max_batch = max_batch
         self.split_min = split_min
         self.checkpoint_pages = checkpoint_pages
+        self._actions = ActionIndex(action_index_every)
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._synq: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._listeners: list[Listener] = []
@@ -281,6 +284,7 @@ class ReceiptLog(TreeProofs):
         self.data_dir.mkdir(parents=True, exist_ok=True)
         conn = connect(self.path)
         conn.executescript(SCHEMA)
+        self._actions.load(conn)
         last = conn.execute("SELECT MAX(seq) FROM records").fetchone()[0] or 0
         prev = GENESIS_HASH
         if last:
@@ -486,12 +490,15 @@ class ReceiptLog(TreeProofs):
         tree = tail_tree.copy()
         nodes = tree.extend([leaf_hash(r[8]) for r in rows]) if rows else []
         t1 = time.perf_counter()
+        keys = [(r[5], r[0]) for r in rows if r[5] is not None]
+        written = False
         try:
             if rows:
                 conn.execute("BEGIN IMMEDIATE")
                 conn.executemany(INSERT, rows)
                 if nodes:
                     conn.executemany(INSERT_NODE, nodes)
+                written = self._actions.stage(conn, keys, seq)
                 conn.execute("COMMIT")
         except Exception as exc:
             if conn.in_transaction:
@@ -500,6 +507,7 @@ class ReceiptLog(TreeProofs):
             return _Commit(0, None, [(fut, failure) for fut, _ in results], [])
         self.stats.build_s += t1 - t0
         self.stats.sqlite_s += time.perf_counter() - t1
+        self._actions.committed(keys, written, seq)
         self._tail = (seq, prev, tree)
         return _Commit(seq, tree if rows else None, results, committed)
 
@@ -611,15 +619,19 @@ class ReceiptLog(TreeProofs):
         return row[0] if row else None
 
     def read_action(self, action_id: str, types: Sequence[str] | None = None) -> list[Record]:
-        """All records of one action, optionally only some types, in order."""
-        if types:
-            marks = ",".join("?" * len(types))
-            return self._rows(
-                f"SELECT {COLUMNS} FROM records WHERE action_id = ? AND seq <= ? AND type IN ({marks}) ORDER BY seq",
-                (action_id, self._last_seq, *types),
-            )
-        return self._rows(f"SELECT {COLUMNS} FROM records WHERE action_id = ? AND seq <= ? ORDER BY seq",
-                          (action_id, self._last_seq))
+        """All records of one action, optionally only some types, in order: the bulk-written
+        index, then the records after it that the writer holds in memory."""
+        upto, recent = self._actions.seqs(action_id)
+        last = self._last_seq
+        where, args = (f" AND r.type IN ({','.join('?' * len(types))})", tuple(types)) if types else ("", ())
+        found = self._rows(f"SELECT {R_COLUMNS} FROM action_keys k JOIN records r ON r.seq = k.seq "
+                           f"WHERE k.action_id = ? AND k.seq <= ?{where} ORDER BY k.seq",
+                           (action_id, min(upto, last), *args))
+        recent = [s for s in recent if s <= last]
+        if recent:
+            found += self._rows(f"SELECT {R_COLUMNS} FROM records r WHERE r.seq IN ({','.join('?' * len(recent))})"
+                                f"{where} ORDER BY r.seq", (*recent, *args))
+        return found
 
     def read_range(self, from_seq: int, to_seq: int, limit: int = 1000) -> list[Record]:
         """Records with from_seq <= seq <= to_seq (at most ``limit``)."""

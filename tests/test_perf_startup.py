@@ -9,6 +9,7 @@ real ``metis serve`` subprocess. Its ``started`` log line lists the heavy librar
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -81,10 +82,14 @@ async def test_server_serves_before_heavy_imports_and_workers(tmp_path):
             assert view["status"] == "completed", view
             # validating and routing an action did not pull a heavy library into the server either
             assert mapped_heavy(pid) == []
-            # the heavy libraries live in the workers (imported there before they said ready)
+            # the heavy libraries live in the workers (imported there in the background after they
+            # said ready, so wait for it, bounded)
             workers = children(pid)
             assert workers, "no worker process"
-            assert any(any("libz3" in p for p in mapped_heavy(w)) for w in workers)
+            deadline = time.monotonic() + 120
+            while not any(any("libz3" in p for p in mapped_heavy(w)) for w in children(pid)):
+                assert time.monotonic() < deadline, "no worker imported z3"
+                await asyncio.sleep(0.2)
         _, events = await sse_read(server, started["topic"], last_event_id=0, until=ended(started["action_id"]))
         assert [e["event"] for e in events][-1] == "action_completed"
     finally:

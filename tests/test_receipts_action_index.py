@@ -1,0 +1,125 @@
+"""The receipt log's action index, written in bulk (receipts/action_index.py): ``read_action`` answers
+exactly what a scan of the records table answers, across bulk writes, reopenings and the one-time
+conversion of a log that still has the old SQLite index."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from receipts.log import COLUMNS, DB_FILE, Entry, ReceiptLog
+from receipts.verify import verify_data_dir
+
+ACTIONS = [f"act_{i}" for i in range(5)]
+TYPES = ["event", "state", "receipt"]
+
+
+def scan(data_dir: Path, action_id: str, types: list[str] | None = None) -> list[int]:
+    """The truth, by a full scan of the records table on a connection of its own."""
+    conn = sqlite3.connect(data_dir / DB_FILE)
+    try:
+        rows = conn.execute(f"SELECT {COLUMNS} FROM records WHERE action_id = ? ORDER BY seq", (action_id,)).fetchall()
+    finally:
+        conn.close()
+    return [r[0] for r in rows if types is None or r[1] in types]
+
+
+def check(rlog: ReceiptLog, data_dir: Path) -> None:
+    for action_id in ACTIONS + ["act_none"]:
+        assert [r.seq for r in rlog.read_action(action_id)] == scan(data_dir, action_id)
+        for types in (["state"], ["event", "receipt"]):
+            got = rlog.read_action(action_id, types)
+            assert [r.seq for r in got] == scan(data_dir, action_id, types)
+            assert all(r.action_id == action_id and r.type in types for r in got)
+
+
+def append_random(rlog: ReceiptLog, rnd: random.Random, batches: int) -> None:
+    for _ in range(batches):
+        entries = []
+        for _ in range(rnd.randint(1, 9)):
+            action = rnd.choice(ACTIONS + [None])  # some records belong to no action
+            entries.append(Entry(rnd.choice(TYPES), "x", "acme", {"n": rnd.random()}, topic="t", action_id=action))
+        rlog.append_sync(entries)
+
+
+@pytest.mark.parametrize("every", [1, 7, 2048])
+def test_read_action_equals_a_scan_across_bulk_writes_and_reopening(tmp_path, every):
+    rnd = random.Random(every)
+    rlog = ReceiptLog(tmp_path, action_index_every=every)
+    rlog.open()
+    try:
+        for _ in range(6):
+            append_random(rlog, rnd, 5)
+            check(rlog, tmp_path)
+    finally:
+        rlog.close()
+    again = ReceiptLog(tmp_path, action_index_every=every)
+    again.open()  # the records after the last bulk write are found again
+    try:
+        check(again, tmp_path)
+        append_random(again, rnd, 10)
+        check(again, tmp_path)
+    finally:
+        again.close()
+    assert verify_data_dir(tmp_path).ok
+
+
+def test_entries_are_written_in_bulk_not_per_record(tmp_path):
+    rlog = ReceiptLog(tmp_path, action_index_every=10)
+    rlog.open()
+    try:
+        for i in range(4):  # 4 records: below the bulk size, kept in memory
+            rlog.append_sync([Entry("event", "x", "acme", {"i": i}, action_id="act_0")])
+        conn = sqlite3.connect(tmp_path / DB_FILE)
+        assert conn.execute("SELECT COUNT(*) FROM action_keys").fetchone()[0] == 0
+        rlog.append_sync([Entry("event", "x", "acme", {"i": i}, action_id="act_0") for i in range(6)])
+        assert conn.execute("SELECT COUNT(*) FROM action_keys").fetchone()[0] == 10  # one bulk write of all ten
+        assert conn.execute("SELECT seq FROM action_keys_upto").fetchone()[0] == 10
+        conn.close()
+        assert [r.seq for r in rlog.read_action("act_0")] == list(range(1, 11))
+    finally:
+        rlog.close()
+
+
+def test_a_failed_append_leaves_no_entry(tmp_path):
+    rlog = ReceiptLog(tmp_path)
+    rlog.open()
+    try:
+        (good,) = rlog.append_sync([Entry("event", "x", "acme", {}, action_id="act_0")])
+        with pytest.raises(ValueError, match="not appendable"):
+            rlog.append_sync([Entry("event", "x", "acme", {}, action_id="act_0"),
+                              Entry("event", "x", "acme", {"v": float("nan")}, action_id="act_0")])
+        (after,) = rlog.append_sync([Entry("state", "y", "acme", {}, action_id="act_0")])
+        assert [r.seq for r in rlog.read_action("act_0")] == [good.seq, after.seq] == [1, 2]
+    finally:
+        rlog.close()
+
+
+def test_a_log_with_the_old_sqlite_index_is_converted_once_at_open(tmp_path):
+    rnd = random.Random(3)
+    rlog = ReceiptLog(tmp_path, action_index_every=4)
+    rlog.open()
+    append_random(rlog, rnd, 12)
+    rlog.close()
+    conn = sqlite3.connect(tmp_path / DB_FILE, isolation_level=None)  # as a log written before the bulk index
+    conn.execute("DROP TABLE action_keys")
+    conn.execute("DROP TABLE action_keys_upto")
+    conn.execute("CREATE INDEX records_action ON records(action_id, seq) WHERE action_id IS NOT NULL")
+    conn.close()
+    again = ReceiptLog(tmp_path, action_index_every=4)
+    again.open()
+    try:
+        check(again, tmp_path)
+        append_random(again, rnd, 5)
+        check(again, tmp_path)
+    finally:
+        again.close()
+    conn = sqlite3.connect(tmp_path / DB_FILE)
+    try:
+        assert conn.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 'records_action'").fetchone()[0] == 0
+    finally:
+        conn.close()
+    assert verify_data_dir(tmp_path).ok
