@@ -7,8 +7,9 @@ SQLite's CPU per append. Here the writer keeps the entries of recent records in 
 them, sorted, into the ``action_keys`` table in the transaction of every batch that brings them to
 ``every``: each action's new entries then share a page. A read takes the table's entries up to the
 last bulk write (``upto``) and the memory's after it. At open the memory is rebuilt from the
-records after ``upto`` (fewer than ``every`` plus one batch); a log that still has the old index
-is converted once, there.
+records after ``upto`` (fewer than ``every`` plus one batch). A log written with the old index
+keeps it (``legacy``: SQLite maintains it, reads use it): converting it would read every record
+at start-up, which must not depend on the log's size.
 
 One writer thread calls ``stage`` and ``committed``; any thread may call ``seqs``.
 """
@@ -18,9 +19,6 @@ from __future__ import annotations
 import sqlite3
 import threading
 
-import structlog
-
-log = structlog.get_logger("metis.receipts")
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS action_keys (
   action_id TEXT NOT NULL,
@@ -44,19 +42,15 @@ class ActionIndex:
         self._upto = 0
         self._tail: dict[str, list[int]] = {}
         self._pending: list[Key] = []
+        self.legacy = False
 
     def load(self, conn: sqlite3.Connection) -> None:
-        """At open, before the writer starts: the tables, the one-time conversion of a log indexed
-        the old way, and the memory of the records after the last bulk write."""
-        conn.executescript(SCHEMA)
+        """At open, before the writer starts: the tables (or, for a log with the old index, legacy
+        mode) and the memory of the records after the last bulk write."""
         if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?", (OLD_INDEX,)).fetchone():
-            log.info("action_index_converting")
-            conn.execute("BEGIN IMMEDIATE")
-            conn.execute("INSERT OR IGNORE INTO action_keys (action_id, seq) SELECT action_id, seq FROM records "
-                         "WHERE action_id IS NOT NULL ORDER BY action_id, seq")
-            conn.execute(SET_UPTO, (conn.execute("SELECT COALESCE(MAX(seq), 0) FROM records").fetchone()[0],))
-            conn.execute(f"DROP INDEX {OLD_INDEX}")
-            conn.execute("COMMIT")
+            self.legacy = True
+            return
+        conn.executescript(SCHEMA)
         row = conn.execute("SELECT seq FROM action_keys_upto WHERE id = 1").fetchone()
         upto = row[0] if row else 0
         pending: list[Key] = conn.execute(
@@ -70,7 +64,7 @@ class ActionIndex:
     def stage(self, conn: sqlite3.Connection, new: list[Key], last_seq: int) -> bool:
         """In the writer's open transaction of records up to ``last_seq``: write the entries held in
         memory and ``new`` if together they reach ``every``. True if written."""
-        if len(self._pending) + len(new) < self.every:
+        if self.legacy or len(self._pending) + len(new) < self.every:
             return False
         conn.executemany(INSERT_KEYS, sorted(self._pending + new))
         conn.execute(SET_UPTO, (last_seq,))
@@ -78,6 +72,8 @@ class ActionIndex:
 
     def committed(self, new: list[Key], written: bool, last_seq: int) -> None:
         """After that transaction committed (not before: a rolled-back batch leaves no entry)."""
+        if self.legacy:
+            return
         with self._lock:
             if written:
                 self._upto, self._tail, self._pending = last_seq, {}, []

@@ -621,9 +621,12 @@ class ReceiptLog(TreeProofs):
     def read_action(self, action_id: str, types: Sequence[str] | None = None) -> list[Record]:
         """All records of one action, optionally only some types, in order: the bulk-written
         index, then the records after it that the writer holds in memory."""
-        upto, recent = self._actions.seqs(action_id)
         last = self._last_seq
         where, args = (f" AND r.type IN ({','.join('?' * len(types))})", tuple(types)) if types else ("", ())
+        if self._actions.legacy:  # a log written with SQLite's own index on records(action_id, seq)
+            return self._rows(f"SELECT {R_COLUMNS} FROM records r WHERE r.action_id = ? AND r.seq <= ?{where} "
+                              "ORDER BY r.seq", (action_id, last, *args))
+        upto, recent = self._actions.seqs(action_id)
         found = self._rows(f"SELECT {R_COLUMNS} FROM action_keys k JOIN records r ON r.seq = k.seq "
                            f"WHERE k.action_id = ? AND k.seq <= ?{where} ORDER BY k.seq",
                            (action_id, min(upto, last), *args))
