@@ -6,7 +6,7 @@ hash chain, RFC 9162 Merkle tree, Ed25519 signed tree heads, so one verifier rea
 Ordering: a transaction-scoped advisory lock with group commit. Each replica queues its appends
 to one writer thread; the writer takes everything waiting, builds the bodies, leaf hashes and the
 Merkle nodes they complete on the tail it last wrote, and calls ``metis_log_append_gap``
-(migration 0007): one round trip, two transactions. The first takes ``pg_advisory_xact_lock(LOG_LOCK)``,
+(migration 0008): one round trip, two transactions. The first takes ``pg_advisory_xact_lock(LOG_LOCK)``,
 checks the tail and the fences of the batch's fenced appends (a worker's claim epoch: the job must
 still run under it; the jobs are share-locked until this commit), inserts records and nodes and
 commits without waiting for the WAL flush, so the
@@ -76,10 +76,10 @@ _ARRAYS = ("%b::bigint[], %b::text[], %b::text[], %b::text[], %b::text[], %b::te
            "%b::bytea[], %b::text[]")
 _NODES = "%b::integer[], %b::bigint[], %b::bytea[]"
 # The batch procedure (migration 0006): records, nodes, the batch's fences (action ids, epochs).
-# The batch's insert (migration 0007): records, nodes, the batch's fences (action ids, epochs); committed
-# without waiting for the flush. The durable head is raised after it by the flusher (BARRIER).
-APPEND = (f"SELECT * FROM metis_log_insert(%b::bigint, %b::bigint, %b::text, {_ARRAYS}, {_NODES}, %b::text[], "
-          "%b::bigint[])")
+# The batch procedure (migration 0008): records, nodes, the batch's fences (action ids, epochs); a moved
+# tail is answered with the records in between.
+APPEND = (f"CALL metis_log_append_gap(%b::bigint, %b::bigint, %b::text, {_ARRAYS}, {_NODES}, %b::text[], "
+          "%b::bigint[], %b::text, %b::text, NULL, NULL, NULL, NULL, NULL)")
 INSERT = f"INSERT INTO records ({COLUMNS}) SELECT * FROM unnest({_ARRAYS})"
 INSERT_NODES = f"INSERT INTO merkle_nodes (level, idx, hash) SELECT * FROM unnest({_NODES})"
 # Raise this writer's row of the durable head to %s (never lower it) and wake the followers, in one
@@ -192,8 +192,6 @@ class PostgresReceiptLog(LogCore):
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pool: ConnectionPool | None = None
         self._writer: threading.Thread | None = None
-        self._flusher: threading.Thread | None = None
-        self._flushes: queue.SimpleQueue[Any] = queue.SimpleQueue()  # inserted batches, sign requests, STOP
         self._follower: threading.Thread | None = None
         self._stopping = threading.Event()
         self.signer: TreeHeadSigner | None = None
@@ -238,8 +236,6 @@ class PostgresReceiptLog(LogCore):
             self._last_seq, self._last_hash, self._tree = self._tree_at(conn, head)
         self._stopping.clear()
         self._writer = threading.Thread(target=self._write_loop, name="pg-log-writer", daemon=True)
-        self._flusher = threading.Thread(target=self._flush_loop, name="pg-log-flusher", daemon=True)
-        self._flusher.start()
         self._follower = threading.Thread(target=self._follow_loop, name="pg-log-follower", daemon=True)
         self._writer.start()
         self._follower.start()
@@ -357,85 +353,19 @@ class PostgresReceiptLog(LogCore):
         return fut.result()
 
     def _write_loop(self) -> None:
-        """Insert batches, one after the other, each chained on the one before; the flusher makes
-        them durable and acknowledges them, so the next batch is built and inserted while the
-        previous ones wait for their flush. Sign requests go to the flusher, behind the batches
-        inserted before them. On STOP, the flusher drains and stops too."""
-        conn: psycopg.Connection | None = None
-        stop = False
-        try:
-            while not stop:
-                first = self._queue.get()
-                if first is STOP:
-                    break
-                batch, signs, stop = self._take_batch(first)
-                if batch:
-                    conn = self._commit_with_retry(conn, batch)
-                for fut in signs:
-                    self._flushes.put(("sign", fut))
-        finally:
-            self._flushes.put(STOP)
-            if self._flusher is not None:
-                self._flusher.join()
-            if conn is not None:
-                conn.close()
-
-    def _flush_loop(self) -> None:
-        """Make inserted batches durable: take every batch waiting, raise the durable head over the
-        last one in one synchronously committed transaction (its WAL flush covers all of them, and
-        any other process's records before them), then integrate and acknowledge each in order."""
         conn: psycopg.Connection | None = None
         stop = False
         while not stop:
-            items = [self._flushes.get()]
-            while True:
-                try:
-                    items.append(self._flushes.get_nowait())
-                except queue.Empty:
-                    break
-            stop = STOP in items
-            batches = [i for i in items if isinstance(i, _Commit)]
-            durable = [b for b in batches if b.own]
-            if durable:
-                conn, failure = self._raise_with_retry(conn, durable[-1].own[-1].seq)
-                if failure is not None:
-                    for b in batches:
-                        self._acknowledge([(fut, failure) for fut, res in b.results])
-                    batches = []
-            for b in batches:
-                self._committed(b, conn)
-            for item in items:
-                if isinstance(item, tuple) and item[0] == "sign":
-                    conn = self._sign_with_retry(conn, item[1], "metis-log-flusher")
+            first = self._queue.get()
+            if first is STOP:
+                break
+            batch, signs, stop = self._take_batch(first)
+            if batch:
+                conn = self._commit_with_retry(conn, batch)
+            for fut in signs:
+                conn = self._sign_with_retry(conn, fut)
         if conn is not None:
             conn.close()
-
-    def _raise_with_retry(self, conn: psycopg.Connection | None, seq: int
-                          ) -> tuple[psycopg.Connection | None, StorageUnavailable | None]:
-        """Raise the durable head to ``seq`` (idempotent), reconnecting with backoff for up to
-        ``retry_window_s``; then the failure (the batches' records stay above the head, never
-        acknowledged, until a replica raises it over them)."""
-        deadline = time.monotonic() + self.retry_window_s
-        delays = backoff()
-        while True:
-            try:
-                if conn is None or conn.closed or conn.broken:
-                    if conn is not None:
-                        conn.close()
-                    conn = connect(self.url, app="metis-log-flusher")
-                _raise_head(conn, seq, self._token)
-                self.available = True
-                return conn, None
-            except CONNECTION_ERRORS as exc:
-                self.available = False
-                if conn is not None:
-                    conn.close()
-                conn = None
-                if time.monotonic() >= deadline:
-                    failure = unavailable(exc, "append")
-                    log.warning("pg_flush_failed", error=str(failure), upto=seq)
-                    return None, failure
-                time.sleep(next(delays))
 
     def _writer_conn(self, conn: psycopg.Connection | None) -> psycopg.Connection:
         if conn is not None and not conn.closed and not conn.broken:
@@ -460,13 +390,14 @@ class PostgresReceiptLog(LogCore):
                 conn = self._writer_conn(conn)
                 if inflight is not None:
                     if self._landed(conn, inflight.own[-1]):
+                        _raise_head(conn, inflight.own[-1].seq, self._token)
                         self._attempt = None
-                        self._flushes.put(inflight)
+                        self._committed(inflight, conn)
                         return conn
                     inflight = None
                 done = self._commit_batch(conn, batch)
                 self._attempt = None
-                self._flushes.put(done)
+                self._committed(done, conn)
                 self.available = True
                 return conn
             except CONNECTION_ERRORS as exc:
@@ -578,10 +509,11 @@ class PostgresReceiptLog(LogCore):
                 return done
             fences = sorted({item[3] for item in batch if item[3] is not None and item[3] not in refused},
                             key=lambda f: (f.action_id, f.epoch))
+            last = done.own[-1].seq
             ok, tail_seq, tail_hash, stale, gap = conn.execute(APPEND, (
                 LOG_LOCK, tail[0], tail[1], *_columns(done.own), *_node_columns(nodes),
-                _array(_TextArray, [f.action_id for f in fences]),
-                _array(_Int8Array, [f.epoch for f in fences]))).fetchone()  # type: ignore[misc]
+                _array(_TextArray, [f.action_id for f in fences]), _array(_Int8Array, [f.epoch for f in fences]),
+                self._token, f"{last} {self._token}")).fetchone()  # type: ignore[misc]
             if ok:
                 self._pending = (done.own[-1].seq, done.own[-1].hash, tree)
                 return done
@@ -619,8 +551,8 @@ class PostgresReceiptLog(LogCore):
 
     def _commit_locked(self, conn: psycopg.Connection, batch: list[tuple[Any, ...]]) -> _Commit:
         """Lock, read the tail, check fences, insert records and nodes, commit without waiting for the
-        flush (the lock goes with the commit; the flusher raises the durable head), as the batch
-        function does: the path of a tail that keeps moving."""
+        flush (the lock goes with the commit), then raise the durable head synchronously, as the batch
+        procedure does: the path of a tail that keeps moving."""
         with conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (LOG_LOCK,))
             seq, hsh = self._tail(conn)
@@ -635,6 +567,7 @@ class PostgresReceiptLog(LogCore):
                 conn.execute("SET LOCAL synchronous_commit = off")  # the lock goes with this commit, not after the flush
         self.locked_total += 1
         if done.own:
+            _raise_head(conn, done.own[-1].seq, self._token)  # synchronous: its flush covers the records
             self._pending = (done.own[-1].seq, done.own[-1].hash, tree)
         return done
 
@@ -835,13 +768,9 @@ class PostgresReceiptLog(LogCore):
 
     # -- Merkle tree heads and proofs --------------------------------------------------------
 
-    def _sign_with_retry(self, conn: psycopg.Connection | None, fut: Future,
-                         app: str = "metis-log-writer") -> psycopg.Connection | None:
+    def _sign_with_retry(self, conn: psycopg.Connection | None, fut: Future) -> psycopg.Connection | None:
         try:
-            if conn is None or conn.closed or conn.broken:
-                if conn is not None:
-                    conn.close()
-                conn = connect(self.url, app=app)
+            conn = self._writer_conn(conn)
             self._catch_up(conn)
             fut.set_result(self._sign(conn))
             return conn
