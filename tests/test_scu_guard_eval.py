@@ -27,6 +27,11 @@ HELD_OUT = {
     # v17 and v18: first run 0.61 / 0.79 pooled on round 6; their false REJECTs were studied in round 7, so
     # these are development figures
     "heldout_v17.jsonl": (0.51, 0.98), "heldout_v18.jsonl": (0.50, 0.98),
+    # v19-v22: written before round 7 by writers who did not read the guard, first run on round 7's final code
+    # (bench/results/scu_guard_firstrun_v19_v22_round7.json): precision 0.75-0.80, not 0.98. Regression data from
+    # now on: these are the first-run figures, kept so that a change that loses ground on them shows.
+    "heldout_v19.jsonl": (0.46, 0.76), "heldout_v20.jsonl": (0.39, 0.75),
+    "heldout_v21.jsonl": (0.42, 0.80), "heldout_v22.jsonl": (0.36, 0.80),
 }
 
 
