@@ -190,7 +190,7 @@ REPLICA = textwrap.dedent("""
     from bench.pg_log import metis_appends, run_loop
     r = run_loop(sys.argv[7])(metis_appends(sys.argv[2], Path(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5]),
                                             sys.argv[6]))
-    print(json.dumps(r))
+    Path(sys.argv[8]).write_text(json.dumps(r))  # a file, not stdout: on uvloop a large answer on a pipe was cut at 64 KB
 """)
 
 
@@ -201,10 +201,14 @@ def run_loop(name: str) -> Callable[[Coroutine[Any, Any, dict]], dict]:
 
 def two_replicas(url: str, keys: Path, seconds: float, appenders: int, loop: str = "asyncio") -> dict:
     """Two replica processes, ``appenders // 2`` appenders each, on the same database at once."""
+    outs = [keys.parent / f"replica-{name}.json" for name in ("r1", "r2")]
     procs = [subprocess.Popen([sys.executable, "-c", REPLICA, str(REPO), url, str(keys), str(seconds),
-                               str(appenders // 2), name, loop], stdout=subprocess.PIPE, text=True)
-             for name in ("r1", "r2")]
-    runs = [json.loads(p.communicate()[0].strip().splitlines()[-1]) for p in procs]
+                               str(appenders // 2), name, loop, str(out)])
+             for name, out in zip(("r1", "r2"), outs, strict=True)]
+    for p in procs:
+        if p.wait() != 0:
+            raise RuntimeError(f"replica process exited with {p.returncode}")
+    runs = [json.loads(out.read_text()) for out in outs]
     acked: dict[int, str] = {}
     for r in runs:
         acked.update({int(k): v for k, v in r["acked"].items()})
