@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.spine_common import REPO, ms, pct, ratio, show, write_result  # noqa: E402
+from bench.spine_common import REPO, WARM_WORKERS_ENV, ms, pct, ratio, show, write_result  # noqa: E402
 from bench.spine_sse import proc_cpu_s  # noqa: E402
 from bench.spine_toolbus import round_trips, spawn  # noqa: E402
 from tests.support import MetisServer, free_port, token_for  # noqa: E402
@@ -106,7 +106,7 @@ def main() -> None:
         args.starts, args.seconds, args.rounds = 50, 0.3, 1
     tmp = Path(tempfile.mkdtemp(prefix="api_toolbus_", dir=REPO / "bench"))
     server = MetisServer(tmp / "data", extra_args=["--log-level", "warning"],
-                         env={"METIS_RATE_PER_S": "10000000", "METIS_RATE_BURST": "10000000"})
+                         env={"METIS_RATE_PER_S": "10000000", "METIS_RATE_BURST": "10000000", **WARM_WORKERS_ENV})
     p_ws = free_port()
     echo = spawn("--serve-websockets-echo", p_ws)
     server.start()

@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.pg_log import ADMIN_URL, fresh_schema, throwaway_database  # noqa: E402
 from bench.spine_actions import Client, loaded_phase  # noqa: E402
-from bench.spine_common import ratio, show, write_result  # noqa: E402
+from bench.spine_common import WARM_WORKERS_ENV, ratio, show, write_result  # noqa: E402
 from tests.support import MetisServer, ToolBus, sse_read  # noqa: E402
 from tests.test_pg_workers import MetisWorker, keys_init  # noqa: E402
 
@@ -200,7 +200,7 @@ def worker_tier(db_url: str, base: Path, seconds: float, clients: int, inflight:
     """The worker tier phases (see the module docstring)."""
     url, keys = fresh_schema(db_url), base / "tier-keys"
     keys_init(keys)
-    env = {"METIS_LEASE_S": str(TIER_LEASE_S)}
+    env = {"METIS_LEASE_S": str(TIER_LEASE_S), **WARM_WORKERS_ENV}
     replica = MetisServer(base / "tier-replica", env=env,
                           extra_args=["--database", url, "--keys-dir", str(keys), "--workers", "0"]).start()
     workers: list[MetisWorker] = []

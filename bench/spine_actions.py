@@ -36,7 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.spine_common import REPO, ms, pct, ratio, show, write_result  # noqa: E402
+from bench.spine_common import REPO, WARM_WORKERS_ENV, ms, pct, ratio, show, write_result  # noqa: E402
 from bench.spine_log import raw_sqlite  # noqa: E402
 from tests.support import MetisServer, ToolBus  # noqa: E402
 
@@ -258,7 +258,7 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="spine_actions_", dir=REPO / "bench"))
     try:
         cold = cold_start(tmp / "cold", args.server_arg)
-        server = MetisServer(tmp / "data", extra_args=args.server_arg + ["--log-level", "warning"])
+        server = MetisServer(tmp / "data", extra_args=args.server_arg + ["--log-level", "warning"], env=WARM_WORKERS_ENV)
         server.start()
         try:
             r = asyncio.run(measure(server, args.seconds, args.clients, args.inflight, args.sequential, tmp / "disk"))

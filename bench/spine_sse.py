@@ -44,7 +44,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.spine_common import REPO, ms, pct, ratio, show, write_result  # noqa: E402
+from bench.spine_common import REPO, WARM_WORKERS_ENV, ms, pct, ratio, show, write_result  # noqa: E402
 from tests.support import MetisServer, ToolBus, free_port, token_for  # noqa: E402
 
 TARGET_RATIO = 0.8  # the goal for 1 subscriber
@@ -295,7 +295,7 @@ def main() -> None:
     if args.smoke:
         args.many, args.n_one, args.n_many, args.parsed, args.paced_seconds = 5, 50, 20, 2, 0.3
     tmp = Path(tempfile.mkdtemp(prefix="spine_sse_", dir=REPO / "bench"))
-    server = MetisServer(tmp / "data", extra_args=["--log-level", "warning"], env={"METIS_EXTRA_ABILITIES": ABILITIES})
+    server = MetisServer(tmp / "data", extra_args=["--log-level", "warning"], env={"METIS_EXTRA_ABILITIES": ABILITIES, **WARM_WORKERS_ENV})
     bport = free_port()
     base_proc = subprocess.Popen([sys.executable, __file__, "--serve-baseline", str(bport)], cwd=REPO)
     out: dict = {}

@@ -284,10 +284,12 @@ def run_job(channel: Channel, msg: dict[str, Any]) -> dict[str, Any]:
 
 
 def preload() -> None:
-    """Import every ability and the modules its runs need (``Ability.preload``), in a thread
-    started once the worker is ready: a run that comes first imports what it needs itself (the
-    registry's per-ability locks keep one import of each), so the first action after a cold start
-    waits for the interpreter, not for every ability's libraries."""
+    """Import every ability and the modules its runs need (``Ability.preload``). By default in a
+    thread started once the worker is ready: a run that comes first imports what it needs itself
+    (the registry's per-ability locks keep one import of each), so the first action after a cold
+    start waits for the interpreter, not for every ability's libraries; runs in those first
+    seconds share the worker with the imports. ``METIS_WORKER_PREIMPORT=wait`` imports before
+    ready instead (a worker counts as up only once warm)."""
     for name, cls in registry.available().items():
         for module in cls.preload:
             try:
@@ -304,8 +306,11 @@ def main() -> None:
     channel = Channel(proto_out, sys.stdin.buffer)
     threading.Thread(target=channel.read_forever, daemon=True).start()
     tracing.setup("metis-worker")  # off unless OTEL_* asks for it (see orchestrator/tracing.py)
+    mode = os.environ.get("METIS_WORKER_PREIMPORT", "1")
+    if mode == "wait":  # ready only once warm: steady-state runs never share the worker with imports
+        preload()
     channel.send({"op": "ready", "pid": os.getpid()})
-    if os.environ.get("METIS_WORKER_PREIMPORT", "1") == "1":
+    if mode == "1":
         threading.Thread(target=preload, daemon=True, name="preload").start()
     while True:
         with channel.job_ready:

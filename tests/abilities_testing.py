@@ -289,3 +289,19 @@ class Metric(Ability):
 
 ABILITIES = [Noop, Emit, Sleep, Hang, Steps, Fail, Ask, Spawn, Unlock, Publish, EchoDeps, Nondet, AskTwice, CrashOnce,
              Metric]
+
+
+class Preloaded(Ability):
+    """Says whether its preload module was imported before the run (the worker's preload modes)."""
+
+    name, version, description = "t_preloaded", "1", "reports whether its preload module is imported"
+    Inputs, Outputs = NoopIn, AnyOut
+    preload = ("json.tool",)  # a stdlib module nothing else in a worker imports
+
+    def run(self, ctx: ActionContext, inputs: Any) -> dict[str, Any]:
+        import sys
+
+        return {"imported": "json.tool" in sys.modules}
+
+
+PRELOAD_ABILITIES = [Preloaded]

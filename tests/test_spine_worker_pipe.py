@@ -45,3 +45,20 @@ async def test_a_worker_process_reads_what_the_parent_writes():
     finally:
         worker.kill()
         await worker.proc.wait()
+
+
+@pytest.mark.parametrize(("mode", "imported"), [("wait", True), ("0", False)])
+async def test_preload_mode_decides_what_a_ready_worker_has_imported(mode, imported):
+    env = {**os.environ, "METIS_WORKER_PREIMPORT": mode,
+           "METIS_EXTRA_ABILITIES": "tests.abilities_testing:PRELOAD_ABILITIES"}
+    worker = await asyncio.wait_for(WorkerProc.start(env), 60)
+    try:
+        job = {"action_id": "act_pre", "topic": "t", "tenant": "acme", "ability": "t_preloaded", "revision": 1,
+               "seed": "00" * 32, "seed_fingerprint": "hmac-v1:0", "budgets": {"wall_s": 30.0},
+               "lock": None, "dependencies": {}, "risk_class": None}
+        worker.send({"op": "run", "inputs": {}, "job": job})
+        done = await asyncio.wait_for(worker.recv(), 60)
+        assert done == {"op": "done", "status": "completed", "outputs": {"imported": imported}}
+    finally:
+        worker.kill()
+        await worker.proc.wait()
