@@ -21,6 +21,7 @@ from typing import Any
 
 import httpx
 
+from abilities import registry
 from orchestrator.hub import Hub, resume_then_live
 from orchestrator.scheduler import Scheduler
 from orchestrator.workers import WorkerPool
@@ -73,6 +74,9 @@ async def test_a_started_action_exists_when_its_created_record_is_handed_on(tmp_
     """The events committed with ``created`` (``action_linked``...) go out from the same listener
     call: the action must be found there, not only once ``start`` has resumed."""
     monkeypatch.setenv("METIS_EXTRA_ABILITIES", "tests.abilities_testing:ABILITIES")
+    # the registry reads METIS_EXTRA_ABILITIES once per process: an earlier test in this process may
+    # have read it unset, so it is read again here, and again by whoever asks after this test
+    registry._extras.cache_clear()
     rlog = ReceiptLog(tmp_path / "log")
     rlog.open()
     rlog.bind_loop(asyncio.get_running_loop())
@@ -95,6 +99,7 @@ async def test_a_started_action_exists_when_its_created_record_is_handed_on(tmp_
     finally:
         await scheduler.close()
         rlog.close()
+        registry._extras.cache_clear()  # read again, as the environment is then, by the next caller
 
 
 class _Watcher:
