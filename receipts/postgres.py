@@ -6,7 +6,7 @@ hash chain, RFC 9162 Merkle tree, Ed25519 signed tree heads, so one verifier rea
 Ordering: a transaction-scoped advisory lock with group commit. Each replica queues its appends
 to one writer thread; the writer takes everything waiting, builds the bodies, leaf hashes and the
 Merkle nodes they complete on the tail it last wrote, and calls ``metis_log_append_gap``
-(migration 0008): one round trip, two transactions. The first takes ``pg_advisory_xact_lock(LOG_LOCK)``,
+(migration 0007): one round trip, two transactions. The first takes ``pg_advisory_xact_lock(LOG_LOCK)``,
 checks the tail and the fences of the batch's fenced appends (a worker's claim epoch: the job must
 still run under it; the jobs are share-locked until this commit), inserts records and nodes and
 commits without waiting for the WAL flush, so the
@@ -76,7 +76,7 @@ _ARRAYS = ("%b::bigint[], %b::text[], %b::text[], %b::text[], %b::text[], %b::te
            "%b::bytea[], %b::text[]")
 _NODES = "%b::integer[], %b::bigint[], %b::bytea[]"
 # The batch procedure (migration 0006): records, nodes, the batch's fences (action ids, epochs).
-# The batch procedure (migration 0008): records, nodes, the batch's fences (action ids, epochs); a moved
+# The batch procedure (migration 0007): records, nodes, the batch's fences (action ids, epochs); a moved
 # tail is answered with the records in between.
 APPEND = (f"CALL metis_log_append_gap(%b::bigint, %b::bigint, %b::text, {_ARRAYS}, {_NODES}, %b::text[], "
           "%b::bigint[], %b::text, %b::text, NULL, NULL, NULL, NULL, NULL)")

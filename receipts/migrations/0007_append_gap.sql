@@ -1,15 +1,9 @@
--- Back to one round trip per batch: metis_log_append_fenced (0006), answering a moved tail with the
+-- metis_log_append_fenced (0006) answering a moved tail with the
 -- records in between. Several processes appending at once (replicas, workers) find the tail moved on
 -- most calls; the caller used to read those records with a second query before building its batch
 -- again. Now ``gap`` holds their bodies (in seq order, at most 4096; NULL when more): the caller hashes
 -- them onto its copy of the tree's right edge and calls again at once. They may not be durable yet:
 -- the caller only hashes them, it never shows them.
--- metis_log_insert (0007) inserted without raising the head, for a second connection to raise it over
--- several batches at once; measured against this procedure in alternating runs it was slower (two
--- round trips and a thread handoff per batch), and no release used it: dropped.
-DROP FUNCTION IF EXISTS metis_log_insert(bigint, bigint, text, bigint[], text[], text[], text[], text[], text[],
-                                         text[], text[], bytea[], text[], integer[], bigint[], bytea[], text[],
-                                         bigint[]);
 CREATE OR REPLACE PROCEDURE metis_log_append_gap(p_lock bigint, p_prev_seq bigint, p_prev_hash text,
                                                  p_seq bigint[], p_type text[], p_name text[], p_tenant text[],
                                                  p_topic text[], p_action_id text[], p_ref text[],
