@@ -243,16 +243,18 @@ class ReceiptLog(TreeProofs):
     writer commits a large batch in two halves, so the first half's sync overlaps the second's
     writing (``split_min``: the smallest half; 0 never splits). ``checkpoint_pages``: the WAL size
     (pages) at which a commit also checkpoints it (SQLite's ``wal_autocheckpoint``).
-    ``action_index_every``: records between bulk writes of the action index (``receipts.action_index``)."""
+    ``action_index_every``: records between bulk writes of the action index, ``action_index_slice``:
+    the smallest part of one written in a commit (``receipts.action_index``)."""
 
     def __init__(self, data_dir: Path, max_batch: int = 4096, split_min: int = 16,
-                 checkpoint_pages: int = CHECKPOINT_PAGES, action_index_every: int = 2048) -> None:
+                 checkpoint_pages: int = CHECKPOINT_PAGES, action_index_every: int = 2048,
+                 action_index_slice: int = 128) -> None:
         self.data_dir = Path(data_dir)
         self.path = self.data_dir / DB_FILE
         self.max_batch = max_batch
         self.split_min = split_min
         self.checkpoint_pages = checkpoint_pages
-        self._actions = ActionIndex(action_index_every)
+        self._actions = ActionIndex(action_index_every, action_index_slice)
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._synq: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._listeners: list[Listener] = []
@@ -491,14 +493,14 @@ class ReceiptLog(TreeProofs):
         nodes = tree.extend([leaf_hash(r[8]) for r in rows]) if rows else []
         t1 = time.perf_counter()
         keys = [(r[5], r[0]) for r in rows if r[5] is not None]
-        written = False
+        written = None
         try:
             if rows:
                 conn.execute("BEGIN IMMEDIATE")
                 conn.executemany(INSERT, rows)
                 if nodes:
                     conn.executemany(INSERT_NODE, nodes)
-                written = self._actions.stage(conn, keys, seq)
+                written = self._actions.stage(conn, keys, seq, len(rows))
                 conn.execute("COMMIT")
         except Exception as exc:
             if conn.in_transaction:
