@@ -980,6 +980,7 @@ def chunk_role(name: str, claim: Claim) -> set[str] | None:
     """The keys of the role a cited chunk gives a named person: a role noun ("Staff list: Rosa is the
     grower", "Tia Wong works as a groom"), or a state that is the rule's qualifier ("Jo is trained",
     "Omar is not certified": the key, with "not" when denied). None when no chunk says who they are."""
+    name = _name_in(name, claim.text, claim.chunk_texts) or name
     noun = re.compile(re.escape(name) + _ROLE_NOUN_RE, re.I)
     adj = re.compile(re.escape(name) + _ROLE_ADJ_RE, re.I)
     for text in claim.chunk_texts:
@@ -1005,6 +1006,143 @@ def _role_is_reserved(form: Form, role: set[str]) -> bool | None:
     return bool(set(form.agents) & role) and quals <= role and not denied
 
 
+# ---- a roster in a cited chunk: who a named doer is -------------------------------------------------
+
+# words of a rule's agent phrase that hold no credential ("staff holding a valid ... card")
+_CRED_LIGHT = frozenset(word_key(w) for w in "hold holding with valid current have having who that a an the of any "
+                        "all only may must".split())
+# a description that denies what it names ("holds no PA6", "not a registered courier", "has not been
+# trained", "her card was revoked and she has none now")
+_DENY_DESC_RE = re.compile(r"\b(?:not|no|none|never|without|revoked|expired|lapsed|suspended|withdrawn|lacks?|"
+                           r"\w+n't)\b", re.I)
+_BARE_ELLIPSIS_RE = re.compile(r"^\s*(?:does|do|did|is|was|has|have|had)\s*(?:not|n't)\s*(?:\(|[.,;]|$)", re.I)
+_ONLY_RE = re.compile(r"\bonly\b", re.I)
+_CODE_RE = re.compile(r"\b[A-Za-z]*\d[\w/]*\b")
+_ROSTER_SEP_RE = re.compile(r"^\s*(?:[-\u2013\u2014:,(]\s*)")
+_LIST_NAME_RE = re.compile(r"^\s*(?:,|and|&)\s+(?:[A-Z][\w.'-]*\s*)+")
+
+
+def _desc_keys(desc: str) -> set[str]:
+    """Keys of a description, with its codes ("A2", "NC1", "PA6") that word keys leave out."""
+    return set(light_keys(desc)) | {m.group(0).lower() for m in _CODE_RE.finditer(desc)}
+
+
+def _has(keys: set[str], k: str) -> bool:
+    """Does a set of keys hold ``k``, a long key also by its first five letters ("licence"/"licensed")?"""
+    return k in keys or (len(k) >= 5 and any(len(x) >= 5 and x[:5] == k[:5] for x in keys))
+
+
+def _name_in(text: str, claim_text: str, chunks: Sequence[str]) -> str | None:
+    """The proper name at the start of a doer's phrase that a cited chunk also names ("dana reyes before
+    the half" -> "dana reyes"): the longest leading run of its words found in a chunk."""
+    words = text.split()
+    for n in range(min(len(words), 4), 0, -1):
+        name = " ".join(words[:n])
+        if len(name) < 3:
+            continue
+        pat = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])", re.I)
+        if any(pat.search(t) for t in chunks):
+            return name
+    return None
+
+
+def _roster_parts(name: str, chunks: Sequence[str]) -> Iterator[tuple[str, list[str], str]]:
+    """(what a chunk says right after the name, the parts before it in the chunk, the roster's heading):
+    "Staff: Rachel Dunn is the yard manager; Tia Wong is a groom", "Pete Lunn - SFX assistant, Class B
+    card", "Jo Kemp (perfusionist)", "Apex Removals holds an asbestos licence; Brightline Builders does
+    not", "Chemical-handling certificates. Priya Nair - current, valid to 30 Jun 2027"."""
+    pat = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])", re.I)
+    for text in chunks:
+        before: list[str] = []
+        heading = ""
+        for n, sent in enumerate(split_sentences(text)):
+            if n == 0 and len(sent.split()) <= 5 and not re.search(r"\s[-\u2013\u2014]\s|[(:]|\b(?:is|are|was|were)\b",
+                                                                  sent):
+                heading = sent  # "Staff and roles." over a list of names
+            for part in filter(str.strip, re.split(r"(?<=;)", sent)):
+                m = pat.search(part)
+                head = part.split(":", 1)[0] if ":" in part[: m.start() if m else len(part)] else ""
+                if m is None:
+                    before.append(part)
+                    continue
+                desc = _LIST_NAME_RE.sub("", part[m.end():], count=1)
+                paren = desc.lstrip().startswith("(")
+                desc = _ROSTER_SEP_RE.sub("", desc, count=1)
+                if paren:
+                    desc = desc.split(")", 1)[0]
+                yield desc, list(before), head or heading
+                before.append(part)
+
+
+# a word that makes a description a person's role ("a furnace hand", "Seed technician", "a deckhand")
+_ROLE_HEAD_RE = re.compile(r"^(?:the |a |an |our |one of the )?(?:[\w-]+ ){0,3}?(?:\w+(?:er|or|ist|ian|ant|man|"
+                           r"hand|nurse|clerk|porter|usher|driver|apprentice|trainee|intern|student|volunteer|"
+                           r"member|groom|chef|cook|guard|steward|agent|head|lead|aide|crew))\b(?=\s*(?:[,;.(]|$))",
+                           re.I)
+# words that say the holder does not (yet) have what they name
+_PENDING_RE = re.compile(r"\b(?:candidate|applicant|pending|awaiting|in training|trainee|aspiring|provisional)\b",
+                         re.I)
+
+
+def _alternatives(form: Form) -> list[set[str]]:
+    """The keys each alternative description of the reserved doer needs besides its head noun: "Only a
+    registered organ courier or a member of the retrieval team" has two, "a Registered Piano Technician
+    (RPT)" has the long one and its abbreviation."""
+    m = re.search(r"\b(?:may|can|must|shall|are allowed|is allowed|are permitted|is permitted)\b", form.text)
+    phrase = form.text[: m.start()] if m else form.text
+    if re.search(r"\bby\b", phrase):
+        phrase = phrase.split(" by ", 1)[1]
+    agents = set(form.agents)
+    groups = [g for g in re.split(r"\bor\b|\(|\)", phrase) if g.strip()]
+    out = []
+    for g in groups:
+        keys_ = _desc_keys(g) - _CRED_LIGHT - MEMBER_NOUNS - GENERIC - {"only", "onli"}
+        need = {k for k in keys_ if not _has(agents, k)}
+        out.append(need if need else keys_)
+    return [n for n in out if n]
+
+
+def _holds(form: Form, desc: str, heading: str = "") -> bool | None:
+    """Does a description give the rule's reserved doer (True), deny it (False) or say nothing of it?
+    The roster's heading ("Chemical-handling certificates.") says what each entry is about."""
+    agents = set(form.agents)
+    alts = _alternatives(form)
+    every = set().union(*alts) | agents if alts else agents
+    dk = _desc_keys(desc)
+    hk = dk | _desc_keys(heading)
+    shared = {k for k in every if _has(hk, k)}
+    if _DENY_DESC_RE.search(desc) or _PENDING_RE.search(desc):
+        return False if shared else None
+    if any(all(_has(hk, k) for k in need) for need in alts):
+        return True
+    if _ONLY_RE.search(desc) and shared:
+        return False  # "holds only an A1/A3 certificate" for one holding an A2 certificate
+    if len(alts) <= 1 and not any(_has(dk, k) for k in every) and _ROLE_HEAD_RE.match(desc.strip()):
+        return False  # another role outright: "Dale Frost - furnace hand" for "the melt supervisor"
+    return None
+
+
+def roster_role(form: Form, text: str, claim: Claim) -> bool | None:
+    """Is the named doer of a claim the one a rule reserves the action for, by what a cited chunk's roster
+    says of that name: True (the chunk gives the reserved role or credential), False (it denies it: "holds
+    no spraying certificate", "not a registered courier", "X holds a licence; Y does not", "holds only an
+    A1/A3 certificate"), None (it says nothing of it)."""
+    if not claim.chunk_texts or not form.agents:
+        return None
+    name = _name_in(text, claim.text, claim.chunk_texts)
+    if name is None:
+        return None
+    for desc, before, heading in _roster_parts(name, claim.chunk_texts):
+        if _BARE_ELLIPSIS_RE.match(desc):
+            if before and _holds(form, before[-1].split(":")[-1], heading):
+                return False  # "Apex holds an asbestos licence; Brightline does not"
+            continue
+        said = _holds(form, desc, heading)
+        if said is not None:
+            return said
+    return None
+
+
 def cleared(forms: Sequence[Form], claim: Claim) -> set[str]:
     """Constraints the claim positively keeps: a reserved action done by exactly the reserved doer (named
     with the role, or named by a name a cited chunk gives that role)."""
@@ -1023,9 +1161,20 @@ def cleared(forms: Sequence[Form], claim: Claim) -> set[str]:
 def _doer_reserved(form: Form, words: set[str], text: str, clause: Clause, claim: Claim) -> bool:
     """Is this doer the reserved one: by a chunk-given role for a name, else by the words the claim uses?"""
     if text in clause.named:
-        role = chunk_role(text, claim)
-        return role is not None and bool(_role_is_reserved(form, role))
+        return bool(_named_holds(form, text, claim)[0])
     return _reserved_agent(form, words, text, clause.mods)
+
+
+def _named_holds(form: Form, text: str, claim: Claim) -> tuple[bool | None, set[str] | None]:
+    """(does a named doer hold the reserved role, the role a cited chunk gives): by a role noun or state
+    ("Rosa is the grower"), else by the chunk's roster ("Tom Hale holds no spraying certificate")."""
+    role = chunk_role(text, claim)
+    holds = _role_is_reserved(form, role) if role is not None else None
+    if holds is None:
+        holds = roster_role(form, text, claim)
+        if holds is False:
+            role = {"without what the rule names"}
+    return holds, role
 
 
 def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
@@ -1043,16 +1192,17 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 out.append(_finding(f, claim, c.start, c.end, "only_agent",
                                     f"the claim opens to anyone what {f.text!r} reserves"))
                 break  # "the zone is open to any vessel, licensed or not"
-            if not (act or len(obj) >= 2) or c.negated:
+            if not (act or obj) or c.negated:
                 continue
             for words, text in c.agents:
                 if not words or words & (set(f.object) | set(f.action)) and not words & set(f.agents):
                     continue  # the rule's own thing or patient ("the lane closure ran", "the client signed")
-                role = chunk_role(text, claim) if text in c.named else None
-                holds = _role_is_reserved(f, role) if role is not None else None
+                holds, role = _named_holds(f, text, claim) if text in c.named else (None, None)
                 if holds:
                     continue  # a cited chunk says the named doer holds the reserved role
                 role = role if holds is not None else None  # a state the rule does not name: unknown
+                if not (act or len(obj) >= 2) and (role is None or not _firm_doing(f, c, act)):
+                    continue  # one shared word ties the clause to the rule only for a doer a chunk rules out
                 if role is None and _reserved_agent(f, words, text, c.mods):
                     continue
                 if words <= {"who", "that", "which", "it", "they", "he", "she", "we"}:
@@ -1063,12 +1213,28 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 # the clause's doer does the reserved action when that action is the clause's verb or the
                 # verb acts on the rule's thing; an action named only as a noun, with none of the rule's
                 # things ("stays off until the utility inspection"), ties the doer to nothing
-                out.append(_finding(f, claim, c.start, c.end, "only_agent", detail,
-                                    sure=bool(act) and not words & (set(f.object) | set(f.action)),
+                sure = bool(act) and not words & (set(f.object) | set(f.action))
+                if role is not None:  # a doer a cited chunk says is not the reserved one
+                    sure = _firm_doing(f, c, act) and not words & (set(f.object) | set(f.action))
+                out.append(_finding(f, claim, c.start, c.end, "only_agent", detail, sure=sure,
                                     by_name=text in c.named and role is None, firm=role is not None,
                                     arbitrable=bool(set(f.action) & c.verbs or obj) or role is not None))
                 break
     return out
+
+
+def _firm_doing(form: Form, c: Clause, act: set[str]) -> bool:
+    """Does the clause do the reserved action itself: the rule's verb, or the rule's thing named in full
+    ("gave Dana a keratin chemical straightening" for "perform chemical straightening"), with every label
+    of the thing ("a chamber rated NC2": the claim's or its chunk's chamber must be NC2), and no amount
+    that scopes the rule ("approve a loan above $1,000": which loans is not read here)?"""
+    if form.quantity is not None or form.window is not None:
+        return False
+    present = c.keys | c.facts
+    thing = set(form.object) - GENERIC
+    if any(any(ch.isdigit() for ch in k) and k not in present for k in thing):
+        return False
+    return bool(act) or bool(thing) and thing <= present
 
 
 def _stem_hits(words: set[str], present: set[str]) -> int:

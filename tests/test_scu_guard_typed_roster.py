@@ -1,0 +1,76 @@
+"""scu_guard typed reading of a roster in a cited chunk: who a named doer is ("Name - role",
+"Name (role)", "X holds a permit; Y does not", "holds no ...", "holds only ...", a list under a
+heading), so that a reserved action done by a named person is settled (REJECT or OK) instead of
+left to review. Real spaCy parses; sentences written for these tests, none is in the labelled sets."""
+
+from __future__ import annotations
+
+import pytest
+
+from abilities.lock import lock_constraints
+from abilities.scu_guard.check import run_checks
+from abilities.scu_guard.combined import forms_for
+from abilities.scu_guard.forms import understand
+from abilities.scu_guard.judge import _alternatives, read_claim, roster_role
+
+
+def verdict(constraints: list[str], claim: str, chunks: dict[str, str]) -> tuple[str, str]:
+    lock = lock_constraints(constraints)
+    answer = {"claim": claim, "citations": list(chunks), "constraints_echo": constraints}
+    r = run_checks(lock, list(chunks), answer, forms=forms_for(constraints)[0], chunk_texts=chunks)
+    return r.verdict, r.reason
+
+
+CRANE = "Only operators holding a B7 crane ticket may drive the tower crane."
+KILN = "Only the kiln supervisor may fire the glaze kiln."
+RIG = "Only a certified rope access technician (IRATA) may abseil the facade."
+
+
+@pytest.mark.parametrize(("rule", "claim", "chunk", "want"), [
+    # the roster denies the credential: "does not" after one who holds it, "holds no", "only" another code
+    (CRANE, "Ola Berg drove the tower crane on Monday.",
+     "Tickets: Ivo Stan holds a B7 crane ticket; Ola Berg does not.", ("REJECT", "constraint_contradiction")),
+    (CRANE, "Ola Berg drove the tower crane on Monday.",
+     "Crew: Ola Berg holds only a B2 crane ticket.", ("REJECT", "constraint_contradiction")),
+    (CRANE, "Ola Berg drove the tower crane on Monday.",
+     "Crew: Ola Berg holds no crane ticket.", ("REJECT", "constraint_contradiction")),
+    # the roster gives the credential or the role: the rule is kept, no review
+    (CRANE, "The tower crane was driven by Ivo Stan.",
+     "Tickets: Ivo Stan holds a B7 crane ticket; Ola Berg does not.", ("OK", "ok")),
+    (KILN, "The glaze kiln was fired by Mira Holt.",
+     "Studio staff. Mira Holt - kiln supervisor. Dan Roe - glazer.", ("OK", "ok")),
+    # "Name - role" with another role outright, the reserved thing named in full
+    (KILN, "Dan Roe fired the glaze kiln overnight.",
+     "Studio staff. Mira Holt - kiln supervisor. Dan Roe - glazer.", ("REJECT", "constraint_contradiction")),
+    # the abbreviation the rule defines is an alternative; "candidate" holds nothing yet
+    (RIG, "The facade was abseiled by Kai Moss.",
+     "Team. Kai Moss - IRATA level 2. Pia Lund - IRATA candidate, assessment in May.", ("OK", "ok")),
+])
+def test_a_roster_settles_a_named_doer(rule: str, claim: str, chunk: str, want: tuple[str, str]) -> None:
+    assert verdict([rule], claim, {"c1": chunk}) == want
+
+
+def test_a_roster_that_says_nothing_of_the_credential_leaves_the_name_to_review() -> None:
+    """A name a chunk lists without anything about the rule's role or credential stays a suspected finding."""
+    assert verdict([CRANE], "Ola Berg drove the tower crane on Monday.",
+                   {"c1": "Site diary: Ola Berg arrived at 07:00 with the rebar delivery."}) == \
+        ("REVIEW", "suspected_contradiction")
+
+
+def test_an_ellipsis_after_an_unrelated_statement_denies_nothing() -> None:
+    """"Y does not" denies only what the part before it said, and that must be the rule's credential."""
+    form = understand(CRANE)
+    claim = read_claim("Ola Berg drove the tower crane.", ["Ivo Stan drives a van to site; Ola Berg does not."])
+    assert roster_role(form, "ola berg", claim) is None
+
+
+def test_a_scoped_reserved_action_is_not_settled_by_the_roster_alone() -> None:
+    """"approve a refund above $500": whether the claim's refund is in the scope is not the roster's to say."""
+    got = verdict(["Only the shift lead may approve a refund above $500."], "Nia Cole approved a refund of $90.",
+                  {"c1": "Staff: Tom Fry is the shift lead; Nia Cole is a cashier."})
+    assert got[0] != "REJECT"
+
+
+def test_alternatives_of_the_reserved_doer() -> None:
+    alts = _alternatives(understand("Only a registered pilot or a member of the rescue team may fly the drone."))
+    assert len(alts) == 2 and any("rescu" in a or "rescue" in a for a in alts)
