@@ -31,6 +31,12 @@ from receipts.store import Fence
 CHANNEL = "metis_jobs"
 RESCUER_LOCK = migrations.lock_key("metis:rescuer")
 _RETURNING = "action_id, tenant, kind, payload, attempt, max_attempts, epoch, owner"
+# the running jobs of one owner, row-locked in action_id order: the order in which a fenced append
+# share-locks them (migration 0007). A statement that locked several in heap order instead could
+# deadlock with a concurrent append of the same process (each holding a row the other waits for):
+# PostgreSQL broke it after deadlock_timeout (1 s), failing the append, while that append's
+# transaction held the log's lock, so every writer of every process stalled for that second.
+_OWN_ROWS = "SELECT action_id FROM metis_jobs WHERE owner = %s AND state = 'running' ORDER BY action_id FOR NO KEY UPDATE"
 
 
 @dataclass(frozen=True)
@@ -165,8 +171,9 @@ class WorkQueue:
         """One heartbeat for every job ``owner`` runs (a worker renews all its leases in one statement);
         returns the actions whose leases it still holds (one missing was rescued or revoked)."""
         return {r["action_id"] for r in self._run(
-            "UPDATE metis_jobs SET lease_until = now() + make_interval(secs => %s), updated_at = now() "
-            "WHERE owner = %s AND state = 'running' RETURNING action_id", (self.lease_s, owner))}
+            f"WITH mine AS ({_OWN_ROWS}) UPDATE metis_jobs j SET lease_until = now() + make_interval(secs => %s), "
+            "updated_at = now() FROM mine WHERE j.action_id = mine.action_id RETURNING j.action_id",
+            (owner, self.lease_s))}
 
     def submit(self, action_id: str, tenant: str, kind: str, parked: bool = False, max_attempts: int = 1000) -> bool:
         """An action is ready to run (``parked``: it waits on something, make sure its job exists):
@@ -193,8 +200,9 @@ class WorkQueue:
     def release_all(self, owner: str) -> int:
         """Let go of every lease ``owner`` holds (a replica shutting down cleanly): the jobs can be
         taken at once instead of after their leases lapse. Returns how many."""
-        return len(self._run("UPDATE metis_jobs SET lease_until = now() - interval '1 millisecond', updated_at = now() "
-                             "WHERE owner = %s AND state = 'running' RETURNING action_id", (owner,)))
+        return len(self._run(f"WITH mine AS ({_OWN_ROWS}) UPDATE metis_jobs j SET lease_until = now() - interval "
+                             "'1 millisecond', updated_at = now() FROM mine WHERE j.action_id = mine.action_id "
+                             "RETURNING j.action_id", (owner,)))
 
     def heartbeat(self, lease: Lease) -> bool:
         """Extend the lease; False if it was lost (expired and rescued, or claimed again)."""
