@@ -99,6 +99,8 @@ class PageCache:
 
 
 class Subscriber:
+    __slots__ = ("_wake", "buffer", "dropped", "key", "limit", "pages", "sink")
+
     def __init__(self, key: str, limit: int, pages: PageCache | None = None) -> None:
         self.key = key
         self.limit = limit
@@ -106,16 +108,20 @@ class Subscriber:
         self.buffer: deque[Record] = deque()
         self.dropped = False
         self._wake = asyncio.Event()
-        #: Set while the consumer is caught up and idle: it takes a commit's records at once (True)
-        #: or refuses them (False: they are buffered). Spares a task wake-up per record per reader.
+        #: Set while the consumer is caught up and idle (its buffer empty, not dropped): it takes a
+        #: commit's records at once (True) or refuses them (False: they are buffered and the sink is
+        #: unset until the consumer, having taken them, waits again). Spares a task wake-up per
+        #: record per reader; the hub calls it first, without looking further.
         self.sink: Callable[[list[Record]], bool] | None = None
 
     def offer_many(self, recs: list[Record]) -> bool:
         """Hand one commit's records of this subscriber's stream to its sink, or queue them with
         one wake-up."""
         sink = self.sink
-        if sink is not None and not self.buffer and not self.dropped and sink(recs):
-            return True
+        if sink is not None:
+            if sink(recs):
+                return True
+            self.sink = None  # buffered from here: the consumer takes them (and later ones) in order
         if len(self.buffer) + len(recs) > self.limit:
             self.dropped = True
             self._wake.set()
@@ -144,6 +150,7 @@ class Subscriber:
 
     def close(self) -> None:
         self.dropped = True
+        self.sink = None
         self._wake.set()
 
 
@@ -191,6 +198,11 @@ class Hub:
             if not subs:
                 continue
             for sub in list(subs):
+                sink = sub.sink  # the live case, taken at once: one call per subscriber
+                if sink is not None:
+                    if sink(recs):
+                        continue
+                    sub.sink = None  # refused: buffered, in order, for the consumer's task
                 if not sub.offer_many(recs):
                     self.dropped_total += 1
                     subs.discard(sub)
@@ -251,7 +263,7 @@ async def resume_then_live(rlog: ReceiptLog, sub: Subscriber, tenant: str, topic
             yield page
         page = None
         while True:
-            if sink is not None and not sub.buffer:
+            if sink is not None and not sub.buffer and not sub.dropped:
                 sub.sink = sink
                 try:
                     fresh = await sub.get_many()

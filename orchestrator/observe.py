@@ -101,9 +101,10 @@ class LoopHistogram(Collector):
         self.sum = 0.0
         registry.register(self)
 
-    def observe(self, amount: float) -> None:
-        self.counts[bisect_left(self.bounds, amount)] += 1
-        self.sum += amount
+    def observe(self, amount: float, count: int = 1) -> None:
+        """``count`` observations of ``amount`` (the fan-out observes its sends in blocks)."""
+        self.counts[bisect_left(self.bounds, amount)] += count
+        self.sum += amount * count
 
     def collect(self) -> Iterable[HistogramMetricFamily]:
         cumulative, total = [], 0
@@ -145,6 +146,19 @@ class DeliveryClock:
                 observe(clock() - t)
 
         return delivered
+
+    def sent_many(self, seq: int, count: int) -> None:
+        """``count`` streams sent record ``seq`` just now: the fan-out's sends from the commit
+        callback, counted in blocks rather than observed one by one (always live records)."""
+        t = self._committed.get(seq)
+        if t is None:
+            return
+        lag, hist = time.monotonic() - t, self.histogram
+        if isinstance(hist, LoopHistogram):
+            hist.observe(lag, count)
+        else:
+            for _ in range(count):
+                hist.observe(lag)
 
 
 class AbilityMetrics:

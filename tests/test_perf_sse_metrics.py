@@ -28,3 +28,15 @@ def test_loop_histogram_is_exposed_like_a_prometheus_histogram() -> None:
     assert family.type == "histogram"
     count = next(s.value for s in family.samples if s.name == "metis_x_seconds_count")
     assert count == len(values)
+
+
+def test_a_count_of_observations_is_exposed_like_that_many_observations() -> None:
+    one_by_one, counted = CollectorRegistry(), CollectorRegistry()
+    a = LoopHistogram("metis_x_seconds", "lag", FAST_BUCKETS, one_by_one)
+    b = LoopHistogram("metis_x_seconds", "lag", FAST_BUCKETS, counted)
+    for value, count in ((0.0004, 64), (0.003, 7), (0.25, 1), (30.0, 3)):
+        for _ in range(count):
+            a.observe(value)
+        b.observe(value, count)
+    assert generate_latest(counted) == generate_latest(one_by_one)
+    assert sum(b.counts) == 75

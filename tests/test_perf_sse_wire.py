@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 import uvicorn
 import uvloop
+from prometheus_client import CollectorRegistry
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse
 from starlette.routing import Route
@@ -24,7 +25,8 @@ from starlette.routing import Route
 from orchestrator.app import MetisApp
 from orchestrator.events import sse_frame
 from orchestrator.hub import Hub, resume_then_live
-from orchestrator.sse_response import SseResponse
+from orchestrator.observe import FAST_BUCKETS, DeliveryClock, LoopHistogram
+from orchestrator.sse_response import BLOCK, SseResponse
 from receipts.log import Entry, ReceiptLog
 from tests.support import free_port
 
@@ -35,8 +37,9 @@ TENANT, TOPIC = "acme", "wire"
 class Harness:
     """A uvicorn (httptools) server of one ``/streams`` route over a real log and hub."""
 
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, lag: DeliveryClock | None = None) -> None:
         self.rlog = ReceiptLog(data_dir)
+        self.lag = lag
         self.hub: Hub | None = None
         self.responses: list[SseResponse] = []
         self.port = free_port()
@@ -49,15 +52,19 @@ class Harness:
         hub, rlog = self.hub, self.rlog
         assert hub is not None
         sub = hub.subscribe(TENANT, TOPIC, 1_000_000)
+        lag = self.lag
         resp = SseResponse(lambda sink: resume_then_live(rlog, sub, TENANT, TOPIC, 0, sink), sse_frame, {},
-                           ping_s=60, send_timeout_s=60, on_close=sub.close, sent=lambda batch: None,
-                           on_end=lambda: hub.unsubscribe(sub))
+                           ping_s=60, send_timeout_s=60, on_close=sub.close,
+                           sent=(lambda batch: None) if lag is None else lag.watch(),
+                           on_end=lambda: hub.unsubscribe(sub), sent_many=None if lag is None else lag.sent_many)
         self.responses.append(resp)
         return resp
 
     async def __aenter__(self) -> Harness:
         self.rlog.open()
         self.rlog.bind_loop(asyncio.get_running_loop())
+        if self.lag is not None:
+            self.rlog.add_listener(self.lag.on_commit)
         self.hub = Hub(self.rlog)
         app = MetisApp(routes=[Route("/streams", self.stream)])
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, http="httptools", lifespan="off",
@@ -165,5 +172,28 @@ def test_a_client_that_stops_reading_gets_back_pressure_then_every_frame(runner:
             assert await read_chunks(reader, count) == expected_body(h.rlog, count)
             assert resp._wire.writes > 0
             writer.close()
+
+    RUNNERS[runner](scenario())
+
+
+@pytest.mark.parametrize("runner", sorted(RUNNERS))
+def test_every_send_is_counted_once_in_the_delivery_lag_histogram(runner: str, tmp_path: Path) -> None:
+    """Sends from the commit callback are counted in blocks of ``BLOCK`` (and the rest right after
+    the callback), sends of the stream's task one by one: each (stream, record) once, whichever path."""
+    async def scenario() -> None:
+        hist = LoopHistogram("metis_lag_seconds", "lag", FAST_BUCKETS, CollectorRegistry())
+        async with Harness(tmp_path / "data", DeliveryClock(hist)) as h:
+            streams = [await h.subscribe() for _ in range(BLOCK + 6)]
+            commits = 4
+            for _ in range(commits):
+                await h.append(1, 1)
+                for reader, _ in streams:
+                    assert (await read_chunks(reader, 1)).count(b"\n\n") == 1
+            await asyncio.sleep(0.05)  # the callback that observes the rest of the last block has run
+            assert sum(hist.counts) == len(streams) * commits, hist.counts
+            assert 0 < hist.sum < 5.0 * len(streams) * commits
+            assert sum(resp._wire.writes for resp in h.responses if resp._wire) >= len(streams) * (commits - 1)
+            for _, writer in streams:
+                writer.close()
 
     RUNNERS[runner](scenario())
