@@ -30,6 +30,7 @@ from receipts.store import Fence
 
 CHANNEL = "metis_jobs"
 RESCUER_LOCK = migrations.lock_key("metis:rescuer")
+LOST_WAIT_S = 0.01  # claim_wait: a claimer that lost a race for a job lets this moment's notifications gather
 _RETURNING = "action_id, tenant, kind, payload, attempt, max_attempts, epoch, owner"
 # the running jobs of one owner, row-locked in action_id order: the order in which a fenced append
 # share-locks them (migration 0007). A statement that locked several in heap order instead could
@@ -73,6 +74,7 @@ class WorkQueue:
                                     kwargs={"autocommit": True, "connect_timeout": 5, "application_name": "metis-queue"})
         self._opened = False
         self._listener: psycopg.Connection | None = None
+        self._full = False  # the last claim_wait filled every slot asked: more may be waiting
 
     def close(self) -> None:
         if self._listener is not None:
@@ -125,21 +127,40 @@ class WorkQueue:
 
     def claim_wait(self, owner: str, timeout_s: float, limit: int = 1, poll_s: float = 1.0) -> list[Lease]:
         """``claim``, waiting up to ``timeout_s`` for an enqueue/wake NOTIFY (or polling every ``poll_s``).
-        The LISTEN connection is kept between calls (one claimer thread at a time uses it): a busy
-        worker claims without opening a connection per job."""
+        The LISTEN connection is kept between calls (one claimer thread at a time uses it), so a
+        notification that arrives while the caller adopts its last jobs waits for the next call: a
+        claim is made only when something may be there (the first call, a notification since the
+        last claim, a last claim that filled every slot, a poll), not on every call.
+
+        Every NOTIFY wakes every idle claimer of every process, and only one of them gets the job: a
+        claimer that just lost such a race lets the notifications of the next ``LOST_WAIT_S`` gather
+        before it claims again (the winners claim at once), so a job costs about one claim instead
+        of one per idle process."""
         deadline = time.monotonic() + timeout_s
-        got = self.claim(owner, limit)
         try:
+            fresh = self._listener is None or self._listener.closed
+            if fresh:  # LISTEN before the first claim: a job added in between is not missed
+                self._listener = connect(self.url, app="metis-queue-listen")
+                self._listener.execute(f"LISTEN {CHANNEL}")
+            listener = self._listener
+            assert listener is not None
+            woken = fresh or self._full or bool(list(listener.notifies(timeout=0.0)))
+            got = self.claim(owner, limit) if woken else []
+            lost = False
             while not got:
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    return got
-                if self._listener is None or self._listener.closed:
-                    self._listener = connect(self.url, app="metis-queue-listen")
-                    self._listener.execute(f"LISTEN {CHANNEL}")
-                for _ in self._listener.notifies(timeout=min(poll_s, left), stop_after=1):
-                    pass
-                got = self.claim(owner, limit)
+                    break
+                notes = list(listener.notifies(timeout=min(poll_s, left), stop_after=1))
+                if not notes and left < poll_s:
+                    break  # the call's time is up before the next poll: the next call polls
+                if notes and lost:
+                    notes += listener.notifies(timeout=min(LOST_WAIT_S, max(0.0, deadline - time.monotonic())))
+                elif notes:
+                    notes += listener.notifies(timeout=0.0)  # all that is here already: one claim for them
+                got = self.claim(owner, limit)  # also after a quiet poll: a retry's backoff ran out
+                lost = bool(notes) and not got
+            self._full = len(got) >= limit
             return got
         except CONNECTION_ERRORS as exc:
             if self._listener is not None:

@@ -5,6 +5,7 @@ deadlock and PostgreSQL fails one of them after ``deadlock_timeout`` while the l
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 
 import psycopg
@@ -59,3 +60,30 @@ def _renew(queue: WorkQueue) -> object:
         return queue.renew_held("w1")
     except Exception as exc:  # a deadlock broken on this side shows here
         return exc
+
+
+def test_a_claimer_claims_only_when_something_may_be_there(queue, pg_url):
+    """``claim_wait`` keeps its LISTEN connection between calls: a call with no notification since the
+    last claim waits instead of claiming at once, a notification that came meanwhile is claimed at
+    once, and a quiet poll still claims (a job whose backoff ran out sends no notification)."""
+    claims: list[int] = []
+    real_claim = queue.claim
+
+    def counting_claim(owner: str, limit: int = 1, kinds: list[str] | None = None):
+        claims.append(limit)
+        return real_claim(owner, limit, kinds)
+
+    queue.claim = counting_claim  # type: ignore[method-assign]
+    assert queue.claim_wait("w1", timeout_s=0.3, poll_s=5) == []  # first call: LISTEN, then one claim
+    assert len(claims) == 1
+    assert queue.claim_wait("w1", timeout_s=0.3, poll_s=5) == []  # nothing new: no claim, just the wait
+    assert len(claims) == 1
+    queue.enqueue("act_n", "acme", "t_emit")  # its NOTIFY waits in the kept connection
+    t0 = time.monotonic()
+    got = queue.claim_wait("w1", timeout_s=5, poll_s=5)
+    assert [lease.action_id for lease in got] == ["act_n"] and time.monotonic() - t0 < 1.0
+    assert len(claims) == 2
+    with psycopg.connect(pg_url, autocommit=True) as conn:  # available without a notification
+        conn.execute("INSERT INTO metis_jobs (action_id, tenant, kind) VALUES ('act_q', 'acme', 't_emit')")
+    got = queue.claim_wait("w1", timeout_s=3, poll_s=0.2)
+    assert [lease.action_id for lease in got] == ["act_q"]  # found by the poll
