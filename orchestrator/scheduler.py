@@ -67,6 +67,14 @@ DEFAULT_WALL_S = 300.0
 DEFAULT_RETRY = {"max_attempts": 3, "backoff_s": 0.5, "multiplier": 2.0, "max_backoff_s": 30.0}
 PARK = "park"
 ABANDON_GRACE_S = 5.0
+#: A burst of starts: ``BURST_STARTS`` ``actions.start`` calls waiting for their ``created`` record
+#: at once (one connection pipelining hundreds of starts, or many clients at once). From then
+#: until no start has begun or ended for ``BURST_QUIET_S``, new runs wait (at most
+#: ``BURST_HOLD_S`` per burst), so the event loop answers the burst instead of sharing itself
+#: with the runs of its first starts (a short run costs the loop about as much as a start).
+BURST_STARTS = 64
+BURST_QUIET_S = 0.05
+BURST_HOLD_S = 0.5
 
 
 def params_hash(params: dict[str, Any]) -> str:
@@ -243,6 +251,10 @@ class Scheduler:
         self._turn: deque[str] = deque()  # tenants in round-robin order
         self._running: dict[str, int] = {}
         self._active = 0
+        self._starts_pending = 0  # starts between validation and their durable ``created`` record
+        self._last_start = 0.0  # loop time a start last began or ended
+        self._held_since: float | None = None  # new runs held back by a burst of starts since then
+        self._burst_capped = False  # this burst held runs for BURST_HOLD_S: none more until it ends
         self._child_waiters: dict[str, set[str]] = {}
         self._tasks: set[asyncio.Task] = set()
         self._closing = False
@@ -438,6 +450,8 @@ class Scheduler:
         if key is not None:
             gate = self._starting[(tenant, key)] = asyncio.Event()
         self._creating[action_id] = a
+        self._starts_pending += 1
+        self._last_start = asyncio.get_running_loop().time()
         try:
             if key is None:  # nothing to claim or to wait for (most starts): no gate, no context manager
                 await self.outbox.commit(entries, show)
@@ -450,6 +464,8 @@ class Scheduler:
             raise
         finally:
             self._creating.pop(action_id, None)
+            self._starts_pending -= 1
+            self._last_start = asyncio.get_running_loop().time()
             if gate is not None:
                 self._starting.pop((tenant, key), None)
                 gate.set()
@@ -579,7 +595,38 @@ class Scheduler:
         a.in_ready = False
         return a
 
+    def _holding(self) -> bool:
+        """True while a burst of starts holds new runs back (see ``BURST_STARTS``)."""
+        if self._held_since is not None:
+            return True
+        if self._starts_pending < BURST_STARTS or self._burst_capped:
+            return False
+        loop = asyncio.get_running_loop()
+        self._held_since = loop.time()
+        loop.call_later(BURST_QUIET_S / 2, self._check_hold)
+        return True
+
+    def _check_hold(self) -> None:
+        """Ends the hold once the burst is over or has held runs for ``BURST_HOLD_S``; while the
+        burst lasts, checks again a little later."""
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        if now - self._last_start >= BURST_QUIET_S and self._starts_pending < BURST_STARTS:
+            self._burst_capped = False  # over
+        elif self._held_since is not None and now - self._held_since >= BURST_HOLD_S:
+            self._burst_capped = True  # runs go on; the burst is still watched for its end
+        else:
+            loop.call_later(BURST_QUIET_S / 2, self._check_hold)
+            return
+        if self._held_since is not None:
+            self._held_since = None
+            self._dispatch()
+        if self._burst_capped:
+            loop.call_later(BURST_QUIET_S / 2, self._check_hold)
+
     def _dispatch(self) -> None:
+        if self._holding():
+            return
         while self._active < self.max_concurrent and not self._closing:
             a = self._pick()
             if a is None:
