@@ -33,7 +33,7 @@ from typing import Any
 
 import structlog
 
-from receipts.action_index import ActionIndex
+from receipts.action_index import STREAMS, ActionIndex
 from receipts.canonical import canonical_record, parse_canonical
 from receipts.merkle import FrontierTree, leaf_hash, subtree_hash
 from receipts.proofs import TreeProofs
@@ -55,7 +55,6 @@ CREATE TABLE IF NOT EXISTS records (
   body BLOB NOT NULL,
   hash TEXT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS records_stream ON records(stream, seq) WHERE stream IS NOT NULL;
 CREATE INDEX IF NOT EXISTS records_ref ON records(ref) WHERE ref IS NOT NULL;
 CREATE INDEX IF NOT EXISTS records_control ON records(type, seq) WHERE type IN ('state', 'approval');
 CREATE TRIGGER IF NOT EXISTS records_no_update BEFORE UPDATE ON records
@@ -255,6 +254,7 @@ class ReceiptLog(TreeProofs):
         self.split_min = split_min
         self.checkpoint_pages = checkpoint_pages
         self._actions = ActionIndex(action_index_every, action_index_slice)
+        self._streams = ActionIndex(action_index_every, action_index_slice, STREAMS)
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._synq: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._listeners: list[Listener] = []
@@ -287,6 +287,7 @@ class ReceiptLog(TreeProofs):
         conn = connect(self.path)
         conn.executescript(SCHEMA)
         self._actions.load(conn)
+        self._streams.load(conn)
         last = conn.execute("SELECT MAX(seq) FROM records").fetchone()[0] or 0
         prev = GENESIS_HASH
         if last:
@@ -493,7 +494,8 @@ class ReceiptLog(TreeProofs):
         nodes = tree.extend([leaf_hash(r[8]) for r in rows]) if rows else []
         t1 = time.perf_counter()
         keys = [(r[5], r[0]) for r in rows if r[5] is not None]
-        written = None
+        skeys = [(r[7], r[0]) for r in rows if r[7] is not None]
+        written = swritten = None
         try:
             if rows:
                 conn.execute("BEGIN IMMEDIATE")
@@ -501,6 +503,7 @@ class ReceiptLog(TreeProofs):
                 if nodes:
                     conn.executemany(INSERT_NODE, nodes)
                 written = self._actions.stage(conn, keys, seq, len(rows))
+                swritten = self._streams.stage(conn, skeys, seq, len(rows))
                 conn.execute("COMMIT")
         except Exception as exc:
             if conn.in_transaction:
@@ -510,6 +513,7 @@ class ReceiptLog(TreeProofs):
         self.stats.build_s += t1 - t0
         self.stats.sqlite_s += time.perf_counter() - t1
         self._actions.committed(keys, written, seq)
+        self._streams.committed(skeys, swritten, seq)
         self._tail = (seq, prev, tree)
         return _Commit(seq, tree if rows else None, results, committed)
 
@@ -606,19 +610,37 @@ class ReceiptLog(TreeProofs):
         return [Record.from_row(r) for r in self._reader.execute(sql, args)]
 
     def read_stream(self, tenant: str, topic: str, after_seq: int, limit: int = 500) -> list[Record]:
-        """Events of a tenant's topic with seq > after_seq, in order (index range read)."""
-        return self._rows(
-            f"SELECT {COLUMNS} FROM records WHERE stream = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?",
-            (stream_key(tenant, topic), after_seq, self._last_seq, limit),
-        )
+        """Events of a tenant's topic with seq > after_seq, in order: the bulk-written index (a
+        range read), then the records after it that the writer holds in memory."""
+        skey, last = stream_key(tenant, topic), self._last_seq
+        if self._streams.legacy:  # a log written with SQLite's own index on records(stream, seq)
+            return self._rows(f"SELECT {COLUMNS} FROM records WHERE stream = ? AND seq > ? AND seq <= ? "
+                              "ORDER BY seq LIMIT ?", (skey, after_seq, last, limit))
+        upto, recent = self._streams.seqs(skey, after_seq, limit)
+        bound = min(upto, last)
+        found = self._rows(f"SELECT {R_COLUMNS} FROM stream_keys k JOIN records r ON r.seq = k.seq "
+                           "WHERE k.stream = ? AND k.seq > ? AND k.seq <= ? ORDER BY k.seq LIMIT ?",
+                           (skey, after_seq, bound, limit)) if after_seq < bound else []
+        recent = [s for s in recent if s <= last][:limit - len(found)]
+        if recent:
+            found += self._rows(f"SELECT {COLUMNS} FROM records WHERE seq IN ({','.join('?' * len(recent))}) "
+                                "ORDER BY seq", tuple(recent))
+        return found
 
     def first_stream_seq(self, tenant: str, topic: str) -> int | None:
         """The oldest retained event seq of a topic (retention watermark)."""
         assert self._reader is not None
-        row = self._reader.execute(
-            "SELECT MIN(seq) FROM records WHERE stream = ? AND seq <= ?", (stream_key(tenant, topic), self._last_seq)
-        ).fetchone()
-        return row[0] if row else None
+        skey, last = stream_key(tenant, topic), self._last_seq
+        if self._streams.legacy:
+            row = self._reader.execute("SELECT MIN(seq) FROM records WHERE stream = ? AND seq <= ?",
+                                       (skey, last)).fetchone()
+            return row[0] if row else None
+        upto, recent = self._streams.seqs(skey, 0, 1)
+        row = self._reader.execute("SELECT MIN(seq) FROM stream_keys WHERE stream = ? AND seq <= ?",
+                                   (skey, min(upto, last))).fetchone()
+        if row and row[0] is not None:
+            return row[0]
+        return recent[0] if recent and recent[0] <= last else None
 
     def read_action(self, action_id: str, types: Sequence[str] | None = None) -> list[Record]:
         """All records of one action, optionally only some types, in order: the bulk-written

@@ -1,6 +1,7 @@
-"""The receipt log's action index, written in bulk (receipts/action_index.py): ``read_action`` answers
-exactly what a scan of the records table answers, across bulk writes and reopenings, and on a log
-that still has the old SQLite index (kept as it is)."""
+"""The receipt log's action and stream indexes, written in bulk (receipts/action_index.py):
+``read_action``, ``read_stream`` and ``first_stream_seq`` answer exactly what a scan of the records
+table answers, across bulk writes and reopenings, and on a log that still has the old SQLite
+indexes (kept as they are)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from receipts.log import COLUMNS, DB_FILE, Entry, ReceiptLog
+from receipts.log import COLUMNS, DB_FILE, Entry, ReceiptLog, stream_key
 from receipts.verify import verify_data_dir
 
 ACTIONS = [f"act_{i}" for i in range(5)]
@@ -174,3 +175,89 @@ def test_a_log_with_the_old_sqlite_index_keeps_it_and_reads_through_it(tmp_path)
     finally:
         conn.close()
     assert verify_data_dir(tmp_path).ok
+
+
+TOPICS = ["t0", "t1", "t2"]
+
+
+def scan_stream(data_dir: Path, tenant: str, topic: str) -> list[int]:
+    conn = sqlite3.connect(data_dir / DB_FILE)
+    try:
+        return [s for (s,) in conn.execute("SELECT seq FROM records WHERE stream = ? ORDER BY seq",
+                                           (stream_key(tenant, topic),))]
+    finally:
+        conn.close()
+
+
+def check_streams(rlog: ReceiptLog, data_dir: Path) -> None:
+    """Every page (after, limit) and the first seq of each stream equal a scan of the table."""
+    for tenant in ("acme", "other"):
+        for topic in TOPICS + ["none"]:
+            truth = scan_stream(data_dir, tenant, topic)
+            assert rlog.first_stream_seq(tenant, topic) == (truth[0] if truth else None)
+            for after in [0, *truth[::3], rlog.last_seq]:
+                for limit in (1, 4, 500):
+                    want = [s for s in truth if s > after][:limit]
+                    got = rlog.read_stream(tenant, topic, after, limit)
+                    assert [r.seq for r in got] == want
+                    assert all(r.stream == stream_key(tenant, topic) and r.topic == topic for r in got)
+
+
+def append_streams(rlog: ReceiptLog, rnd: random.Random, batches: int) -> None:
+    for _ in range(batches):
+        rlog.append_sync([Entry("event", "x", rnd.choice(["acme", "other"]), {"n": rnd.random()},
+                                topic=rnd.choice(TOPICS), stream=rnd.random() < 0.8)  # some are not streamed
+                          for _ in range(rnd.randint(1, 9))])
+
+
+@pytest.mark.parametrize(("every", "part"), [(1, 128), (9, 1), (2048, 128)])
+def test_read_stream_equals_a_scan_across_bulk_writes_and_reopening(tmp_path, every, part):
+    rnd = random.Random(every)
+    rlog = ReceiptLog(tmp_path, action_index_every=every, action_index_slice=part)
+    rlog.open()
+    try:
+        for _ in range(5):
+            append_streams(rlog, rnd, 4)
+            check_streams(rlog, tmp_path)
+    finally:
+        rlog.close()
+    again = ReceiptLog(tmp_path, action_index_every=every, action_index_slice=part)
+    again.open()
+    try:
+        check_streams(again, tmp_path)
+        append_streams(again, rnd, 8)
+        check_streams(again, tmp_path)
+        conn = sqlite3.connect(tmp_path / DB_FILE)
+        names = {n for (n,) in conn.execute("SELECT name FROM sqlite_master")}
+        conn.close()
+        assert "stream_keys" in names and "records_stream" not in names
+    finally:
+        again.close()
+    assert verify_data_dir(tmp_path).ok
+
+
+def test_a_log_with_the_old_stream_index_keeps_it_and_reads_through_it(tmp_path):
+    rnd = random.Random(5)
+    rlog = ReceiptLog(tmp_path, action_index_every=4)
+    rlog.open()
+    append_streams(rlog, rnd, 10)
+    rlog.close()
+    conn = sqlite3.connect(tmp_path / DB_FILE, isolation_level=None)  # as a log written before the bulk index
+    conn.execute("DROP TABLE stream_keys")
+    conn.execute("DROP TABLE stream_keys_upto")
+    conn.execute("CREATE INDEX records_stream ON records(stream, seq) WHERE stream IS NOT NULL")
+    conn.close()
+    again = ReceiptLog(tmp_path, action_index_every=4)
+    again.open()
+    try:
+        check_streams(again, tmp_path)
+        append_streams(again, rnd, 5)
+        check_streams(again, tmp_path)
+    finally:
+        again.close()
+    conn = sqlite3.connect(tmp_path / DB_FILE)
+    try:
+        names = {n for (n,) in conn.execute("SELECT name FROM sqlite_master")}
+        assert "records_stream" in names and "stream_keys" not in names
+    finally:
+        conn.close()
