@@ -184,11 +184,13 @@ def test_typed_reading_on_fresh_sentences(constraints: list[str], claim: str, ch
 
 
 # contradictions whose reading rests on a guess, so REVIEW and not REJECT: a trigger amount only a chunk
-# gives, a doer or an order or a window the typed reading alone makes (event readings need both readings)
+# gives, a doer or a window the typed reading alone makes (event readings need both readings); an order
+# whose two events are both named in full ("the ship left port and the ballast tanks were flushed the next
+# day") is no guess and is rejected
 GUESSED = frozenset({
     "Order Q-17 shipped without any approval.", "The boiler was repaired by an apprentice.",
     "Uncertified welders can repair the boiler at night.",
-    "The ship left port and the ballast tanks were flushed the next day.", "Hunting is fine in mid-April.",
+    "Hunting is fine in mid-April.",
     "Boiler 3 gets its next inspection in 2029.", "The quarry road reopened while blasting was still under way.",
 })
 
@@ -221,12 +223,13 @@ def test_a_doer_known_only_by_name_is_reviewed_whatever_the_model_says() -> None
         "REVIEW", "suspected_contradiction")
 
 
-def test_lexicon_alone_against_a_measured_form_is_suspected_not_rejected() -> None:
+def test_lexicon_alone_against_a_measured_form_is_cleared_not_rejected() -> None:
+    """The typed reading measured the amount and found the rule kept: the word-level amount is refuted."""
     constraints = ["Boats must not sail within 2 nautical miles of the reef."]
     claim = "The boat sailed 4 nautical miles from the reef."
     found, suspected = detect(claim, constraints, forms_for(constraints)[0])
-    assert found == [] and [s.constraint for s in suspected] == constraints
-    assert verdict(constraints, claim) == ("REVIEW", "suspected_contradiction")
+    assert found == [] and suspected == []
+    assert verdict(constraints, claim) == ("OK", "ok")
     assert verdict(constraints, "The boat sailed 1 nautical mile from the reef.") == (
         "REJECT", "constraint_contradiction")
 

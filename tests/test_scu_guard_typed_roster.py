@@ -74,3 +74,28 @@ def test_a_scoped_reserved_action_is_not_settled_by_the_roster_alone() -> None:
 def test_alternatives_of_the_reserved_doer() -> None:
     alts = _alternatives(understand("Only a registered pilot or a member of the rescue team may fly the drone."))
     assert len(alts) == 2 and any("rescu" in a or "rescue" in a for a in alts)
+
+
+STAGE = "The stage must be cleared before any batten is flown in."
+
+
+@pytest.mark.parametrize(("claim", "broken"), [
+    ("Once the stage was cleared, batten 14 was flown in.", False),
+    ("Batten 14 was flown in once the stage was cleared.", False),
+    ("Before the stage was cleared, batten 14 was flown in.", True),
+    ("After batten 14 was flown in, the stage was cleared.", True),
+    ("The stage was cleared after batten 14 was flown in.", True),
+])
+def test_order_by_a_subordinate_clause(claim: str, broken: bool) -> None:
+    """"once/after X, Y" puts X first, "before X, Y" puts Y first, at the head of the sentence or not."""
+    from abilities.scu_guard.judge import check_order
+
+    assert bool(check_order([understand(STAGE)], read_claim(claim))) is broken
+
+
+def test_an_order_with_both_events_named_in_full_is_rejected() -> None:
+    """Both events named with their words, in two clauses, the second put first: a sure reading."""
+    assert verdict([STAGE], "Batten 14 was flown in before the stage was cleared.", {"c1": "Show report."}) == \
+        ("REJECT", "constraint_contradiction")
+    assert verdict([STAGE], "Once the stage was cleared, batten 14 was flown in.", {"c1": "Show report."}) == \
+        ("OK", "ok")

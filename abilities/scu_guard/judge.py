@@ -1243,6 +1243,13 @@ def _stem_hits(words: set[str], present: set[str]) -> int:
                                                        for p in present))
 
 
+def _named_in_full(words: set[str], c: Clause) -> bool:
+    """Does a clause name an event of a rule in full: its action and its thing, or at least two of its
+    words ("the scrap bin was tipped into the furnace" for "charged into the furnace" is not enough)?"""
+    own = words - GENERIC
+    return bool(own) and _stem_hits(own, c.keys | c.verbs) >= min(2, len(own))
+
+
 def _event_pos(claim: Claim, words: set[str], other: set[str]) -> Clause | None:
     own = words - other
     best = None
@@ -1277,7 +1284,8 @@ def check_order(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         b_first = _precedes(claim, b, a, then_w - first_w, first_w - then_w)
         if b_first:
             out.append(_finding(f, claim, min(a.start, b.start), max(a.end, b.end), "order",
-                                f"the claim puts the events of {f.text!r} in the wrong order"))
+                                f"the claim puts the events of {f.text!r} in the wrong order",
+                                firm=_named_in_full(first_w - then_w, a) and _named_in_full(then_w - first_w, b)))
     return out
 
 
@@ -1302,6 +1310,13 @@ def _precedes(claim: Claim, x: Clause, y: Clause, xw: set[str], yw: set[str]) ->
                          unfinished.text, re.I):
                 return answer
     m = MARKERS.search(claim.text)
+    lead = re.match(r"\s*(?P<m>before|after|once|until)\b(?P<sub>[^,;]+),", claim.text, re.I)
+    if lead:  # "Once the deck was clear, batten 14 was flown in": the event after the marker is the subordinate one
+        in_x = _first_pos(lead.group("sub"), xw) is not None
+        in_y = _first_pos(lead.group("sub"), yw) is not None
+        if in_x != in_y:
+            first_is_sub = lead.group("m").lower() in ("after", "once")
+            return in_x == first_is_sub
     if m:
         px, py = _first_pos(claim.text, xw), _first_pos(claim.text, yw)
         if px is not None and py is not None and min(px, py) < m.start() < max(px, py):
@@ -1315,10 +1330,11 @@ def _precedes(claim: Claim, x: Clause, y: Clause, xw: set[str], yw: set[str]) ->
     for h, other, mine in ((hy, hx, "y"), (hx, hy, "x")):
         if h.dep_ == "advcl" and h.head.i == other.i:
             mark = next((c.lower_ for c in h.children if c.dep_ in ("mark", "prep")), "")
+            # h heads the subordinate clause: "other before h" puts the other first, "other once h" puts h first
             if mark in ("before", "until"):
-                return mine == "x"  # "x before y" when y's clause is... x's clause is the subordinate one
-            if mark in ("after", "once", "since"):
                 return mine == "y"
+            if mark in ("after", "once", "since"):
+                return mine == "x"
     for tok in doc:
         if tok.lower_ in ("before", "after") and tok.dep_ == "prep":
             host = x if x.start <= tok.idx < x.end else y if y.start <= tok.idx < y.end else None
