@@ -8,6 +8,10 @@ enough that rejecting on it costs precision. So a REJECT needs a sure reading; a
 stands only if the pair model agrees (``pair_model``), and otherwise it is ``suspected`` (REVIEW),
 reported apart. Where the claim or a cited chunk names exactly the doer a rule reserves the action
 for ("Priya, a licensed operator", "Rosa is the grower"), that positive evidence keeps the rule.
+Why some findings are ``cleared``: REVIEW is a cost too (a person reads the answer), so a finding the
+typed reading refutes outright is no reason to hold a claim back: the word-level reading's amount on
+a constraint whose amount the typed reading measured in the claim and found kept ("4 nautical miles"
+against "not within 2 nautical miles"), or a bare number that is a label ("job 8803 was").
 """
 
 from __future__ import annotations
@@ -84,6 +88,7 @@ class Readings:
     found: list[Finding] = field(default_factory=list)
     suspected: list[Finding] = field(default_factory=list)
     unsure: list[tuple[Finding, str]] = field(default_factory=list)
+    cleared: list[Finding] = field(default_factory=list)  # refuted by the typed reading: no REVIEW
 
 
 def readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
@@ -92,8 +97,10 @@ def readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
     rests on no guess, or one both readings make (not for doers: the lexicon's doer check is the same
     guess). A finding resting on a guess (``Finding.sure`` False, an order, the lexicon alone on a
     constraint the typed reading understood and found nothing broken in) is ``unsure``. A lexicon
-    finding on a constraint the typed reading measured and found kept is only suspected; one on a
-    constraint the typed reading could not read stands (it is the only reading there)."""
+    finding on a constraint the typed reading measured and found kept is ``cleared`` when it is an
+    amount (the typed reading refutes it) and only suspected otherwise; a lexicon amount that is a
+    label is ``cleared``; a lexicon finding on a constraint the typed reading could not read stands
+    (it is the only reading there)."""
     typed, measured, kept = assess(claim, forms, chunk_texts)
     lexical = find_contradictions(claim, list(constraints))
     lex_by = {f.constraint: f for f in lexical}
@@ -116,9 +123,11 @@ def readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
             continue  # kept: the reserved doer named with its qualifier is positive evidence
         seen.add(f.constraint)
         if f.constraint in measured:
-            out.suspected.append(f)
+            # the typed reading, the authority on amounts, measured this constraint in the claim and found
+            # it kept: the word-level amount (a label, a number without its unit or direction) is refuted
+            (out.cleared if f.rule == "numeric_bound" else out.suspected).append(f)
         elif f.constraint in typed_texts and f.rule == "numeric_bound" and _labels(claim, f):
-            out.suspected.append(f)  # a bare number ("job 8803 was"): a label as often as an amount
+            out.cleared.append(f)  # a bare number after the noun it names ("job 8803 was") is a label
         elif f.constraint in typed_texts or f.rule not in LEXICON_SURE:
             out.unsure.append((f, f"lexicon {f.rule}"))
         else:

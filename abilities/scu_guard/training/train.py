@@ -39,6 +39,7 @@ def pair_rows(claim: str, constraints: Sequence[str], chunk_texts: Sequence[str]
     r = readings(claim, constraints, forms, chunk_texts)
     hints = {f.constraint: f"typed {f.rule} sure" for f in r.found}
     hints.update({f.constraint: f"suspected {f.rule}" for f in r.suspected})
+    hints.update({f.constraint: f"cleared {f.rule}" for f in r.cleared})
     hints.update({f.constraint: h for f, h in r.unsure})
     hit = named if named is not None else set(hints)
     return [(c, claim, hints.get(c, "none"), int(contradiction and c in hit)) for c in constraints]

@@ -1,0 +1,58 @@
+"""The decision policy of ``combined``: which findings reject, which wait in REVIEW, which are cleared.
+
+Real spaCy parses and the real readings; sentences written for these tests, none is in the labelled sets."""
+
+from __future__ import annotations
+
+from abilities.lock import lock_constraints
+from abilities.scu_guard.check import run_checks
+from abilities.scu_guard.combined import detect, forms_for, readings
+
+
+def verdict(constraints: list[str], claim: str) -> tuple[str, str]:
+    lock = lock_constraints(constraints)
+    answer = {"claim": claim, "citations": ["c1"], "constraints_echo": list(constraints)}
+    r = run_checks(lock, ["c1"], answer, chunk_texts={"c1": "Site notes."})
+    return r.verdict, r.reason
+
+
+def sorted_rules(constraints: list[str], claim: str) -> dict[str, list[str]]:
+    r = readings(claim, constraints, forms_for(constraints)[0])
+    return {"found": [f.rule for f in r.found], "suspected": [f.rule for f in r.suspected],
+            "unsure": [h for _, h in r.unsure], "cleared": [f.rule for f in r.cleared]}
+
+
+def test_a_word_level_amount_the_typed_reading_measured_as_kept_is_cleared() -> None:
+    """80 feet from a school keeps "not within 50 feet": the word-level reading's '80 feet' finding is
+    refuted by the typed reading (which measured the distance), so the claim is OK, not REVIEW."""
+    constraints = ["Pesticides must not be applied within 50 feet of a school."]
+    assert sorted_rules(constraints, "The spray was applied 80 feet from the school.") == {
+        "found": [], "suspected": [], "unsure": [], "cleared": ["numeric_bound"]}
+    assert verdict(constraints, "The spray was applied 80 feet from the school.") == ("OK", "ok")
+    # the same rule broken is still a sure REJECT
+    assert verdict(constraints, "The spray was applied 30 feet from the school.") == (
+        "REJECT", "constraint_contradiction")
+
+
+def test_a_label_number_is_cleared_not_reviewed() -> None:
+    """'pitch 15' names a pitch: the word-level reading's '15' against "at most 6 people" is no amount."""
+    constraints = ["At most 6 people may stay on one pitch."]
+    claim = "The generator on pitch 15 was switched off at 22:00."
+    assert sorted_rules(constraints, claim)["cleared"] == ["numeric_bound"]
+    found, suspected = detect(claim, constraints, forms_for(constraints)[0])
+    assert found == [] and suspected == []
+    assert verdict(constraints, claim) == ("OK", "ok")
+
+
+def test_a_guess_the_typed_reading_did_not_refute_still_waits_in_review() -> None:
+    """Clearing is only for a finding the typed reading refutes: a rate read over another period than
+    the rule's (48 % a year against 3 % a month, a guess) and a weekday the word-level reading alone
+    finds stay REVIEW, and the pair model is not asked to clear them."""
+    rate = ["Interest must not exceed 3 % per month."]
+    assert sorted_rules(rate, "Loans are charged 48 % a year, simple interest.")["unsure"] == [
+        "typed numeric_bound"]
+    assert verdict(rate, "Loans are charged 48 % a year, simple interest.") == ("REVIEW", "suspected_contradiction")
+    days = ["Safe openings may be done only Monday to Friday."]
+    claim = "The safe opening was moved from Saturday to Monday 18 May."
+    assert sorted_rules(days, claim)["unsure"] == ["lexicon temporal"]
+    assert verdict(days, claim) == ("REVIEW", "suspected_contradiction")
