@@ -125,8 +125,8 @@ def chunked(body: bytes) -> bytes:
 class _Framed:
     """The last chunk made, and what it was made from: a commit's records reach every subscriber
     of their stream as the same list (the same frame for a one-record batch), so they are framed
-    once per commit, not once per subscriber. ``now``: the loop's time when a direct sink framed
-    them (the send time every direct send of that commit records, for pings)."""
+    once per commit, not once per subscriber. ``now``: the loop's time when they were framed (the
+    send time each direct send of that commit records, for pings: no clock read per send)."""
 
     __slots__ = ("chunk", "frame", "key", "now")
 
@@ -136,10 +136,10 @@ class _Framed:
         self.chunk = b""
         self.now = 0.0
 
-    def of_batch(self, frame: Callable[[Record], bytes], recs: list[Record]) -> bytes:
+    def of_batch(self, frame: Callable[[Record], bytes], recs: list[Record], now: float) -> bytes:
         if recs is not self.key or frame is not self.frame:
             body = frame(recs[0]) if len(recs) == 1 else b"".join(map(frame, recs))
-            self.key, self.frame, self.chunk = recs, frame, chunked(body)
+            self.key, self.frame, self.chunk, self.now = recs, frame, chunked(body), now
         return self.chunk
 
     def of_frame(self, body: bytes) -> bytes:
@@ -319,7 +319,7 @@ class SseResponse:
         wire = self._wire
         if wire is not None:
             try:
-                written = wire.write(_framed.of_batch(self.frame, recs))
+                written = wire.write(_framed.of_batch(self.frame, recs, loop.time()))
             except Exception:  # noqa: BLE001 - refused before writing: the task's own send meets it again
                 return False
             if written:
@@ -363,10 +363,9 @@ class SseResponse:
                 return slow(recs)
             if fr.key is not recs or fr.frame is not frame:
                 try:
-                    fr.of_batch(frame, recs)
+                    fr.of_batch(frame, recs, loop.time())
                 except Exception:  # noqa: BLE001 - the task's own path meets it again
                     return False
-                fr.now = loop.time()
             try:
                 write(fr.chunk)
             except Exception:  # noqa: BLE001 - a transport closing under us: refused, nothing written
