@@ -26,30 +26,54 @@ One writer thread calls ``stage`` and ``committed``; any thread may call ``seqs`
 from __future__ import annotations
 
 import sqlite3
+import sys
 import threading
+from array import array
 from bisect import bisect_right
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 Key = tuple[str, int]  # (key, seq): an action id or a stream key, and a record
 
 
 class Kind(NamedTuple):
-    """One index: its table, the ``records`` column it indexes, and SQLite's own index on
-    ``records(column, seq)`` that a log written before keeps (``legacy``)."""
+    """One index: the ``records`` column it indexes, its table of runs, and the tables a log written
+    before has (``keys``: one row per record; ``old_index``: SQLite's own on ``records(column, seq)``)."""
 
-    table: str
+    name: str
     column: str
+    keys: str | None
     old_index: str
 
     def schema(self) -> str:
-        return (f"CREATE TABLE IF NOT EXISTS {self.table} ({self.column} TEXT NOT NULL, seq INTEGER NOT NULL, "
-                f"PRIMARY KEY ({self.column}, seq)) WITHOUT ROWID;\n"
-                f"CREATE TABLE IF NOT EXISTS {self.table}_upto (id INTEGER PRIMARY KEY CHECK (id = 1), "
+        return (f"CREATE TABLE IF NOT EXISTS {self.name}_runs ({self.column} TEXT NOT NULL, "
+                "first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL, seqs BLOB NOT NULL, "
+                f"PRIMARY KEY ({self.column}, first_seq)) WITHOUT ROWID;\n"
+                f"CREATE TABLE IF NOT EXISTS {self.name}_upto (id INTEGER PRIMARY KEY CHECK (id = 1), "
                 "seq INTEGER NOT NULL);")
 
 
-ACTIONS = Kind("action_keys", "action_id", "records_action")
-STREAMS = Kind("stream_keys", "stream", "records_stream")
+ACTIONS = Kind("action", "action_id", "action_keys", "records_action")
+STREAMS = Kind("stream", "stream", None, "records_stream")
+LEGACY, KEYS, RUNS = "legacy", "keys", "runs"
+
+
+_LITTLE = sys.byteorder == "little"
+
+
+def pack(seqs: list[int]) -> bytes:
+    """A run's seqs as stored: 8 bytes each, little-endian."""
+    out = array("q", seqs)
+    if not _LITTLE:
+        out.byteswap()
+    return out.tobytes()
+
+
+def unpack(blob: bytes) -> array:
+    out = array("q")
+    out.frombytes(blob)
+    if not _LITTLE:
+        out.byteswap()
+    return out
 
 
 class ActionIndex:
@@ -57,28 +81,42 @@ class ActionIndex:
 
     def __init__(self, every: int = 2048, chunk_min: int = 128, kind: Kind = ACTIONS) -> None:
         self.kind = kind
-        self._insert = f"INSERT OR IGNORE INTO {kind.table} ({kind.column}, seq) VALUES (?, ?)"
-        self._set_upto = f"INSERT OR REPLACE INTO {kind.table}_upto (id, seq) VALUES (1, ?)"
+        self.mode = RUNS
+        self._insert = f"INSERT OR REPLACE INTO {kind.name}_runs VALUES (?, ?, ?, ?)"
+        self._set_upto = f"INSERT OR REPLACE INTO {kind.name}_upto (id, seq) VALUES (1, ?)"
         self.every = every
         self.chunk_min = chunk_min
         self._lock = threading.Lock()
         self._upto = 0
-        self._tail: dict[str, list[int]] = {}  # every entry after upto, by action (what reads use)
-        self._pending: list[Key] = []  # entries not in a sorted set yet
-        self._sorted: list[Key] = []  # the set being written, sorted; empty: none
+        self._tail: dict[str, list[int]] = {}  # every entry after upto, by key (what reads use)
+        self._pending: list[Key] = []  # entries not in a set being written yet
+        self._sorted: list[tuple[Any, ...]] = []  # the set's rows being written, sorted; empty: none
         self._sorted_upto = 0  # the last record the set covers
-        self._done = 0  # of the set, entries written in committed transactions
-        self.legacy = False
+        self._done = 0  # of the set, rows written in committed transactions
+
+    @property
+    def legacy(self) -> bool:
+        return self.mode == LEGACY
 
     def load(self, conn: sqlite3.Connection) -> None:
         """At open, before the writer starts: the tables (or, for a log with the old index, legacy
         mode) and the memory of the records after the last completed bulk write."""
         kind = self.kind
-        if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?", (kind.old_index,)).fetchone():
-            self.legacy = True
+        names = {n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE name IN (?, ?)",
+                                            (kind.old_index, kind.keys or ""))}
+        if kind.old_index in names:
+            self.mode = LEGACY
             return
-        conn.executescript(kind.schema())
-        row = conn.execute(f"SELECT seq FROM {kind.table}_upto WHERE id = 1").fetchone()
+        if kind.keys in names:  # written by the version that stored one row per record
+            self.mode = KEYS
+            self._insert = f"INSERT OR IGNORE INTO {kind.keys} ({kind.column}, seq) VALUES (?, ?)"
+            upto_table = f"{kind.keys}_upto"
+        else:
+            conn.executescript(kind.schema())
+            self._insert = f"INSERT OR REPLACE INTO {kind.name}_runs VALUES (?, ?, ?, ?)"
+            upto_table = f"{kind.name}_upto"
+        self._set_upto = f"INSERT OR REPLACE INTO {upto_table} (id, seq) VALUES (1, ?)"
+        row = conn.execute(f"SELECT seq FROM {upto_table} WHERE id = 1").fetchone()
         upto = row[0] if row else 0
         pending: list[Key] = conn.execute(
             f"SELECT {kind.column}, seq FROM records WHERE seq > ? AND {kind.column} IS NOT NULL ORDER BY seq",
@@ -98,12 +136,53 @@ class ActionIndex:
         if fresh:
             if len(self._pending) + len(new) < self.every:
                 return None
-            keys, start, upto = sorted(self._pending + new), 0, last_seq
+            keys, start, upto = self._rows(new), 0, last_seq
         end = start + max(self.chunk_min, 4 * records)
         conn.executemany(self._insert, keys[start:end])
         if end >= len(keys):
             conn.execute(self._set_upto, (upto,))
         return Slice(keys if fresh else None, upto, min(end, len(keys)))
+
+    def _rows(self, new: list[Key]) -> list[tuple[Any, ...]]:
+        """The rows of a new set: the memory's entries and ``new``; in runs, one per key (its seqs
+        packed), which a restart before the set is complete writes again, whole (REPLACE)."""
+        if self.mode == KEYS:
+            return sorted(self._pending + new)
+        runs = {k: list(v) for k, v in self._tail.items()}
+        for key, seq in new:
+            seqs = runs.get(key)
+            if seqs is None:
+                runs[key] = [seq]
+            else:
+                seqs.append(seq)
+        return sorted((key, seqs[0], seqs[-1], pack(seqs)) for key, seqs in runs.items())
+
+    def table_seqs(self, conn: sqlite3.Connection, key: str, after: int, bound: int,
+                   limit: int | None = None) -> list[int]:
+        """The key's seqs in the table with ``after`` < seq <= ``bound`` (at most ``bound`` is
+        ``upto``), in order, at most ``limit``."""
+        if after >= bound:
+            return []
+        if self.mode == KEYS:
+            return [s for (s,) in conn.execute(
+                f"SELECT seq FROM {self.kind.keys} WHERE {self.kind.column} = ? AND seq > ? AND seq <= ? "
+                "ORDER BY seq LIMIT ?", (key, after, bound, -1 if limit is None else limit))]
+        table, col = f"{self.kind.name}_runs", self.kind.column
+        # the run holding ``after`` (the last to start at or before it), then the runs after it
+        rows = conn.execute(
+            f"SELECT seqs FROM {table} WHERE {col} = ?1 AND first_seq <= ?3 AND first_seq >= "
+            f"COALESCE((SELECT first_seq FROM {table} WHERE {col} = ?1 AND first_seq <= ?2 "
+            "ORDER BY first_seq DESC LIMIT 1), 0) ORDER BY first_seq", (key, after, bound))
+        out: list[int] = []
+        for (blob,) in rows:
+            seqs = unpack(blob)
+            if seqs[0] > after and seqs[-1] <= bound:
+                out += seqs
+            else:
+                out += [s for s in seqs if after < s <= bound]
+            if limit is not None and len(out) >= limit:
+                return out[:limit]
+        return out
 
     def committed(self, new: list[Key], written: Slice | None, last_seq: int) -> None:
         """After that transaction committed (not before: a rolled-back batch leaves no trace)."""
@@ -141,10 +220,10 @@ class ActionIndex:
 
 
 class Slice(NamedTuple):
-    """What one transaction wrote of a sorted set: ``keys`` the set when it started it (else
-    None), ``upto`` the set's last record, ``done`` the entries of the set written so far."""
+    """What one transaction wrote of a sorted set: ``keys`` the set's rows when it started it (else
+    None), ``upto`` the set's last record, ``done`` the rows of the set written so far."""
 
-    keys: list[Key] | None
+    keys: list[tuple[Any, ...]] | None
     upto: int
     done: int
 

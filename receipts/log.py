@@ -84,7 +84,6 @@ INSERT = (
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 COLUMNS = "seq, type, name, tenant, topic, action_id, ref, stream, body, hash"
-R_COLUMNS = ", ".join(f"r.{c}" for c in COLUMNS.split(", "))
 TREE_HEAD_FILE = "tree_head.json"
 DB_FILE = "receipts.sqlite3"
 
@@ -609,56 +608,53 @@ class ReceiptLog(TreeProofs):
         assert self._reader is not None, "log not open"
         return [Record.from_row(r) for r in self._reader.execute(sql, args)]
 
+    def _by_seqs(self, seqs: list[int], types: Sequence[str] | None = None) -> list[Record]:
+        """The records with these seqs (ascending), optionally only some types, in order."""
+        found: list[Record] = []
+        where, targs = (f" AND type IN ({','.join('?' * len(types))})", tuple(types)) if types else ("", ())
+        for i in range(0, len(seqs), 500):
+            part = seqs[i:i + 500]
+            found += self._rows(f"SELECT {COLUMNS} FROM records WHERE seq IN ({','.join('?' * len(part))}){where} "
+                                "ORDER BY seq", (*part, *targs))
+        return found
+
     def read_stream(self, tenant: str, topic: str, after_seq: int, limit: int = 500) -> list[Record]:
-        """Events of a tenant's topic with seq > after_seq, in order: the bulk-written index (a
-        range read), then the records after it that the writer holds in memory."""
+        """Events of a tenant's topic with seq > after_seq, in order: the bulk-written index, then
+        the records after it that the writer holds in memory."""
+        assert self._reader is not None, "log not open"
         skey, last = stream_key(tenant, topic), self._last_seq
         if self._streams.legacy:  # a log written with SQLite's own index on records(stream, seq)
             return self._rows(f"SELECT {COLUMNS} FROM records WHERE stream = ? AND seq > ? AND seq <= ? "
                               "ORDER BY seq LIMIT ?", (skey, after_seq, last, limit))
         upto, recent = self._streams.seqs(skey, after_seq, limit)
-        bound = min(upto, last)
-        found = self._rows(f"SELECT {R_COLUMNS} FROM stream_keys k JOIN records r ON r.seq = k.seq "
-                           "WHERE k.stream = ? AND k.seq > ? AND k.seq <= ? ORDER BY k.seq LIMIT ?",
-                           (skey, after_seq, bound, limit)) if after_seq < bound else []
-        recent = [s for s in recent if s <= last][:limit - len(found)]
-        if recent:
-            found += self._rows(f"SELECT {COLUMNS} FROM records WHERE seq IN ({','.join('?' * len(recent))}) "
-                                "ORDER BY seq", tuple(recent))
-        return found
+        seqs = self._streams.table_seqs(self._reader, skey, after_seq, min(upto, last), limit)
+        seqs += [s for s in recent if s <= last][:limit - len(seqs)]
+        return self._by_seqs(seqs)
 
     def first_stream_seq(self, tenant: str, topic: str) -> int | None:
         """The oldest retained event seq of a topic (retention watermark)."""
-        assert self._reader is not None
+        assert self._reader is not None, "log not open"
         skey, last = stream_key(tenant, topic), self._last_seq
         if self._streams.legacy:
             row = self._reader.execute("SELECT MIN(seq) FROM records WHERE stream = ? AND seq <= ?",
                                        (skey, last)).fetchone()
             return row[0] if row else None
         upto, recent = self._streams.seqs(skey, 0, 1)
-        row = self._reader.execute("SELECT MIN(seq) FROM stream_keys WHERE stream = ? AND seq <= ?",
-                                   (skey, min(upto, last))).fetchone()
-        if row and row[0] is not None:
-            return row[0]
-        return recent[0] if recent and recent[0] <= last else None
+        seqs = self._streams.table_seqs(self._reader, skey, 0, min(upto, last), 1) or recent
+        return seqs[0] if seqs and seqs[0] <= last else None
 
     def read_action(self, action_id: str, types: Sequence[str] | None = None) -> list[Record]:
         """All records of one action, optionally only some types, in order: the bulk-written
         index, then the records after it that the writer holds in memory."""
+        assert self._reader is not None, "log not open"
         last = self._last_seq
-        where, args = (f" AND r.type IN ({','.join('?' * len(types))})", tuple(types)) if types else ("", ())
         if self._actions.legacy:  # a log written with SQLite's own index on records(action_id, seq)
-            return self._rows(f"SELECT {R_COLUMNS} FROM records r WHERE r.action_id = ? AND r.seq <= ?{where} "
-                              "ORDER BY r.seq", (action_id, last, *args))
+            where, args = (f" AND type IN ({','.join('?' * len(types))})", tuple(types)) if types else ("", ())
+            return self._rows(f"SELECT {COLUMNS} FROM records WHERE action_id = ? AND seq <= ?{where} "
+                              "ORDER BY seq", (action_id, last, *args))
         upto, recent = self._actions.seqs(action_id)
-        found = self._rows(f"SELECT {R_COLUMNS} FROM action_keys k JOIN records r ON r.seq = k.seq "
-                           f"WHERE k.action_id = ? AND k.seq <= ?{where} ORDER BY k.seq",
-                           (action_id, min(upto, last), *args))
-        recent = [s for s in recent if s <= last]
-        if recent:
-            found += self._rows(f"SELECT {R_COLUMNS} FROM records r WHERE r.seq IN ({','.join('?' * len(recent))})"
-                                f"{where} ORDER BY r.seq", (*recent, *args))
-        return found
+        seqs = self._actions.table_seqs(self._reader, action_id, 0, min(upto, last))
+        return self._by_seqs(seqs + [s for s in recent if s <= last], types)
 
     def read_range(self, from_seq: int, to_seq: int, limit: int = 1000) -> list[Record]:
         """Records with from_seq <= seq <= to_seq (at most ``limit``)."""

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from receipts.action_index import unpack
 from receipts.log import COLUMNS, DB_FILE, Entry, ReceiptLog, stream_key
 from receipts.verify import verify_data_dir
 
@@ -69,66 +70,113 @@ def test_read_action_equals_a_scan_across_bulk_writes_and_reopening(tmp_path, ev
     assert verify_data_dir(tmp_path).ok
 
 
-def test_entries_are_written_in_bulk_not_per_record(tmp_path):
+def runs(data_dir: Path, kind: str = "action") -> tuple[list[tuple[str, int, list[int]]], int]:
+    """The runs table (key, first seq, seqs) and ``upto``, read on a connection of its own."""
+    conn = sqlite3.connect(data_dir / DB_FILE)
+    try:
+        row = conn.execute(f"SELECT seq FROM {kind}_upto").fetchone()
+        rows = [(k, first, list(unpack(blob))) for k, first, blob in conn.execute(
+            f"SELECT {kind}_id, first_seq, seqs FROM {kind}_runs ORDER BY 1, 2" if kind == "action" else
+            f"SELECT {kind}, first_seq, seqs FROM {kind}_runs ORDER BY 1, 2")]
+        return rows, row[0] if row else 0
+    finally:
+        conn.close()
+
+
+def test_entries_are_written_in_bulk_one_row_per_action_not_per_record(tmp_path):
     rlog = ReceiptLog(tmp_path, action_index_every=10)
     rlog.open()
     try:
         for i in range(4):  # 4 records: below the bulk size, kept in memory
             rlog.append_sync([Entry("event", "x", "acme", {"i": i}, action_id="act_0")])
-        conn = sqlite3.connect(tmp_path / DB_FILE)
-        assert conn.execute("SELECT COUNT(*) FROM action_keys").fetchone()[0] == 0
+        assert runs(tmp_path) == ([], 0)
         rlog.append_sync([Entry("event", "x", "acme", {"i": i}, action_id="act_0") for i in range(6)])
-        assert conn.execute("SELECT COUNT(*) FROM action_keys").fetchone()[0] == 10  # one bulk write of all ten
-        assert conn.execute("SELECT seq FROM action_keys_upto").fetchone()[0] == 10
-        conn.close()
+        assert runs(tmp_path) == ([("act_0", 1, list(range(1, 11)))], 10)  # one row holds all ten
         assert [r.seq for r in rlog.read_action("act_0")] == list(range(1, 11))
     finally:
         rlog.close()
 
 
-def count_and_upto(data_dir: Path) -> tuple[int, int]:
-    conn = sqlite3.connect(data_dir / DB_FILE)
-    try:
-        row = conn.execute("SELECT seq FROM action_keys_upto").fetchone()
-        return conn.execute("SELECT COUNT(*) FROM action_keys").fetchone()[0], row[0] if row else 0
-    finally:
-        conn.close()
-
-
 def one(rlog: ReceiptLog, i: int) -> None:
-    rlog.append_sync([Entry("event", "x", "acme", {"i": i}, action_id=ACTIONS[i % 3])])
+    rlog.append_sync([Entry("event", "x", "acme", {"i": i}, action_id=f"act_{i % 12}")])
 
 
-def test_a_sorted_set_is_written_in_slices_and_upto_moves_with_the_last(tmp_path):
-    """Twenty entries, one record per commit: slices of four; reads stay exact while the table
-    holds a partly written set, and after a restart in the middle of one (written again, ignored)."""
-    rlog = ReceiptLog(tmp_path, action_index_every=20, action_index_slice=1)
+def check_twelve(rlog: ReceiptLog, data_dir: Path) -> None:
+    for k in range(12):
+        assert [r.seq for r in rlog.read_action(f"act_{k}")] == scan(data_dir, f"act_{k}")
+
+
+def test_a_set_is_written_in_slices_and_upto_moves_with_the_last(tmp_path):
+    """Twelve actions, one record per commit: a set of twelve runs is written four rows per commit;
+    reads stay exact while the table holds a partly written set, and after a restart in the middle
+    of one (its runs are written again, whole, over the partial ones)."""
+    rlog = ReceiptLog(tmp_path, action_index_every=24, action_index_slice=1)
     rlog.open()
     try:
-        for i in range(19):
+        for i in range(23):
             one(rlog, i)
-        assert count_and_upto(tmp_path) == (0, 0)
-        one(rlog, 19)  # the set starts: its first slice
-        assert count_and_upto(tmp_path) == (4, 0)
-        check(rlog, tmp_path)
-        one(rlog, 20)
-        one(rlog, 21)
-        assert count_and_upto(tmp_path) == (12, 0)
-        check(rlog, tmp_path)
+        assert runs(tmp_path) == ([], 0)
+        one(rlog, 23)  # the set starts: its first slice
+        rows, upto = runs(tmp_path)
+        assert (len(rows), upto) == (4, 0)
+        check_twelve(rlog, tmp_path)
+        one(rlog, 24)
+        rows, upto = runs(tmp_path)
+        assert (len(rows), upto) == (8, 0)
+        check_twelve(rlog, tmp_path)
     finally:
         rlog.close()
-    again = ReceiptLog(tmp_path, action_index_every=20, action_index_slice=1)
-    again.open()  # memory: records 1-22 again; the next set holds the 12 already in the table
+    again = ReceiptLog(tmp_path, action_index_every=24, action_index_slice=1)
+    again.open()  # memory: records 1-25 again; the next set's runs replace the 8 partial ones
     try:
-        check(again, tmp_path)
-        for i in range(22, 60):
+        check_twelve(again, tmp_path)
+        for i in range(25, 80):
             one(again, i)
-            check(again, tmp_path)
-        count, upto = count_and_upto(tmp_path)
-        assert upto >= 40 and count >= upto  # each entry once (the primary key), none lost
+            check_twelve(again, tmp_path)
+        rows, upto = runs(tmp_path)
+        assert upto >= 48
+        covered = sorted(s for _, first, seqs in rows if first <= upto for s in seqs)
+        assert covered == list(range(1, upto + 1))  # each entry once, none lost
+        assert all(seqs[0] == first for _, first, seqs in rows)
     finally:
         again.close()
     assert verify_data_dir(tmp_path).ok
+
+
+def test_a_log_with_one_row_per_entry_keeps_that_table(tmp_path):
+    """A log written by the version that stored one ``action_keys`` row per record keeps writing
+    and reading that table."""
+    rnd = random.Random(11)
+    rlog = ReceiptLog(tmp_path, action_index_every=4)
+    rlog.open()
+    append_random(rlog, rnd, 12)
+    rlog.close()
+    conn = sqlite3.connect(tmp_path / DB_FILE, isolation_level=None)
+    last = conn.execute("SELECT MAX(seq) FROM records").fetchone()[0]
+    conn.execute("DROP TABLE action_runs")
+    conn.execute("DROP TABLE action_upto")
+    conn.execute("CREATE TABLE action_keys (action_id TEXT NOT NULL, seq INTEGER NOT NULL, "
+                 "PRIMARY KEY (action_id, seq)) WITHOUT ROWID")
+    conn.execute("CREATE TABLE action_keys_upto (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL)")
+    conn.execute("INSERT INTO action_keys SELECT action_id, seq FROM records WHERE action_id IS NOT NULL AND seq <= ?",
+                 (last - 3,))
+    conn.execute("INSERT INTO action_keys_upto VALUES (1, ?)", (last - 3,))
+    conn.close()
+    again = ReceiptLog(tmp_path, action_index_every=4)
+    again.open()
+    try:
+        check(again, tmp_path)
+        append_random(again, rnd, 8)
+        check(again, tmp_path)
+    finally:
+        again.close()
+    conn = sqlite3.connect(tmp_path / DB_FILE)
+    try:
+        names = {n for (n,) in conn.execute("SELECT name FROM sqlite_master")}
+        assert "action_keys" in names and "action_runs" not in names
+        assert conn.execute("SELECT seq FROM action_keys_upto").fetchone()[0] > last
+    finally:
+        conn.close()
 
 
 def test_a_failed_append_leaves_no_entry(tmp_path):
@@ -153,8 +201,8 @@ def test_a_log_with_the_old_sqlite_index_keeps_it_and_reads_through_it(tmp_path)
     append_random(rlog, rnd, 12)
     rlog.close()
     conn = sqlite3.connect(tmp_path / DB_FILE, isolation_level=None)  # as a log written before the bulk index
-    conn.execute("DROP TABLE action_keys")
-    conn.execute("DROP TABLE action_keys_upto")
+    conn.execute("DROP TABLE action_runs")
+    conn.execute("DROP TABLE action_upto")
     conn.execute("CREATE INDEX records_action ON records(action_id, seq) WHERE action_id IS NOT NULL")
     conn.close()
     again = ReceiptLog(tmp_path, action_index_every=4)
@@ -168,7 +216,7 @@ def test_a_log_with_the_old_sqlite_index_keeps_it_and_reads_through_it(tmp_path)
     conn = sqlite3.connect(tmp_path / DB_FILE)
     try:
         names = {n for (n,) in conn.execute("SELECT name FROM sqlite_master")}
-        assert "records_action" in names and "action_keys" not in names
+        assert "records_action" in names and "action_runs" not in names
         plan = " ".join(str(r) for r in conn.execute(
             "EXPLAIN QUERY PLAN SELECT seq FROM records WHERE action_id = 'act_0' AND seq <= 10 ORDER BY seq"))
         assert "records_action" in plan  # reads go through the old index, not a scan
@@ -230,7 +278,7 @@ def test_read_stream_equals_a_scan_across_bulk_writes_and_reopening(tmp_path, ev
         conn = sqlite3.connect(tmp_path / DB_FILE)
         names = {n for (n,) in conn.execute("SELECT name FROM sqlite_master")}
         conn.close()
-        assert "stream_keys" in names and "records_stream" not in names
+        assert "stream_runs" in names and "records_stream" not in names
     finally:
         again.close()
     assert verify_data_dir(tmp_path).ok
@@ -243,8 +291,8 @@ def test_a_log_with_the_old_stream_index_keeps_it_and_reads_through_it(tmp_path)
     append_streams(rlog, rnd, 10)
     rlog.close()
     conn = sqlite3.connect(tmp_path / DB_FILE, isolation_level=None)  # as a log written before the bulk index
-    conn.execute("DROP TABLE stream_keys")
-    conn.execute("DROP TABLE stream_keys_upto")
+    conn.execute("DROP TABLE stream_runs")
+    conn.execute("DROP TABLE stream_upto")
     conn.execute("CREATE INDEX records_stream ON records(stream, seq) WHERE stream IS NOT NULL")
     conn.close()
     again = ReceiptLog(tmp_path, action_index_every=4)
@@ -258,6 +306,6 @@ def test_a_log_with_the_old_stream_index_keeps_it_and_reads_through_it(tmp_path)
     conn = sqlite3.connect(tmp_path / DB_FILE)
     try:
         names = {n for (n,) in conn.execute("SELECT name FROM sqlite_master")}
-        assert "records_stream" in names and "stream_keys" not in names
+        assert "records_stream" in names and "stream_runs" not in names
     finally:
         conn.close()
