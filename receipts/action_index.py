@@ -1,24 +1,24 @@
-"""The SQLite receipt log's indexes of records by action and by stream, written in sorted bulk.
+"""The SQLite receipt log's indexes of records by action and by stream, written in bulk.
 
 Why: an SQLite index on ``records(action_id, seq)`` puts each record's entry beside its action's
 earlier ones, so a commit holding records of N running actions rewrites N of the index's leaf
 pages: about a 4 KB page into the WAL per record, copied, synced and checkpointed, and most of
-SQLite's CPU per append. Here the writer keeps the entries of recent records in memory and writes
-them, sorted, into the ``action_keys`` table once they reach ``every``: each action's new entries
-then share a page. The sorted set is written over the next few batches' transactions, a slice of
-at least ``chunk_min`` (and four per record of the batch) in each, so no single commit carries
-all of it (written at once, 2,048 entries held up the batch that carried them by 7-13 ms, the
-append p99 of the whole log); ``upto`` moves to the set's last record in the transaction of its
-last slice. A read takes the table's entries up to ``upto`` (slices already written beyond it are
-not read) and the memory's after it. At open the memory is rebuilt from the records after
-``upto`` (fewer than twice ``every`` plus a batch); entries a slice wrote before a restart are
-written again, ignored. A log written with the old index keeps it (``legacy``: SQLite maintains
-it, reads use it): converting it would read every record at start-up, which must not depend on
-the log's size.
+SQLite's CPU per append. The index by stream (a tenant's topic) does the same per topic. Here the
+writer keeps the entries of recent records in memory; once they reach ``every`` it writes them as
+one row per key (``action_runs``, ``stream_runs``: the key, the first and last seq, the seqs
+packed 8 bytes each), so 2,048 records of 100 running actions are 100 rows, not 2,048 B-tree
+inserts (~1.7 us each). The rows of such a set are written over the next batches'
+transactions, a slice of at least ``chunk_min`` rows (and four per record of the batch) in each,
+so no commit carries a large set whole (2,048 rows written at once held up the batch that carried
+them by 7-13 ms, the append p99 of the whole log); ``upto`` moves to the set's last record in the
+transaction of its last slice. A read takes the table's runs up to ``upto`` (rows of a set still
+being written are not read) and the memory's entries after it. At open the memory is rebuilt
+from the records after ``upto`` (fewer than twice ``every`` plus a batch); a set cut short by a
+restart is written again, each run whole over its partial row (same key and first seq).
 
-The index by stream (``stream_keys``: a tenant's topic, ``records(stream, seq)`` before) is the
-same scheme: ten topics written per record cost SQLite ~2 us of CPU per record and one leaf page
-of WAL per topic per commit.
+Logs written before keep what they have: SQLite's own index (``legacy``: SQLite maintains it,
+reads use it; converting would read every record at start-up, which must not depend on the log's
+size), or the table of one ``action_keys`` row per record (``keys``), which is kept up the same way.
 
 One writer thread calls ``stage`` and ``committed``; any thread may call ``seqs``.
 """
