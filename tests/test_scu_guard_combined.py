@@ -56,3 +56,25 @@ def test_a_guess_the_typed_reading_did_not_refute_still_waits_in_review() -> Non
     claim = "The safe opening was moved from Saturday to Monday 18 May."
     assert sorted_rules(days, claim)["unsure"] == ["lexicon temporal"]
     assert verdict(days, claim) == ("REVIEW", "suspected_contradiction")
+
+
+def test_a_clearer_only_drops_unsure_findings_and_never_rejects() -> None:
+    """A clearer (a second reading sure the rule is kept) turns an unsure finding from REVIEW into
+    nothing; it is asked about unsure findings only, so a doer known only by name stays REVIEW."""
+    rate = ["Interest must not exceed 3 % per month."]
+    claim = "Loans are charged 48 % a year, simple interest."
+    forms = forms_for(rate)[0]
+    asked: list[str] = []
+
+    def clears(constraint: str, text: str, chunks: object, hint: str) -> bool:
+        asked.append(hint)
+        return True
+
+    assert detect(claim, rate, forms, (), None, clears) == ([], [])
+    assert asked == ["typed numeric_bound"]
+    found, suspected = detect(claim, rate, forms, (), None, lambda *_: False)
+    assert found == [] and [f.rule for f in suspected] == ["numeric_bound"]
+    reserved = ["Only the vault supervisor may open a sealed bag at the depot."]
+    found, suspected = detect("The sealed bag was opened at the depot by Nadia Cole.", reserved,
+                              forms_for(reserved)[0], (), None, clears)
+    assert found == [] and [f.by_name for f in suspected] == [True]

@@ -28,6 +28,9 @@ from abilities.scu_guard.judge import LONG_CLAIM, Claim, _pieces, assess, read_c
 from abilities.scu_guard.nlp import parse
 
 Arbiter = Callable[[str, str, str], bool]  # (constraint, claim, hint) -> does the pair model call it one
+# (constraint, claim, cited chunk texts, hint) -> may this unsure finding be dropped (a second reading sure
+# the rule is kept); the service passes none: no model cleared enough more OK claims than contradictions
+Clearer = Callable[[str, str, Sequence[str], str], bool]
 
 
 @lru_cache(maxsize=4096)
@@ -152,12 +155,17 @@ def _read_at(claim: str, f: Finding, chunk_texts: Sequence[str]) -> tuple[Findin
 
 
 def detect(claim: str, constraints: Sequence[str], forms: Sequence[Form],
-           chunk_texts: Sequence[str] = (), arbiter: Arbiter | None = None) -> tuple[list[Finding], list[Finding]]:
+           chunk_texts: Sequence[str] = (), arbiter: Arbiter | None = None,
+           clearer: Clearer | None = None) -> tuple[list[Finding], list[Finding]]:
     """(contradictions, suspected): see ``readings``; an unsure finding stands only when ``arbiter``
-    (the pair model) agrees, otherwise it is suspected (REVIEW)."""
+    (the pair model) agrees, is dropped when ``clearer`` says the rule is kept (never a REJECT: a
+    clearer only turns REVIEW into OK), otherwise it is suspected (REVIEW)."""
     r = readings(claim, constraints, forms, chunk_texts)
     found, suspected = list(r.found), list(r.suspected)
     for f, hint in r.unsure:
         asked = arbiter is not None and hint not in UNARBITRATED
-        (found if asked and arbiter(f.constraint, claim, hint) else suspected).append(f)
+        if asked and arbiter(f.constraint, claim, hint):
+            found.append(f)
+        elif clearer is None or not clearer(f.constraint, claim, chunk_texts, hint):
+            suspected.append(f)
     return found, suspected

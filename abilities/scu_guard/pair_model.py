@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -76,3 +77,11 @@ def probabilities(rows: list[tuple[str, str, str]]) -> list[float]:
 def agrees(constraint: str, claim: str, hint: str) -> bool:
     """Does the model call this pair a contradiction? (the ``Arbiter`` of ``combined.detect``)"""
     return probabilities([(constraint, claim, hint)])[0] >= THRESHOLD
+
+
+def clears_below(below: float) -> Callable[[str, str, Sequence[str], str], bool]:
+    """A ``combined.Clearer``: an unsure finding is dropped when the model's probability is under ``below``
+    (measured by ``bench/scu_guard_model.py``; the service passes no clearer)."""
+    def clears(constraint: str, claim: str, chunk_texts: Sequence[str], hint: str) -> bool:
+        return probabilities([(constraint, claim, hint)])[0] < below
+    return clears
