@@ -78,3 +78,21 @@ def test_a_clearer_only_drops_unsure_findings_and_never_rejects() -> None:
     found, suspected = detect("The sealed bag was opened at the depot by Nadia Cole.", reserved,
                               forms_for(reserved)[0], (), None, clears)
     assert found == [] and [f.by_name for f in suspected] == [True]
+
+
+def test_the_claims_own_amount_inside_the_band_keeps_the_rule_whatever_a_chunk_says() -> None:
+    """An amount outside the band that only a cited chunk gives is an unsure finding; when the claim states
+    its own amounts of that dimension, all inside the band, the claim keeps the rule (cleared, OK)."""
+    constraints = ["Sample boxes must be kept between 2 °C and 8 °C for the whole trip."]
+    chunks = ("Logger for box S-4: lowest 1.2 °C, highest 6.0 °C.",)
+    forms = forms_for(constraints)[0]
+
+    def rules(claim: str) -> dict[str, list[str]]:
+        r = readings(claim, constraints, forms, chunks)
+        return {"found": [f.rule for f in r.found], "unsure": [h for _, h in r.unsure],
+                "cleared": [f.rule for f in r.cleared]}
+
+    assert rules("Box S-4 held between 39 °F and 44 °F all the way to the lab.") == {
+        "found": [], "unsure": [], "cleared": ["numeric_bound"]}
+    assert rules("Box S-4 went to the lab by van.") == {"found": [], "unsure": ["typed numeric_bound"], "cleared": []}
+    assert rules("Box S-4 held between 30 °F and 44 °F all the way to the lab.")["found"] == ["numeric_bound"]

@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
+from abilities.scu_guard import measure
 from abilities.scu_guard.detect import Finding, find_contradictions
 from abilities.scu_guard.evidence import doubt
 from abilities.scu_guard.forms import Form, understand
@@ -83,6 +84,18 @@ def _labels(claim: str, f: Finding) -> bool:
     return False
 
 
+def _own_amounts_keep(claim: str, form: Form) -> bool:
+    """Does the claim state amounts of the rule's dimension, every one inside the rule's band ("Box B-9
+    held between 38 °F and 45 °F" against "kept between 2 °C and 8 °C")? Then an amount outside the band
+    that only a cited chunk gives is about something else, or the chunk disagrees with the claim (a
+    matter of grounding, not of this rule): the claim itself keeps the rule."""
+    q = form.quantity
+    if q is None or q.low is None and q.high is None:
+        return False
+    own = [a for a in measure.find_amounts(claim) if a.dim == q.dimension and a.period == q.period]
+    return bool(own) and all((q.low is None or a.lo >= q.low) and (q.high is None or a.hi <= q.high) for a in own)
+
+
 @dataclass
 class Readings:
     """What the two readings say of a claim, before the pair model is asked: findings that stand,
@@ -119,6 +132,8 @@ def readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
         elif f.sure and (both or f.firm or f.rule not in EVENT_RULES) and \
                 doubt(by_text[f.constraint], *_read_at(claim, f, chunk_texts)) is None:
             out.found.append(f)
+        elif f.basis == "chunk_amount" and _own_amounts_keep(claim, by_text[f.constraint]):
+            out.cleared.append(f)  # the claim states its own amount, inside the band: the chunk's is not its
         else:
             out.unsure.append((f, f"typed {f.rule}"))
     for f in lexical:
