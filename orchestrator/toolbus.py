@@ -85,7 +85,8 @@ class _Connection:
         self.service = service
         self.send_lock = asyncio.Lock()
         self.closed = False
-        self.inflight = asyncio.Semaphore(MAX_INFLIGHT)
+        self.inflight = 0  # requests of running frames (a counter and an event: a semaphore's
+        self._room = asyncio.Event()  # acquire per request cost more than the rest of the read)
         self.running: set[asyncio.Task] = set()
         self.session = Session(None, self.notify)
 
@@ -106,17 +107,19 @@ class _Connection:
 
     async def start(self, items: list[Request | dict[str, Any]], is_batch: bool) -> None:
         """Run a frame's requests in a task; waits (stops reading) while the connection is full."""
-        n = min(MAX_INFLIGHT, sum(1 for i in items if isinstance(i, Request)))
-        for _ in range(n):
-            await self.inflight.acquire()
+        n = min(MAX_INFLIGHT, sum(1 for i in items if isinstance(i, Request))) if is_batch else 1
+        while self.inflight + n > MAX_INFLIGHT:
+            self._room.clear()
+            await self._room.wait()
+        self.inflight += n
         task = asyncio.get_running_loop().create_task(self._frame(items, is_batch))
         self.running.add(task)
         task.add_done_callback(lambda t: self._done(t, n))
 
     def _done(self, task: asyncio.Task, n: int) -> None:
         self.running.discard(task)
-        for _ in range(n):
-            self.inflight.release()
+        self.inflight -= n
+        self._room.set()
         if not task.cancelled() and task.exception() is not None:
             log.error("frame_failed", error=repr(task.exception()))
 
