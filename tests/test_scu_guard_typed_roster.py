@@ -99,3 +99,31 @@ def test_an_order_with_both_events_named_in_full_is_rejected() -> None:
         ("REJECT", "constraint_contradiction")
     assert verdict([STAGE], "Once the stage was cleared, batten 14 was flown in.", {"c1": "Show report."}) == \
         ("OK", "ok")
+
+
+LOG = {"c1": "Yard log: van VX31 carrying 180 kg of bitumen; van PR08 carrying 40 kg of bitumen."}
+HEAVY = "Vans carrying more than 100 kg of bitumen must use the rear gate."
+
+
+def test_a_list_entry_gives_the_amount_of_the_thing_the_claim_names() -> None:
+    """Of a list ("van VX31 ... 180 kg; van PR08 ... 40 kg") only the entry naming the claim's thing counts:
+    the light van keeps the rule, the heavy one breaks it on the entry's own amount (a sure reading)."""
+    assert verdict([HEAVY], "Van PR08 came in through the front gate.", LOG) == ("OK", "ok")
+    assert verdict([HEAVY], "Van VX31 came in through the front gate.", LOG) == ("REJECT", "constraint_contradiction")
+
+
+def test_a_bound_read_from_the_named_entry() -> None:
+    chunks = {"c1": "Register: North Quay, last survey May 2024, load limit 12 tonnes; South Quay, last survey "
+                    "June 2025, load limit 60 tonnes."}
+    rule = ["Mobile cranes must not be set up on a quay with a load limit below 30 tonnes."]
+    assert verdict(rule, "The mobile crane was set up on South Quay.", chunks) == ("OK", "ok")
+    assert verdict(rule, "The mobile crane was set up on North Quay.", chunks) == ("REJECT", "constraint_contradiction")
+
+
+def test_the_next_due_date_against_the_named_entry_of_a_log() -> None:
+    """"last checked" of the thing the claim names, and the claim's own "next ... due" date: a firm gap."""
+    rule = ["Each ladder must be inspected at least every 30 days."]
+    chunks = {"c1": "Ladder log: ladder 14 last inspected on 2 March 2026; ladder 19 last inspected on 20 April 2026."}
+    assert verdict(rule, "Ladder 14 is next due for inspection on 30 April 2026.", chunks) == \
+        ("REJECT", "constraint_contradiction")
+    assert verdict(rule, "Ladder 19 is next due for inspection on 15 May 2026.", chunks) == ("OK", "ok")

@@ -99,7 +99,7 @@ def doubt(form: Form, finding: Finding, claim: Claim) -> str | None:
     switched on by an amount only a chunk gives. A forbidden event whose clause does not name the rule's
     action."""
     clause = _clause_at(claim.clauses, finding.start) if claim.clauses else None
-    if finding.basis in ("amount", "count", "gap"):
+    if finding.basis in ("amount", "count", "gap", "entry_amount"):
         band = form.quantity
         if not read_whole(form.text, form.modality, form.trigger is not None):
             return "the rule holds a condition, an exception or more than one amount"

@@ -224,14 +224,48 @@ def _names(text: str) -> set[str]:
 
 
 def chunk_facts(claim: str, chunk_texts: Sequence[str]) -> list[tuple[str, str]]:
-    """(name, chunk sentence) for each name in the claim that a cited chunk also names."""
+    """(name, chunk sentence) for each name in the claim that a cited chunk also names; of a list ("car KX12
+    towing a 4.2 m trailer; car LM70 towing a 2.5 m trailer") the entry that names it."""
+    return [(n, sent) for n, sent, _ in entry_facts(claim, chunk_texts)]
+
+
+_CALENDAR_RE = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\b(?:mon|tues|wednes|thurs|"
+                          r"fri|satur|sun)day\b", re.I)
+
+
+def _entities(text: str) -> set[str]:
+    """The names of a text that name a thing, not a date ("April 2026" is no entry's name)."""
+    return {n for n in _names(text) if not _CALENDAR_RE.search(n)}
+
+
+def _list_sentences(text: str) -> list[str]:
+    """Sentences of a chunk, a list of entries separated by semicolons kept as one sentence."""
+    out: list[str] = []
+    for sent in split_sentences(text):
+        if out and out[-1].rstrip().endswith(";"):
+            out[-1] = f"{out[-1]} {sent}"
+        else:
+            out.append(sent)
+    return out
+
+
+def entry_facts(claim: str, chunk_texts: Sequence[str]) -> list[tuple[str, str, bool]]:
+    """(name, chunk sentence or list entry, is an entry): an entry when the sentence lists several named
+    things, each with its own facts, and only this entry names the claim's name (a date names no entry)."""
     names = _names(claim)
     facts = []
     for text in chunk_texts:
-        for sent in split_sentences(text):
+        for sent in _list_sentences(text):
             found = names & _names(sent)
+            found = {n for n in found if not any(n != m and n in m for m in found)}  # "mill" in "mill bridge"
             for n in sorted(found):
-                facts.append((n, sent))
+                parts = [p for p in sent.split(";") if p.strip()]
+                mine = [p for p in parts if n in _names(p)]
+                if len(parts) >= 2 and len(mine) == 1 and all(_names(p) for p in parts) and \
+                        not _CALENDAR_RE.search(n):
+                    facts.append((n, mine[0], True))
+                else:
+                    facts.append((n, sent, False))
     return facts
 
 
@@ -291,6 +325,8 @@ class Claim:
     dates: list[measure.DateMention]
     weekdays: list[tuple[int, bool, int, int]]
     chunk_texts: list[str]
+    # ids of the chunk amounts read from a list entry that alone names the thing the claim names
+    entry_amounts: set[int] = field(default_factory=set)
 
 
 def _clause_at(clauses: list[Clause], pos: int) -> Clause:
@@ -305,14 +341,17 @@ def read_claim(claim: str, chunk_texts: Sequence[str] = ()) -> Claim:
                                              0, 0)]
     amounts = [(a, _clause_at(clauses, a.start)) for a in measure.find_amounts(claim)]
     chunk_amounts = []
-    for name, sent in chunk_facts(claim, chunk_texts):
+    entries = set()
+    for name, sent, entry in entry_facts(claim, chunk_texts):
         pos = claim.lower().find(name)
         cl = _clause_at(clauses, max(pos, 0))
         if _says_what_it_is(name, sent):
             cl.facts |= set(light_keys(sent)) - {name}
         for a in measure.find_amounts(sent):
-            chunk_amounts.append((measure.Amount(a.lo, a.hi, a.dim, a.direction, a.period, cl.start, cl.end,
-                                                 a.text, a.business), cl))
+            am = measure.Amount(a.lo, a.hi, a.dim, a.direction, a.period, cl.start, cl.end, a.text, a.business)
+            chunk_amounts.append((am, cl))
+            if entry:
+                entries.add(id(am))
     for a, cl in list(amounts):
         if re.search(r"\b(?:another|an additional|a further|additional|further|more|extra)\s*$",
                      claim[max(0, a.start - 16) : a.start], re.I):
@@ -324,7 +363,7 @@ def read_claim(claim: str, chunk_texts: Sequence[str] = ()) -> Claim:
     years = [d for d in measure.find_dates(" ".join(chunk_texts)) if d.year_known]
     year = dt.date.fromordinal(years[0].first).year if years else 2000
     return Claim(claim, clauses, amounts, chunk_amounts, measure.find_clock_times(claim),
-                 measure.find_dates(claim, year), measure.find_weekdays(claim), list(chunk_texts))
+                 measure.find_dates(claim, year), measure.find_weekdays(claim), list(chunk_texts), entries)
 
 
 def _finding(form: Form, claim: Claim, start: int, end: int, rule: str, detail: str, sure: bool = True,
@@ -470,10 +509,30 @@ def _topic_sentences(form: Form, claim: Claim) -> Iterator[str]:
 def _topic_date(form: Form, claim: Claim) -> int | None:
     """The date a cited chunk gives for the constraint's own event ("Source S-4 was leak-tested on 10
     January 2026")."""
+    got = _last_done(form, claim)
+    return got[0] if got else None
+
+
+_LAST_RE = re.compile(r"\b(?:last|latest|most recent|previous|previously)\b", re.I)
+
+
+def _last_done(form: Form, claim: Claim) -> tuple[int, bool] | None:
+    """(date, firm) a cited chunk gives for the rule's own event; of a list ("bike 204 last checked on 1
+    April; bike 318 last checked on 28 April") the entry of the thing the claim names. ``firm``: the
+    entry says the event was last done then ("last swept 3 November 2024") and is the only one, or the
+    one of the thing the claim names."""
+    names = _entities(claim.text)
     for sent in _topic_sentences(form, claim):
-        ds = measure.find_dates(sent)
-        if ds:
-            return ds[0].first
+        entries = [(p, measure.find_dates(p)) for p in re.split(r";|,(?=[^,]*\b(?:last|latest)\b)", sent)]
+        entries = [(p, ds) for p, ds in entries if ds]
+        if not entries:
+            continue
+        own = [(p, ds) for p, ds in entries if names & _entities(p)]
+        if len(own) == 1:
+            p, ds = own[0]
+            return ds[0].first, bool(_LAST_RE.search(p))
+        p, ds = entries[0]
+        return ds[0].first, len(entries) == 1 and len(ds) == 1 and bool(_LAST_RE.search(sent))
     return None
 
 
@@ -500,14 +559,17 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
     if band is None or band.dimension != "[time]":
         return out
     if band.period:  # "last leak-tested on 10 January" (chunk) .. "next test in October" (claim)
-        last = _topic_date(form, claim)
-        if last is not None and claim.dates:
+        done = _last_done(form, claim)
+        if done is not None and claim.dates:
+            last, firm = done
             d = claim.dates[0]
             first = d.first
             if not d.year_known:
                 first = dt.date.fromordinal(first).replace(year=dt.date.fromordinal(last).year).toordinal()
-            if first > last:
-                out.append(((first - last) * 86400.0, False, d.start, d.end, False))
+            if first > last:  # firm only for the next time of the very event, said in the claim's own words
+                firm = firm and len(claim.dates) == 1 and _overlap(form, _clause_at(claim.clauses, d.start)) > 0 \
+                    and bool(re.search(r"\b(?:next|due|booked|scheduled|planned|programmed)\b", claim.text, re.I))
+                out.append(((first - last) * 86400.0, False, d.start, d.end, firm))
         return out
     if len(claim.clocks) >= 2:
         a, b = claim.clocks[0], claim.clocks[1]
@@ -621,9 +683,11 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 guessed = band_guessed(f, band)
                 out.append(_finding(f, claim, a.start, a.end, "numeric_bound",
                                     f"{a.text!r} is outside what {f.text!r} allows",
-                                    sure=id(a) in own and (_overlap(f, clause) > 0 or a.dim != "[time]")
+                                    sure=(id(a) in own or id(a) in claim.entry_amounts and _overlap(f, clause) > 0)
+                                    and (_overlap(f, clause) > 0 or a.dim != "[time]")
                                     and not guessed, arbitrable=guessed != "review",
-                                    basis="amount" if id(a) in own else "chunk_amount"))
+                                    basis="amount" if id(a) in own else
+                                    "entry_amount" if id(a) in claim.entry_amounts else "chunk_amount"))
     for f in forms:
         band = f.quantity
         if band is None:
@@ -805,7 +869,10 @@ def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             if broken:
                 out.append(_finding(f, claim, clause.start, clause.end, "conditional",
                                     f"{a.text!r} triggers {f.text!r}, and the claim breaks it",
-                                    basis="trigger" if id(a) in own else "trigger_chunk"))
+                                    basis="trigger" if id(a) in own else
+                                    "trigger_entry" if id(a) in claim.entry_amounts and _overlap(f, clause) and
+                                    not re.search(r"\b(?:before|until|after|unless|without|except)\b", f.text, re.I)
+                                    else "trigger_chunk"))
     return out
 
 
