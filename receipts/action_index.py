@@ -8,9 +8,9 @@ writer keeps the entries of recent records in memory; once they reach ``every`` 
 one row per key (``action_runs``, ``stream_runs``: the key, the first and last seq, the seqs
 packed 8 bytes each), so 2,048 records of 100 running actions are 100 rows, not 2,048 B-tree
 inserts (~1.7 us each). The rows of such a set are written over the next batches'
-transactions, a slice of at least ``chunk_min`` rows (and four per record of the batch) in each,
-so no commit carries a large set whole (2,048 rows written at once held up the batch that carried
-them by 7-13 ms, the append p99 of the whole log); ``upto`` moves to the set's last record in the
+transactions, a slice of at least ``chunk_min`` rows (and one per two records of the batch; in a
+per-record table eight times as many) in each, so no commit carries a large set whole (2,048 rows
+written at once held up the batch that carried them by 7-13 ms, the append p99 of the whole log); ``upto`` moves to the set's last record in the
 transaction of its last slice. A read takes the table's runs up to ``upto`` (rows of a set still
 being written are not read) and the memory's entries after it. At open the memory is rebuilt
 from the records after ``upto`` (fewer than twice ``every`` plus a batch); a set cut short by a
@@ -79,7 +79,7 @@ def unpack(blob: bytes) -> array:
 class ActionIndex:
     """Which records carry a key (an action, a stream): the table up to ``upto``, memory after it."""
 
-    def __init__(self, every: int = 2048, chunk_min: int = 128, kind: Kind = ACTIONS) -> None:
+    def __init__(self, every: int = 2048, chunk_min: int = 16, kind: Kind = ACTIONS) -> None:
         self.kind = kind
         self.mode = RUNS
         self._insert = f"INSERT OR REPLACE INTO {kind.name}_runs VALUES (?, ?, ?, ?)"
@@ -137,7 +137,8 @@ class ActionIndex:
             if len(self._pending) + len(new) < self.every:
                 return None
             keys, start, upto = self._rows(new), 0, last_seq
-        end = start + max(self.chunk_min, 4 * records)
+        # a run row holds ~every/keys entries and dirties a page of its own: a few per commit
+        end = start + (max(self.chunk_min, records // 2) if self.mode == RUNS else 8 * max(self.chunk_min, records // 2))
         conn.executemany(self._insert, keys[start:end])
         if end >= len(keys):
             conn.execute(self._set_upto, (upto,))

@@ -246,7 +246,7 @@ class ReceiptLog(TreeProofs):
 
     def __init__(self, data_dir: Path, max_batch: int = 4096, split_min: int = 16,
                  checkpoint_pages: int = CHECKPOINT_PAGES, action_index_every: int = 2048,
-                 action_index_slice: int = 128) -> None:
+                 action_index_slice: int = 16) -> None:
         self.data_dir = Path(data_dir)
         self.path = self.data_dir / DB_FILE
         self.max_batch = max_batch
