@@ -1,4 +1,4 @@
-"""scu_guard with the fine-tuned cross-encoder (``abilities.scu_guard.xenc``) beside the guard as it is.
+"""scu_guard with the fine-tuned cross-encoder (``training/xenc_model.py``) beside the guard as it is.
 
 For every case the guard is run as it ships (rules and the pair model) and with no arbiter (every
 guessed finding is REVIEW); the cross-encoder scores the constraints the claim speaks of
@@ -13,6 +13,9 @@ cases, these ways of deciding are scored next to ``guard``:
   ``THRESHOLD`` (a flag for a person; never a REJECT);
 - ``clearer``: the guard, where a REVIEW becomes OK when every suspected constraint scores below
   ``CLEAR_BELOW`` and REJECT when one reaches ``THRESHOLD``;
+- ``review_to_ok`` (a baseline without the model): every REVIEW becomes OK. A REVIEW counts as wrong
+  on every case, so clearing REVIEWs raises accuracy whatever clears them; ``clearer`` helps only where
+  it beats this;
 - ``arbiter``: the guard with the cross-encoder in the pair model's place (a guessed finding stands
   when the cross-encoder scores its constraint at ``THRESHOLD`` or more).
 
@@ -20,7 +23,10 @@ Also the cost: the cross-encoder's time per case (its pairs, tokenizer included)
 time per case, measured in turns on the same cases. ``--sweep`` prints, for choosing the thresholds, the
 figures of ``model_alone`` and ``clearer`` over a grid (use it on development sets only).
 
-    .venv/bin/python bench/scu_guard_xenc.py [--out NAME] [--model DIR] [--sweep] SET [SET ...]
+    .venv/bin/python bench/scu_guard_xenc.py --model DIR [--out NAME] [--sweep] SET [SET ...]
+
+``DIR`` holds the files ``abilities.scu_guard.training.xenc_train`` writes (no model ships: the
+experiment's result was negative). ``--smoke`` runs every way with a lexical stand-in scorer instead.
 """
 
 from __future__ import annotations
@@ -37,8 +43,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from abilities.scu_guard import pair_model, xenc  # noqa: E402
+from abilities.scu_guard import pair_model  # noqa: E402
 from abilities.scu_guard.evaluate import judge, load_cases  # noqa: E402
+from abilities.scu_guard.training import xenc_model as xenc  # noqa: E402
 from bench.scu_guard_unseen import report, set_path  # noqa: E402
 from bench.spine_common import write_result  # noqa: E402
 
@@ -46,14 +53,20 @@ CONTRA, SUSPECT = "constraint_contradiction", "suspected_contradiction"
 Scorer = Callable[[str, str], float]
 
 
-def scorer(model_dir: Path | None) -> Scorer:
-    """The shipped cross-encoder, or (for development) the files of a directory, hashed as found."""
+def lexical(constraint: str, text: str) -> float:
+    """A stand-in scorer with no model (``--smoke`` and CI): the share of the constraint's word stems the
+    pair text holds. It exercises every way of deciding; its figures say nothing of the cross-encoder."""
+    words = xenc.stems(constraint)
+    return len(words & xenc.stems(text)) / (len(words) or 1)
+
+
+def scorer(model_dir: Path | None) -> tuple[Scorer, dict[str, str]]:
+    """(scorer, the files' hashes): the cross-encoder exported to ``model_dir``, or the lexical stand-in."""
     if model_dir is None:
-        return xenc.xenc_score
-    m, t = model_dir / xenc.MODEL_PATH.name, model_dir / xenc.TOKENIZER_PATH.name
-    sess, tok = xenc.open_session(m, hashlib.sha256(m.read_bytes()).hexdigest(),
-                                  t, hashlib.sha256(t.read_bytes()).hexdigest())
-    return lambda c, text: xenc.score_with(sess, tok, c, text)
+        return lexical, {"scorer": "lexical stand-in (no model)"}
+    pins = {name: hashlib.sha256((model_dir / name).read_bytes()).hexdigest()
+            for name in (xenc.MODEL_NAME, xenc.TOKENIZER_NAME)}
+    return xenc.xenc_scorer(model_dir, pins[xenc.MODEL_NAME], pins[xenc.TOKENIZER_NAME]), pins
 
 
 def facts(case: dict[str, Any], score: Scorer, threshold: float) -> dict[str, Any]:
@@ -101,6 +114,8 @@ def decide(way: str, f: dict[str, Any], threshold: float, clear_below: float) ->
         return ("REJECT", CONTRA) if reason in ("ok", SUSPECT) and hit else (verdict, reason)
     if way == "rules_or_model_review":
         return ("REVIEW", SUSPECT) if reason == "ok" and hit else (verdict, reason)
+    if way == "review_to_ok":
+        return ("OK", "ok") if reason == SUSPECT else (verdict, reason)
     if way == "clearer":
         if reason != SUSPECT or not f["suspected"]:
             return verdict, reason
@@ -109,7 +124,7 @@ def decide(way: str, f: dict[str, Any], threshold: float, clear_below: float) ->
     raise ValueError(way)
 
 
-WAYS = ("guard", "model_alone", "rules_or_model", "rules_or_model_review", "clearer", "arbiter")
+WAYS = ("guard", "review_to_ok", "model_alone", "rules_or_model", "rules_or_model_review", "clearer", "arbiter")
 
 
 def rows(cases: list[dict[str, Any]], fs: list[dict[str, Any]], way: str, threshold: float,
@@ -150,24 +165,27 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("sets", nargs="*", help="set names (heldout_vN) or JSONL paths, pooled")
     ap.add_argument("--out", default="scu_guard_xenc", help="result name under bench/results/")
-    ap.add_argument("--model", type=Path, default=None, help="a directory with xenc.onnx and xenc_tokenizer.json "
-                    "(development; default: the shipped, pinned files)")
+    ap.add_argument("--model", type=Path, default=None, help="a directory with xenc.onnx and xenc_tokenizer.json")
     ap.add_argument("--threshold", type=float, default=xenc.THRESHOLD)
     ap.add_argument("--clear-below", type=float, default=xenc.CLEAR_BELOW)
     ap.add_argument("--sweep", action="store_true", help="threshold grid (development sets only)")
-    ap.add_argument("--smoke", action="store_true", help="one small set, seconds; results to a temp dir")
+    ap.add_argument("--smoke", action="store_true", help="24 cases of one small set, lexical stand-in scorer, seconds; results to a temp dir")
     args = ap.parse_args()
     names = [str(ROOT / "tests" / "data" / "scu_guard" / "holdout.jsonl")] if args.smoke else args.sets
     if not names:
         ap.error("at least one SET")
-    score = scorer(args.model)
+    if args.model is None and not args.smoke:
+        ap.error("--model DIR (a directory written by abilities.scu_guard.training.xenc_train) is required")
+    score, pins = scorer(args.model)
     cases: list[dict[str, Any]] = []
     for n in names:
         cases.extend(load_cases(str(set_path(n))))
+    if args.smoke:
+        cases = cases[:12] + cases[-12:]  # some OK claims and some contradictions, seconds
     fs = [facts(c, score, args.threshold) for c in cases]
     if args.sweep:
         sweep(cases, fs)
-    result: dict[str, Any] = {"sets": [Path(n).stem for n in names], "threshold": args.threshold,
+    result: dict[str, Any] = {"sets": [Path(n).stem for n in names], "files": pins, "threshold": args.threshold,
                               "clear_below": args.clear_below, "ways": {}}
     for way in WAYS:
         s = summary(rows(cases, fs, way, args.threshold, args.clear_below))
