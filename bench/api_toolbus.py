@@ -5,6 +5,9 @@ Figures, each next to a baseline measured in the same run (min / median / max ov
   p50 / p99 latency of each start (send to its response, matched by id), and starts/s. Baseline:
   the same 1,000 starts sent at once over 32 connections (each pipelining its share), the load the
   ToolBus already served well: when one connection does as well, the connection is not the limit.
+- the server's event-loop thread CPU from the first send until half the starts are answered: the
+  p50 the loop would give with a core to itself (plus a commit or two), whatever the machine's load
+  (on the shared 2 cores the wall-clock p50 is mostly this divided by the loop's share of a core);
 - ``session.whoami`` round trips/s, one request in flight, against a bare ``websockets`` echo
   server in its own process (the same client library and frame).
 
@@ -23,6 +26,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -36,8 +40,19 @@ GOAL_P50_MS = 100.0
 GOAL_WHOAMI_RATIO = 0.8
 
 
-async def _pipeline(ws, ids: range, lat: list[float]) -> None:  # noqa: ANN001
-    """Send a start per id without waiting, then collect each one's latency (matched by id)."""
+def loop_cpu_s(pid: int | None) -> float:
+    """CPU seconds of a process's main thread so far: the server's event loop (0.0 when not known)."""
+    if pid is None:
+        return 0.0
+    with open(f"/proc/{pid}/task/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def _pipeline(ws, ids: range, lat: list[float], half: Callable[[], None] | None = None,  # noqa: ANN001
+                    total: int = 0) -> None:
+    """Send a start per id without waiting, then collect each one's latency (matched by id);
+    ``half`` is called once half of ``total`` (all connections') have been answered."""
     sent: dict[int, float] = {}
     want = len(ids)
     got = 0
@@ -51,6 +66,8 @@ async def _pipeline(ws, ids: range, lat: list[float]) -> None:  # noqa: ANN001
                     raise RuntimeError(f"start failed: {msg}")
                 lat.append(time.perf_counter() - sent.pop(msg["id"]))
                 got += 1
+                if half is not None and len(lat) == total // 2:
+                    half()
 
     task = asyncio.get_running_loop().create_task(reader())
     for i in ids:
@@ -60,7 +77,8 @@ async def _pipeline(ws, ids: range, lat: list[float]) -> None:  # noqa: ANN001
     await asyncio.wait_for(task, 300)
 
 
-async def pipelined_starts(url: str, n: int, conns: int = 1) -> tuple[list[float], float]:
+async def pipelined_starts(url: str, n: int, conns: int = 1,
+                           half: Callable[[], None] | None = None) -> tuple[list[float], float]:
     """``n`` starts sent at once over ``conns`` connections; (latencies, seconds for all)."""
     import websockets
 
@@ -70,7 +88,7 @@ async def pipelined_starts(url: str, n: int, conns: int = 1) -> tuple[list[float
     lat: list[float] = []
     try:
         t0 = time.perf_counter()
-        await asyncio.gather(*(_pipeline(ws, range(k, n, conns), lat) for k, ws in enumerate(sockets)))
+        await asyncio.gather(*(_pipeline(ws, range(k, n, conns), lat, half, n) for k, ws in enumerate(sockets)))
         return lat, time.perf_counter() - t0
     finally:
         for ws in sockets:
@@ -112,13 +130,17 @@ def main() -> None:
     server.start()
     one_p50, one_p99, many_p50, many_p99, who, bare, one_rate, many_rate = [], [], [], [], [], [], [], []
     one_cpu: list[float] = []  # server CPU per start while the starts are answered (runs overlap)
+    loop_half: list[float] = []  # event-loop CPU ms until half the starts are answered
     try:
         asyncio.run(pipelined_starts(server.ws_url, min(args.starts, 100)))  # warm-up: workers, caches
         wait_idle(server)
         pid = server.proc.pid if server.proc else None
         for _ in range(args.rounds):
-            c0 = proc_cpu_s(pid)
-            lat, el = asyncio.run(pipelined_starts(server.ws_url, args.starts))
+            c0, l0 = proc_cpu_s(pid), loop_cpu_s(pid)
+            at_half: list[float] = []
+            lat, el = asyncio.run(pipelined_starts(server.ws_url, args.starts,
+                                                   half=lambda at=at_half, base=l0: at.append(loop_cpu_s(pid) - base)))
+            loop_half.append(ms(at_half[0]) if at_half else 0.0)
             one_cpu.append((proc_cpu_s(pid) - c0) / args.starts * 1e6)
             one_p50.append(ms(pct(lat, 0.5)))
             one_p99.append(ms(pct(lat, 0.99)))
@@ -145,7 +167,8 @@ def main() -> None:
         "benchmark": "api_toolbus", "starts": args.starts, "rounds": args.rounds,
         "pipelined_one_connection": {"p50_ms": spread(one_p50), "p99_ms": spread(one_p99),
                                      "starts_per_s": spread(one_rate),
-                                     "server_cpu_us_per_start_during_burst": spread(one_cpu)},
+                                     "server_cpu_us_per_start_during_burst": spread(one_cpu),
+                                     "event_loop_cpu_ms_until_half_answered": spread(loop_half)},
         "baseline_32_connections": {"p50_ms": spread(many_p50), "p99_ms": spread(many_p99),
                                     "starts_per_s": spread(many_rate)},
         "whoami_round_trips_per_s": spread(who), "baseline_websockets_echo_per_s": spread(bare),
@@ -165,6 +188,8 @@ def main() -> None:
         ("starts/s (1 conn vs 32 conns)", f"{med(one_rate):,.0f}", f"{med(many_rate):,.0f}",
          f"{ratio(med(one_rate), med(many_rate)):.2f}x"),
         ("server CPU us per start during the 1-conn burst", f"{med(one_cpu):.0f}", "", ""),
+        ("event-loop CPU ms until half answered (1 conn)", f"{med(loop_half):.0f}", f"{med(one_p50):.1f}",
+         "of p50"),
         ("whoami round trips/s vs bare echo", f"{med(who):,.0f}", f"{med(bare):,.0f}", f"{med(ratios):.2f}x"),
         ("load average at start; at end", f"{load_at_start[0]}", f"{os.getloadavg()[0]:.2f}", ""),
     ])

@@ -10,6 +10,10 @@ Figures (each next to a baseline measured in the same run):
   (the pool size from ``/healthz`` is reported before and after), the second runs on the grown pool;
 - durable log commits per action in phase (a) (the server's ``metis_log_commits_total``): the
   fsyncs a no-op action's path costs, which no code outside the disk makes cheaper;
+- CPU per action in phase (b): the server process (event loop and log threads), its worker
+  processes, and this client; and the rate those three would reach with the machine's cores to
+  themselves (cores / CPU per action): the machine is shared, so the wall-clock rate says more
+  about the other jobs than about Metis, and this figure does not;
 - a fresh server's first no-op action, started as soon as ``/healthz`` answers (the warm workers
   still starting): start -> completed, next to the server's own time to healthy;
 - baselines: a plain asyncio task ``await asyncio.create_task(noop())`` rate in the client
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import shutil
 import sys
 import tempfile
@@ -38,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.spine_common import REPO, WARM_WORKERS_ENV, ms, pct, ratio, show, write_result  # noqa: E402
 from bench.spine_log import raw_sqlite  # noqa: E402
+from bench.spine_sse import proc_cpu_s  # noqa: E402
 from tests.support import MetisServer, ToolBus  # noqa: E402
 
 TARGET_P50_MS = 2.0
@@ -130,6 +136,24 @@ async def log_commits(server: MetisServer) -> int:
     raise RuntimeError("metis_log_commits_total missing from /metrics")
 
 
+def children_cpu_s(pid: int | None) -> float:
+    """CPU seconds so far of the live child processes of ``pid`` (the server's workers)."""
+    if pid is None:
+        return 0.0
+    total = 0.0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            total += proc_cpu_s(int(entry))
+    return total
+
+
 async def loaded_phase(server: MetisServer, seconds: float, clients: int, inflight: int) -> dict:
     """``clients`` connections with ``inflight`` actions each in flight, for ``seconds``."""
     lat: list[float] = []
@@ -157,15 +181,21 @@ async def loaded_phase(server: MetisServer, seconds: float, clients: int, inflig
     tasks = [asyncio.create_task(run_client(k, readies[k], go)) for k in range(clients)]
     for r in readies:
         await r.wait()
+    pid = server.proc.pid if server.proc else None
+    cpu0 = (proc_cpu_s(pid), children_cpu_s(pid), time.process_time())
     t0 = time.perf_counter()
     go.set()
     await asyncio.sleep(seconds)
     stop = True
     await asyncio.gather(*tasks)
     elapsed = time.perf_counter() - t0
+    cpu = [(b - a) * 1e6 / max(1, len(lat)) for a, b in
+           zip(cpu0, (proc_cpu_s(pid), children_cpu_s(pid), time.process_time()), strict=True)]
     return {"clients": clients, "inflight_per_client": inflight, "seconds": round(elapsed, 3),
             "actions": len(lat), "actions_per_s": round(len(lat) / elapsed, 1), "p50_ms": ms(pct(lat, 0.5)),
-            "p95_ms": ms(pct(lat, 0.95)), "p99_ms": ms(pct(lat, 0.99)), "not_completed": failed}
+            "p95_ms": ms(pct(lat, 0.95)), "p99_ms": ms(pct(lat, 0.99)), "not_completed": failed,
+            "cpu_us_per_action": {"server": round(cpu[0], 1), "workers": round(cpu[1], 1), "client": round(cpu[2], 1)},
+            "actions_per_s_if_cores_were_ours": round((os.cpu_count() or 1) * 1e6 / max(1.0, sum(cpu)), 1)}
 
 
 async def _first_action(server: MetisServer) -> float:
@@ -294,9 +324,15 @@ def main() -> None:
         ("  loaded p50 ms", f"{loaded['p50_ms']}", "", ""),
         ("  loaded p95 ms", f"{loaded['p95_ms']}", "", ""),
         ("  worker processes after (before)", f"{loaded['workers_after']} ({r['workers_after_sequential']})", "", ""),
+        ("  CPU us per action: server / workers / client",
+         "{server:.0f} / {workers:.0f} / {client:.0f}".format(**loaded["cpu_us_per_action"]), "", ""),
+        ("  actions/s if the cores were ours (cores / CPU)", f"{loaded['actions_per_s_if_cores_were_ours']:,.0f}", "", ""),
         ("same load again: actions/s", f"{again['actions_per_s']:,.0f}", f"{base:,.0f}",
          f"{result['ratio_loaded_again_rate_vs_tasks']:.4f}x"),
         ("  again p50 / p95 ms", f"{again['p50_ms']} / {again['p95_ms']}", "", ""),
+        ("  again CPU us per action: server / workers / client",
+         "{server:.0f} / {workers:.0f} / {client:.0f}".format(**again["cpu_us_per_action"]), "", ""),
+        ("  again: actions/s if the cores were ours", f"{again['actions_per_s_if_cores_were_ours']:,.0f}", "", ""),
         ("  worker processes after", f"{again['workers_after']}", "", ""),
         ("cold start: first action start->completed ms", f"{cold['first_action_ms']}",
          f"{cold['baseline_server_to_healthy_ms']} ms to healthy", ""),
