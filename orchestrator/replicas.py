@@ -224,7 +224,7 @@ class Tier:
                     continue
                 if outcome == "unknown":  # its records are not there (yet): leave it to the rescuer
                     self.leases.pop(lease.action_id, None)
-                log.info("adopted", action_id=lease.action_id, outcome=outcome, epoch=lease.epoch)
+                log.debug("adopted", action_id=lease.action_id, outcome=outcome, epoch=lease.epoch)
 
     def _beat_loop(self) -> None:
         """Heartbeat every third of a lease; rescue lapsed leases every poll (at most 1 s)."""

@@ -30,7 +30,7 @@ from receipts.store import Fence
 
 CHANNEL = "metis_jobs"
 RESCUER_LOCK = migrations.lock_key("metis:rescuer")
-LOST_WAIT_S = 0.01  # claim_wait: a claimer that lost a race for a job lets this moment's notifications gather
+CLAIM_COOLDOWN_S = 0.02  # claim_wait: the least time between a claim that emptied the queue and the next
 _RETURNING = "action_id, tenant, kind, payload, attempt, max_attempts, epoch, owner"
 # the running jobs of one owner, row-locked in action_id order: the order in which a fenced append
 # share-locks them (migration 0007). A statement that locked several in heap order instead could
@@ -75,6 +75,7 @@ class WorkQueue:
         self._opened = False
         self._listener: psycopg.Connection | None = None
         self._full = False  # the last claim_wait filled every slot asked: more may be waiting
+        self._drained_at = float("-inf")  # when a claim last got fewer jobs than asked (see claim_wait)
 
     def close(self) -> None:
         if self._listener is not None:
@@ -132,10 +133,12 @@ class WorkQueue:
         claim is made only when something may be there (the first call, a notification since the
         last claim, a last claim that filled every slot, a poll), not on every call.
 
-        Every NOTIFY wakes every idle claimer of every process, and only one of them gets the job: a
-        claimer that just lost such a race lets the notifications of the next ``LOST_WAIT_S`` gather
-        before it claims again (the winners claim at once), so a job costs about one claim instead
-        of one per idle process."""
+        Every NOTIFY wakes every idle claimer of every process, and only one of them gets the job.
+        A claimer whose last claim emptied the queue (it got fewer jobs than it asked for) claims
+        again at most ``CLAIM_COOLDOWN_S`` after it, gathering the notifications of that moment
+        into one claim (River's fetch cooldown, Oban's dispatch cooldown): a job costs about one
+        claim instead of one per idle process, and claims take several jobs at once when they
+        arrive faster than the cooldown. A claimer that drains nothing (a backlog) is not held."""
         deadline = time.monotonic() + timeout_s
         try:
             fresh = self._listener is None or self._listener.closed
@@ -145,21 +148,25 @@ class WorkQueue:
             listener = self._listener
             assert listener is not None
             woken = fresh or self._full or bool(list(listener.notifies(timeout=0.0)))
-            got = self.claim(owner, limit) if woken else []
-            lost = False
-            while not got:
+            got: list[Lease] = []
+            while True:
+                if woken:
+                    # within the cooldown: let the notifications gather (and drain them) first
+                    rest = min(self._drained_at + CLAIM_COOLDOWN_S, deadline) - time.monotonic()
+                    for _ in listener.notifies(timeout=max(0.0, rest)):
+                        pass
+                    got = self.claim(owner, limit)  # also after a quiet poll: a retry's backoff ran out
+                    if len(got) < limit:
+                        self._drained_at = time.monotonic()
+                    if got:
+                        break
                 left = deadline - time.monotonic()
                 if left <= 0:
                     break
-                notes = list(listener.notifies(timeout=min(poll_s, left), stop_after=1))
-                if not notes and left < poll_s:
+                woken = bool(list(listener.notifies(timeout=min(poll_s, left), stop_after=1)))
+                if not woken and left < poll_s:
                     break  # the call's time is up before the next poll: the next call polls
-                if notes and lost:
-                    notes += listener.notifies(timeout=min(LOST_WAIT_S, max(0.0, deadline - time.monotonic())))
-                elif notes:
-                    notes += listener.notifies(timeout=0.0)  # all that is here already: one claim for them
-                got = self.claim(owner, limit)  # also after a quiet poll: a retry's backoff ran out
-                lost = bool(notes) and not got
+                woken = True
             self._full = len(got) >= limit
             return got
         except CONNECTION_ERRORS as exc:
