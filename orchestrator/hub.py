@@ -115,13 +115,10 @@ class Subscriber:
         self.sink: Callable[[list[Record]], bool] | None = None
 
     def offer_many(self, recs: list[Record]) -> bool:
-        """Hand one commit's records of this subscriber's stream to its sink, or queue them with
-        one wake-up."""
-        sink = self.sink
-        if sink is not None:
-            if sink(recs):
-                return True
-            self.sink = None  # buffered from here: the consumer takes them (and later ones) in order
+        """Queue one commit's records of this subscriber's stream with one wake-up (the hub offers
+        them to a set sink first). The sink is unset: the consumer takes these, and later ones,
+        in order. False: the buffer is full and the subscriber dropped."""
+        self.sink = None
         if len(self.buffer) + len(recs) > self.limit:
             self.dropped = True
             self._wake.set()
@@ -199,11 +196,9 @@ class Hub:
                 continue
             for sub in list(subs):
                 sink = sub.sink  # the live case, taken at once: one call per subscriber
-                if sink is not None:
-                    if sink(recs):
-                        continue
-                    sub.sink = None  # refused: buffered, in order, for the consumer's task
-                if not sub.offer_many(recs):
+                if sink is not None and sink(recs):
+                    continue
+                if not sub.offer_many(recs):  # refused or no sink: buffered for the consumer's task
                     self.dropped_total += 1
                     subs.discard(sub)
 
