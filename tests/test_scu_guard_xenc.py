@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import hashlib
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from abilities.scu_guard.training import xenc_model as xenc
 
-ROOT = Path(__file__).resolve().parents[1]
 CONSTRAINTS = ["Towels must be washed at 60 °C or hotter.", "Only senior stylists may perform chemical straightening.",
                "Appointments must start between 09:00 and 20:00.", "Scissors must be disinfected between clients."]
 
@@ -39,11 +36,3 @@ def test_a_file_that_is_not_the_pinned_one_is_refused(tmp_path: Path) -> None:
     with pytest.raises(xenc.ModelFileError, match="missing"):
         xenc.xenc_scorer(tmp_path / "absent", pin, pin)
 
-
-def test_bench_smoke_scores_every_way(tmp_path: Path) -> None:
-    env = {"METIS_BENCH_RESULTS": str(tmp_path), "PATH": "/usr/bin:/bin"}
-    out = subprocess.run([sys.executable, str(ROOT / "bench" / "scu_guard_xenc.py"), "--smoke"], env=env,
-                         capture_output=True, text=True, timeout=600, check=True).stdout
-    for way in ("guard", "review_to_ok", "model_alone", "rules_or_model", "clearer", "arbiter"):
-        assert f"\n{way} " in "\n" + out
-    assert (tmp_path / "scu_guard_xenc.json").is_file()
