@@ -127,3 +127,26 @@ def test_the_next_due_date_against_the_named_entry_of_a_log() -> None:
     assert verdict(rule, "Ladder 14 is next due for inspection on 30 April 2026.", chunks) == \
         ("REJECT", "constraint_contradiction")
     assert verdict(rule, "Ladder 19 is next due for inspection on 15 May 2026.", chunks) == ("OK", "ok")
+
+
+def test_a_rule_that_opens_with_its_bound_bounds_the_amount() -> None:
+    """"No more than 2 kg of X may be on set" allows half a kilogram and exactly 2 kg, not 3 kg."""
+    rule = ["No more than 3 kg of flash powder may be kept in the workshop at any time."]
+    chunks = {"c1": "Workshop log."}
+    assert verdict(rule, "Half a kilogram of flash powder was kept in the workshop.", chunks) == ("OK", "ok")
+    assert verdict(rule, "Exactly 3 kg of flash powder was kept in the workshop.", chunks) == ("OK", "ok")
+    assert verdict(rule, "5 kg of flash powder was kept in the workshop.", chunks) == \
+        ("REJECT", "constraint_contradiction")
+
+
+def test_fractions_of_a_unit_and_a_strict_condition() -> None:
+    """"three-quarters of an hour" is 45 minutes, and "longer than 45 minutes" leaves 45 minutes out."""
+    from abilities.scu_guard import measure
+
+    assert [a.lo for a in measure.find_amounts("It took three-quarters of an hour.")] == [2700.0]
+    rule = ["Any lift outage longer than 45 minutes must be reported to the facilities manager."]
+    chunks = {"c1": "Lift log."}
+    assert verdict(rule, "The outage lasted three-quarters of an hour and was not reported to the facilities manager.",
+                   chunks) == ("OK", "ok")
+    assert verdict(rule, "The outage lasted two hours and was not reported to the facilities manager.",
+                   chunks) == ("REJECT", "constraint_contradiction")

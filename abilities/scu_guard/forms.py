@@ -55,6 +55,17 @@ def keys(tokens: Any) -> list[str]:
     return out
 
 
+# a rule that opens with its bound ("No more than 2 kg of ...", "At least 3 staff ...", "Up to 40 guests ...")
+_LEADING_BOUND_RE = re.compile(r"^\s*(?:no more than|not more than|at most|up to|a maximum of|no fewer than|"
+                               r"no less than|not less than|not fewer than|at least|a minimum of)\s*$", re.I)
+
+
+# a comparative that leaves its own amount out of a condition's band
+_STRICT_RE = re.compile(r"(?:\b(?:more|longer|greater|higher|heavier|larger|older|later|bigger|wider|taller|faster|"
+                        r"deeper|less|fewer|shorter|lower|lighter|smaller|younger)\s+than|\b(?:above|over|under|below|"
+                        r"exceeding|exceeds))\s*$", re.I)
+
+
 def band_from(amount: measure.Amount, text: str, deny: bool) -> Band:
     """The allowed band an amount sets; a denied rule flips it ("must not fall below 3 m" = at least 3 m)."""
     direction = amount.direction
@@ -198,8 +209,14 @@ def understand(text: str) -> Form | None:
         before_verb = a is not None and (a.end <= verb_at if verb_at is not None else as_fact)
         in_subject = subj_span[0] <= pos < subj_span[1] or (a is not None and a.direction != "eq" and before_verb)
         in_cond = cond_span[0] <= pos < cond_span[1]
-        if a is not None and (in_subject or (in_cond and not deny)):
+        if a is not None and in_subject and _LEADING_BOUND_RE.match(text[: a.start]) and form.quantity is None:
+            # "No more than 2 kg of black powder may be on set": the subject is the bounded amount itself
+            form.quantity = band_from(a, text, False)
+            form.modality = "must"
+        elif a is not None and (in_subject or (in_cond and not deny)):
             trig = band_from(a, text, False)
+            if _STRICT_RE.search(text[: a.start]):  # "a delay longer than 45 minutes": 45 minutes does not trigger
+                trig = trig.model_copy(update={"strict": True})
             form.trigger = trig
             form.subject = [k for k in form.subject if k not in keys(parse(a.text))]
         elif form.quantity is None:

@@ -91,6 +91,9 @@ NUMBER_WORDS = {
     "a": 1, "an": 1, "once": 1, "twice": 2, "thrice": 3, "single": 1, "dozen": 12, "several": 3,
     "a couple of": 2, "a few": 3, "half a dozen": 6, "a dozen": 12, "a quarter of an": 0.25,
     "a quarter of a": 0.25, "quarter of an": 0.25, "half an": 0.5, "half a": 0.5, "a half": 0.5,
+    "three-quarters of an": 0.75, "three-quarters of a": 0.75, "three quarters of an": 0.75,
+    "three quarters of a": 0.75, "a third of an": 1 / 3, "a third of a": 1 / 3, "two-thirds of an": 2 / 3,
+    "two-thirds of a": 2 / 3, "two thirds of an": 2 / 3, "two thirds of a": 2 / 3,
 }
 _MAX_WORDS = ("at most", "no more than", "not more than", "up to", "maximum of", "a maximum of", "max",
               "under", "below", "less than", "fewer than", "within", "capped at", "no later than",
