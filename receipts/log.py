@@ -42,6 +42,7 @@ from receipts.walsync import WalSync
 
 log = structlog.get_logger("metis.receipts")
 GENESIS_HASH = "0" * 64
+SQLITE_INT_LIMIT = 2**63  # SQLite INTEGER is signed 64-bit; larger seqs are refused as sqlite3 refuses them
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (
   seq INTEGER PRIMARY KEY,
@@ -622,6 +623,8 @@ class ReceiptLog(TreeProofs):
         """Events of a tenant's topic with seq > after_seq, in order: the bulk-written index, then
         the records after it that the writer holds in memory."""
         assert self._reader is not None, "log not open"
+        if not -SQLITE_INT_LIMIT <= after_seq < SQLITE_INT_LIMIT:  # the bulk index may not reach SQLite's check
+            raise OverflowError("Python int too large to convert to SQLite INTEGER")
         skey, last = stream_key(tenant, topic), self._last_seq
         if self._streams.legacy:  # a log written with SQLite's own index on records(stream, seq)
             return self._rows(f"SELECT {COLUMNS} FROM records WHERE stream = ? AND seq > ? AND seq <= ? "
