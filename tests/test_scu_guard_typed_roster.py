@@ -150,3 +150,21 @@ def test_fractions_of_a_unit_and_a_strict_condition() -> None:
                    chunks) == ("OK", "ok")
     assert verdict(rule, "The outage lasted two hours and was not reported to the facilities manager.",
                    chunks) == ("REJECT", "constraint_contradiction")
+
+
+@pytest.mark.parametrize(("text", "seconds"), [
+    ("The rollers were washed every second day.", 2 * 86400.0),
+    ("The alarm beeps every second.", 1.0),
+    ("Filters are changed every third week.", 3 * 7 * 86400.0),
+    ("The tanks were checked once each morning.", 86400.0),
+])
+def test_periods_with_ordinals_and_parts_of_the_day(text: str, seconds: float) -> None:
+    from abilities.scu_guard import measure
+
+    assert [(a.lo, a.period) for a in measure.find_amounts(text)] == [(seconds, True)]
+
+
+def test_once_each_morning_is_too_seldom_for_twice_a_day() -> None:
+    assert verdict(["Each aquarium must be checked at least twice a day."],
+                   "The aquariums were checked once each morning.", {"c1": "Care log."}) == \
+        ("REJECT", "constraint_contradiction")

@@ -174,14 +174,17 @@ _NUMBER_RE = re.compile(
 )
 _CURRENCY_PREFIX_RE = re.compile(rf"(?P<cur>[$€£])\s?(?P<num>{_NUM})", re.I)
 _BARE_UNIT_RE = re.compile(rf"(?<![\w])(?:a|an|one|per|each)\s+(?P<unit>{_alt(_UNIT_KEYS)})(?![\w])", re.I)
+_ORDINALS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6}
 _EVERY_RE = re.compile(
-    rf"\bevery\s+(?P<other>other\s+)?(?:(?P<n>{_NUM}|{_WORDNUM})[- ]?)?(?P<unit>{_alt(_UNIT_KEYS)}"
+    rf"\bevery\s+(?P<other>other\s+)?(?:(?P<ord>second|third|fourth|fifth|sixth)\s+(?=(?:{_alt(_UNIT_KEYS)}|"
+    r"morning|evening|night|shift|weekday|quarter)\b))?"
+    rf"(?:(?P<n>{_NUM}|{_WORDNUM})[- ]?)?(?P<unit>{_alt(_UNIT_KEYS)}"
     r"|morning|evening|night|shift|weekday|quarter)\b(?:\s+and\s+(?P<frac>a half))?",
     re.I,
 )
 _TIMES_RE = re.compile(
     rf"\b(?P<n>once|twice|thrice|(?:{_NUM}|{_WORDNUM})\s+times)\s+(?:a|an|per|each|every)\s+"
-    rf"(?P<unit>{_alt(_UNIT_KEYS)})\b",
+    rf"(?P<unit>{_alt(_UNIT_KEYS)}|morning|evening|night)\b",
     re.I,
 )
 _RANGE_RE = re.compile(
@@ -308,6 +311,8 @@ def find_amounts(text: str) -> list[Amount]:
             continue
         if m.group("other"):
             n *= 2
+        if m.group("ord"):  # "every second day": every 2 days, not every second
+            n *= _ORDINALS[m.group("ord").lower()]
         if m.group("frac"):
             n += 0.5
         if u in ("morning", "evening", "night", "weekday"):
