@@ -168,3 +168,12 @@ def test_once_each_morning_is_too_seldom_for_twice_a_day() -> None:
     assert verdict(["Each aquarium must be checked at least twice a day."],
                    "The aquariums were checked once each morning.", {"c1": "Care log."}) == \
         ("REJECT", "constraint_contradiction")
+
+
+def test_a_doer_named_by_title_and_surname_is_found_in_the_roster() -> None:
+    """"Dr Lind" is the "Dr Eva Lind" of the roster when no one else there is called Lind."""
+    rule = ["Only a pharmacist may release controlled drugs."]
+    chunks = {"c1": "Staff and roles. Dr Eva Lind - Pharmacist (dispensary). Tom Bek - Porter."}
+    assert verdict(rule, "Dr Lind released the controlled drugs for ward 3.", chunks) == ("OK", "ok")
+    assert verdict(rule, "Tom Bek released the controlled drugs for ward 3.", chunks) == \
+        ("REJECT", "constraint_contradiction")

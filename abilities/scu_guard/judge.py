@@ -1110,6 +1110,15 @@ def _name_in(text: str, claim_text: str, chunks: Sequence[str]) -> str | None:
         pat = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])", re.I)
         if any(pat.search(t) for t in chunks):
             return name
+    # "Dr Ruiz" for "Dr Ana Ruiz", "Pete" for "Pete Lunn": one capitalised word of the name, when every
+    # mention in the chunks belongs to one and the same full name
+    for w in words[-1:] + words[:1]:
+        if len(w) < 3 or not re.search(rf"\b{re.escape(w.capitalize())}\b", claim_text):
+            continue
+        full = {m.group(0) for t in chunks for m in re.finditer(
+            rf"(?:\b[A-Z][\w.'-]*\s+){{0,2}}\b{re.escape(w.capitalize())}\b(?:\s+[A-Z][a-z'-]+)?", t)}
+        if len(full) == 1 and len(next(iter(full)).split()) >= 2:
+            return next(iter(full)).lower()
     return None
 
 
