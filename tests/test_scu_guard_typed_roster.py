@@ -177,3 +177,13 @@ def test_a_doer_named_by_title_and_surname_is_found_in_the_roster() -> None:
     assert verdict(rule, "Dr Lind released the controlled drugs for ward 3.", chunks) == ("OK", "ok")
     assert verdict(rule, "Tom Bek released the controlled drugs for ward 3.", chunks) == \
         ("REJECT", "constraint_contradiction")
+
+
+def test_a_duty_to_act_between_two_times_forbids_the_rest_of_the_day() -> None:
+    """"must start between 09:00 and 20:00" is kept by 19:15; a state "must be off between" is a forbidden window."""
+    start = understand("Tastings must start between 11:00 and 18:00.")
+    assert start.window is not None and (start.window.start, start.window.end) == (18 * 60, 11 * 60)
+    off = understand("Music must be off between 23:00 and 07:00.")
+    assert off.window is not None and (off.window.start, off.window.end) == (23 * 60, 7 * 60)
+    assert verdict(["Tastings must start between 11:00 and 18:00."], "The last tasting started at 17:15.",
+                   {"c1": "Cellar diary."}) == ("OK", "ok")

@@ -232,6 +232,11 @@ def understand(text: str) -> Form | None:
             if re.search(r"\b(?:permitted|allowed|may|can)\b.{0,30}\bonly\b|\bonly\b.{0,30}\b(?:permitted|allowed|may|can)\b",
                          low[: t0.start]) and not deny:  # "permitted only between 20:00 and 06:00": the rest is closed
                 form.window = Window(kind="clock", start=times[1].minutes, end=t0.minutes)
+            elif form.modality == "must" and not deny and re.search(r"\bbetween\b", low[: t0.start]) and \
+                    not re.search(r"\bmust\s+(?:be|remain|stay|keep|not)\b", low):
+                # "Appointments must start between 09:00 and 20:00": the event's time must be inside, so the
+                # forbidden window is the rest of the day ("must be closed between ..." names a state instead)
+                form.window = Window(kind="clock", start=times[1].minutes, end=t0.minutes)
         elif re.search(r"\bbefore\b", low[: t0.start]):
             form.window = Window(kind="clock", start=0, end=t0.minutes)
         elif re.search(r"\bafter\b", low[: t0.start]):
