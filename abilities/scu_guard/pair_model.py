@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 MODEL_PATH = Path(__file__).with_name("pair_model.onnx")
-MODEL_SHA256 = "79dc8685a4ae1105b1c0714df73706a6a42f81584c793d4d3ea6f6f38f4c8b00"
+MODEL_SHA256 = "f47c4945a28a7775425146ce8f896f3c4e6107fbe73c2a14ea468018e3f94df1"
 THRESHOLD = 0.5  # a guessed finding stands when the model's probability reaches this
 
 _LOCK = threading.Lock()
