@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 MODEL_PATH = Path(__file__).with_name("pair_model.onnx")
-MODEL_SHA256 = "f47c4945a28a7775425146ce8f896f3c4e6107fbe73c2a14ea468018e3f94df1"
+MODEL_SHA256 = "dfeac3bed16c7a6c6a4a1fa9492bbcc916dcd3ddf7949f7c4e4cdb58e8e023c4"
 THRESHOLD = 0.5  # a guessed finding stands when the model's probability reaches this
 
 _LOCK = threading.Lock()
