@@ -32,6 +32,10 @@ HELD_OUT = {
     # now on: these are the first-run figures, kept so that a change that loses ground on them shows.
     "heldout_v19.jsonl": (0.46, 0.76), "heldout_v20.jsonl": (0.39, 0.75),
     "heldout_v21.jsonl": (0.42, 0.80), "heldout_v22.jsonl": (0.36, 0.80),
+    # v23-v26: written before round 8 by writers who did not read the guard, first run on round 8's final code
+    # (bench/results/scu_guard_firstrun_v23_v26_round8.json; round 7's code on them: ..._round7.json)
+    "heldout_v23.jsonl": (0.47, 0.73), "heldout_v24.jsonl": (0.47, 0.80),
+    "heldout_v25.jsonl": (0.53, 0.80), "heldout_v26.jsonl": (0.45, 0.70),
 }
 
 
