@@ -149,13 +149,7 @@ class ActionIndex:
         packed), which a restart before the set is complete writes again, whole (REPLACE)."""
         if self.mode == KEYS:
             return sorted(self._pending + new)
-        runs = {k: list(v) for k, v in self._tail.items()}
-        for key, seq in new:
-            seqs = runs.get(key)
-            if seqs is None:
-                runs[key] = [seq]
-            else:
-                seqs.append(seq)
+        runs = _by_action(new, {k: list(v) for k, v in self._tail.items()})
         return sorted((key, seqs[0], seqs[-1], pack(seqs)) for key, seqs in runs.items())
 
     def table_seqs(self, conn: sqlite3.Connection, key: str, after: int, bound: int,
@@ -190,13 +184,7 @@ class ActionIndex:
         if self.legacy:
             return
         with self._lock:
-            tail = self._tail
-            for action_id, seq in new:
-                seqs = tail.get(action_id)
-                if seqs is None:
-                    tail[action_id] = [seq]
-                else:
-                    seqs.append(seq)
+            _by_action(new, self._tail)
             if written is None:
                 self._pending += new
                 return
@@ -229,8 +217,9 @@ class Slice(NamedTuple):
     done: int
 
 
-def _by_action(keys: list[Key]) -> dict[str, list[int]]:
-    tail: dict[str, list[int]] = {}
+def _by_action(keys: list[Key], tail: dict[str, list[int]] | None = None) -> dict[str, list[int]]:
+    """Each key's seqs, in order, added to ``tail`` (a new dict when none is given), which is returned."""
+    tail = {} if tail is None else tail
     for action_id, seq in keys:
         seqs = tail.get(action_id)
         if seqs is None:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from abilities.scu_guard.pair_model import ModelFileError
 from abilities.scu_guard.training import xenc_model as xenc
 
 CONSTRAINTS = ["Towels must be washed at 60 °C or hotter.", "Only senior stylists may perform chemical straightening.",
@@ -31,8 +32,8 @@ def test_a_file_that_is_not_the_pinned_one_is_refused(tmp_path: Path) -> None:
     model.write_bytes(b"not a model")
     pin = hashlib.sha256(b"not a model").hexdigest()
     model.write_bytes(b"not a model, changed")
-    with pytest.raises(xenc.ModelFileError, match="is not the pinned"):
+    with pytest.raises(ModelFileError, match="is not the pinned"):
         xenc.open_session(model, pin, tmp_path / xenc.TOKENIZER_NAME, pin)
-    with pytest.raises(xenc.ModelFileError, match="missing"):
+    with pytest.raises(ModelFileError, match="missing"):
         xenc.xenc_scorer(tmp_path / "absent", pin, pin)
 

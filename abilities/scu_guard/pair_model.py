@@ -36,14 +36,20 @@ def file_sha256(path: Path = MODEL_PATH) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def open_session(path: Path = MODEL_PATH, sha256: str = MODEL_SHA256) -> Any:
-    """An onnxruntime session over a model file, refused unless the file's hash is the pinned one."""
+def read_pinned(path: Path, sha256: str, what: str) -> bytes:
+    """A model file's bytes, refused unless its SHA-256 is the pinned one (a changed file never runs)."""
     if not path.is_file():
-        raise ModelFileError(f"pair model file missing: {path.name}")
+        raise ModelFileError(f"{what} file missing: {path.name}")
     data = path.read_bytes()
     digest = hashlib.sha256(data).hexdigest()
     if digest != sha256:
-        raise ModelFileError(f"pair model sha256 {digest} is not the pinned {sha256}")
+        raise ModelFileError(f"{what} {path.name} sha256 {digest} is not the pinned {sha256}")
+    return data
+
+
+def open_session(path: Path = MODEL_PATH, sha256: str = MODEL_SHA256) -> Any:
+    """An onnxruntime session over a model file, refused unless the file's hash is the pinned one."""
+    data = read_pinned(path, sha256, "pair model")
     import onnxruntime as ort
 
     opts = ort.SessionOptions()

@@ -14,12 +14,13 @@ never depend on what else was scored with it); files opened only when their SHA-
 
 from __future__ import annotations
 
-import hashlib
 import math
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
+
+from abilities.scu_guard.pair_model import read_pinned
 
 MODEL_NAME = "xenc.onnx"
 TOKENIZER_NAME = "xenc_tokenizer.json"
@@ -34,18 +35,8 @@ _STOP = frozenset(
     "each every only than more less before after it its this that these those who which".split())
 
 
-class ModelFileError(RuntimeError):
-    """A model or tokenizer file is missing or is not the one whose hash was given."""
-
-
 def _pinned(path: Path, sha256: str) -> bytes:
-    if not path.is_file():
-        raise ModelFileError(f"cross-encoder file missing: {path.name}")
-    data = path.read_bytes()
-    digest = hashlib.sha256(data).hexdigest()
-    if digest != sha256:
-        raise ModelFileError(f"{path.name} sha256 {digest} is not the pinned {sha256}")
-    return data
+    return read_pinned(path, sha256, "cross-encoder")
 
 
 def claim_with_chunks(claim: str, chunk_texts: Sequence[str] = ()) -> str:
