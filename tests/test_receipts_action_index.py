@@ -194,38 +194,6 @@ def test_a_failed_append_leaves_no_entry(tmp_path):
         rlog.close()
 
 
-def test_a_log_with_the_old_sqlite_index_keeps_it_and_reads_through_it(tmp_path):
-    """Converting would read every record at start-up; such a log keeps SQLite's own index."""
-    rnd = random.Random(3)
-    rlog = ReceiptLog(tmp_path, action_index_every=4)
-    rlog.open()
-    append_random(rlog, rnd, 12)
-    rlog.close()
-    conn = sqlite3.connect(tmp_path / DB_FILE, isolation_level=None)  # as a log written before the bulk index
-    conn.execute("DROP TABLE action_runs")
-    conn.execute("DROP TABLE action_upto")
-    conn.execute("CREATE INDEX records_action ON records(action_id, seq) WHERE action_id IS NOT NULL")
-    conn.close()
-    again = ReceiptLog(tmp_path, action_index_every=4)
-    again.open()
-    try:
-        check(again, tmp_path)
-        append_random(again, rnd, 5)
-        check(again, tmp_path)
-    finally:
-        again.close()
-    conn = sqlite3.connect(tmp_path / DB_FILE)
-    try:
-        names = {n for (n,) in conn.execute("SELECT name FROM sqlite_master")}
-        assert "records_action" in names and "action_runs" not in names
-        plan = " ".join(str(r) for r in conn.execute(
-            "EXPLAIN QUERY PLAN SELECT seq FROM records WHERE action_id = 'act_0' AND seq <= 10 ORDER BY seq"))
-        assert "records_action" in plan  # reads go through the old index, not a scan
-    finally:
-        conn.close()
-    assert verify_data_dir(tmp_path).ok
-
-
 TOPICS = ["t0", "t1", "t2"]
 
 
@@ -285,28 +253,43 @@ def test_read_stream_equals_a_scan_across_bulk_writes_and_reopening(tmp_path, ev
     assert verify_data_dir(tmp_path).ok
 
 
-def test_a_log_with_the_old_stream_index_keeps_it_and_reads_through_it(tmp_path):
-    rnd = random.Random(5)
+# (kind, its old SQLite index, how to append, how to check, a query the old index must serve)
+OLD_INDEXES = {
+    "action": ("records_action ON records(action_id, seq) WHERE action_id IS NOT NULL", append_random, check,
+               "SELECT seq FROM records WHERE action_id = 'act_0' AND seq <= 10 ORDER BY seq"),
+    "stream": ("records_stream ON records(stream, seq) WHERE stream IS NOT NULL", append_streams, check_streams,
+               "SELECT seq FROM records WHERE stream = 'x' AND seq > 3 ORDER BY seq"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(OLD_INDEXES))
+def test_a_log_with_the_old_sqlite_index_keeps_it_and_reads_through_it(tmp_path, kind):
+    """Converting would read every record at start-up; such a log keeps SQLite's own index."""
+    index, append, check_reads, query = OLD_INDEXES[kind]
+    rnd = random.Random(3)
     rlog = ReceiptLog(tmp_path, action_index_every=4)
     rlog.open()
-    append_streams(rlog, rnd, 10)
+    append(rlog, rnd, 12)
     rlog.close()
     conn = sqlite3.connect(tmp_path / DB_FILE, isolation_level=None)  # as a log written before the bulk index
-    conn.execute("DROP TABLE stream_runs")
-    conn.execute("DROP TABLE stream_upto")
-    conn.execute("CREATE INDEX records_stream ON records(stream, seq) WHERE stream IS NOT NULL")
+    conn.execute(f"DROP TABLE {kind}_runs")
+    conn.execute(f"DROP TABLE {kind}_upto")
+    conn.execute(f"CREATE INDEX {index}")
     conn.close()
     again = ReceiptLog(tmp_path, action_index_every=4)
     again.open()
     try:
-        check_streams(again, tmp_path)
-        append_streams(again, rnd, 5)
-        check_streams(again, tmp_path)
+        check_reads(again, tmp_path)
+        append(again, rnd, 5)
+        check_reads(again, tmp_path)
     finally:
         again.close()
+    old_name = index.split()[0]
     conn = sqlite3.connect(tmp_path / DB_FILE)
     try:
         names = {n for (n,) in conn.execute("SELECT name FROM sqlite_master")}
-        assert "records_stream" in names and "stream_runs" not in names
+        assert old_name in names and f"{kind}_runs" not in names
+        plan = " ".join(str(r) for r in conn.execute(f"EXPLAIN QUERY PLAN {query}"))
+        assert old_name in plan  # reads go through the old index, not a scan
     finally:
         conn.close()
