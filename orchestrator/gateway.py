@@ -75,4 +75,4 @@ async def stream_endpoint(request: Request) -> Response | SseResponse:
         {"Metis-Resumed-After": resumed_after, "Cache-Control": "no-store", "X-Accel-Buffering": "no"},
         ping_s=settings.heartbeat_s, send_timeout_s=settings.send_timeout_s, on_close=sub.close,
         sent=service.metrics.delivery.watch(), on_end=ended,  # sent: SSE delivery lag (orchestrator/observe.py)
-        sent_many=service.metrics.delivery.sent_many)
+        tally=service.metrics.delivery.tally())

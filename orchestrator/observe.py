@@ -7,6 +7,7 @@ an action id, topic or anything a client chooses.
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 from bisect import bisect_left
@@ -126,6 +127,14 @@ class DeliveryClock:
         self.histogram = histogram
         self.size = size
         self._committed: OrderedDict[int, float] = OrderedDict()
+        self._tally: SendTally | None = None
+
+    def tally(self) -> SendTally:
+        """The counter of direct sends (from the commit callback) that every stream of this clock's
+        service shares: see ``SendTally``."""
+        if self._tally is None:
+            self._tally = SendTally(self.sent_many)
+        return self._tally
 
     def on_commit(self, records: list[Any]) -> None:
         now = time.monotonic()
@@ -159,6 +168,41 @@ class DeliveryClock:
         else:
             for _ in range(count):
                 hist.observe(lag)
+
+
+SEND_BLOCK = 64  # direct sends counted per observation of the delivery lag
+
+
+class SendTally:
+    """Direct sends (from the commit callback) of one delivery clock, counted as they are made and
+    observed every ``SEND_BLOCK`` sends and once more right after the callback: a send costs an
+    addition, not a clock read and a histogram update (with 1,000 subscribers that was a tenth of
+    the fan-out)."""
+
+    __slots__ = ("n", "scheduled", "sent_many", "seq")
+
+    def __init__(self, sent_many: Callable[[int, int], None]) -> None:
+        self.sent_many = sent_many
+        self.n = 0
+        self.seq = 0
+        self.scheduled = False
+
+    def switch(self, seq: int) -> None:
+        """The first direct send of a commit whose last record is ``seq``."""
+        self.flush()
+        self.seq = seq
+        if not self.scheduled:
+            self.scheduled = True
+            asyncio.get_running_loop().call_soon(self._after)
+
+    def flush(self) -> None:
+        if self.n:
+            n, self.n = self.n, 0
+            self.sent_many(self.seq, n)
+
+    def _after(self) -> None:
+        self.scheduled = False
+        self.flush()
 
 
 class AbilityMetrics:

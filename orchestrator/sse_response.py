@@ -22,6 +22,7 @@ from typing import Any
 import structlog
 
 from orchestrator.hub import Dropped
+from orchestrator.observe import SEND_BLOCK, SendTally
 from receipts.log import Record
 
 log = structlog.get_logger("metis.sse")
@@ -150,55 +151,6 @@ class _Framed:
 
 _framed = _Framed()
 
-BLOCK = 64  # direct sends counted per observation of the delivery lag
-
-
-class _Tally:
-    """Direct sends (from the commit callback) of one delivery-lag histogram, counted as they are
-    made and observed every ``BLOCK`` sends and once more right after the callback: a send costs
-    an addition, not a clock read and a histogram update (with 1,000 subscribers that was a tenth
-    of the fan-out)."""
-
-    __slots__ = ("n", "scheduled", "sent_many", "seq")
-
-    def __init__(self, sent_many: Callable[[int, int], None]) -> None:
-        self.sent_many = sent_many
-        self.n = 0
-        self.seq = 0
-        self.scheduled = False
-
-    def switch(self, seq: int) -> None:
-        """The first direct send of a commit whose last record is ``seq``."""
-        self.flush()
-        self.seq = seq
-        if not self.scheduled:
-            self.scheduled = True
-            asyncio.get_running_loop().call_soon(self._after)
-
-    def flush(self) -> None:
-        if self.n:
-            n, self.n = self.n, 0
-            self.sent_many(self.seq, n)
-
-    def _after(self) -> None:
-        self.scheduled = False
-        self.flush()
-
-
-_tallies: dict[tuple[asyncio.AbstractEventLoop, Any], _Tally] = {}
-
-
-def _tally(sent_many: Callable[[int, int], None]) -> _Tally:
-    """The tally of ``sent_many`` on the running loop (one per histogram and loop)."""
-    key = (asyncio.get_running_loop(), sent_many)
-    tally = _tallies.get(key)
-    if tally is None:
-        for old in [k for k in _tallies if k[0].is_closed()]:
-            del _tallies[old]
-        tally = _tallies[key] = _Tally(sent_many)
-    return tally
-
-
 class Wire:
     """Writes a body chunk straight to the connection when that is exactly what the server's
     ``send`` would do with it, and nothing more: uvicorn's httptools protocol, a chunked response
@@ -285,11 +237,11 @@ class SseResponse:
     def __init__(self, source: Source, frame: Callable[[Record], bytes],
                  headers: Mapping[str, str], *, ping_s: float, send_timeout_s: float,
                  on_close: Callable[[], None], sent: Callable[[list[Record]], None],
-                 on_end: Callable[[], None], sent_many: Callable[[int, int], None] | None = None) -> None:
+                 on_end: Callable[[], None], tally: SendTally | None = None) -> None:
         self.source = source
         self.frame = frame
         self.sent = sent
-        self.sent_many = sent_many
+        self.tally = tally  # direct sends' delivery lag, counted in blocks (None: each send observed)
         self.on_end = on_end
         self.raw_headers = [(b"content-type", b"text/event-stream; charset=utf-8"),
                             (b"connection", b"keep-alive")]
@@ -349,12 +301,12 @@ class SseResponse:
     def _direct(self, wire: Wire) -> Callable[[list[Record]], bool]:
         """The sink of a stream on uvicorn's httptools connection, for the fan-out's hot loop: the
         conditions of ``Wire.write`` and ``_sink`` checked inline, the commit's chunk (made by the
-        first subscriber) written to the transport, the lag counted in a ``_Tally``. Anything else
+        first subscriber) written to the transport, the lag counted in the ``SendTally``. Anything else
         (a send or ping under way, back-pressure, a gone client, a large commit) goes to ``_sink``."""
         cycle = wire.cycle
         flow, write, loop, frame, fr, slow, sent = (cycle.flow, cycle.transport.write, self._loop, self.frame,
                                                     _framed, self._sink, self.sent)
-        tally = _tally(self.sent_many) if self.sent_many is not None else None
+        tally = self.tally
         assert loop is not None
 
         def sink(recs: list[Record]) -> bool:
@@ -379,7 +331,7 @@ class SseResponse:
                 if tally.seq != last:
                     tally.switch(last)
                 tally.n += 1
-                if tally.n >= BLOCK:
+                if tally.n >= SEND_BLOCK:
                     tally.flush()
             return True
 

@@ -111,11 +111,10 @@ class ActionIndex:
             self.mode = KEYS
             self._insert = f"INSERT OR IGNORE INTO {kind.keys} ({kind.column}, seq) VALUES (?, ?)"
             upto_table = f"{kind.keys}_upto"
-        else:
+            self._set_upto = f"INSERT OR REPLACE INTO {upto_table} (id, seq) VALUES (1, ?)"
+        else:  # runs: the statements ``__init__`` made
             conn.executescript(kind.schema())
-            self._insert = f"INSERT OR REPLACE INTO {kind.name}_runs VALUES (?, ?, ?, ?)"
             upto_table = f"{kind.name}_upto"
-        self._set_upto = f"INSERT OR REPLACE INTO {upto_table} (id, seq) VALUES (1, ?)"
         row = conn.execute(f"SELECT seq FROM {upto_table} WHERE id = 1").fetchone()
         upto = row[0] if row else 0
         pending: list[Key] = conn.execute(

@@ -26,7 +26,8 @@ from orchestrator.app import MetisApp
 from orchestrator.events import sse_frame
 from orchestrator.hub import Hub, resume_then_live
 from orchestrator.observe import FAST_BUCKETS, DeliveryClock, LoopHistogram
-from orchestrator.sse_response import BLOCK, SseResponse
+from orchestrator.observe import SEND_BLOCK as BLOCK
+from orchestrator.sse_response import SseResponse
 from receipts.log import Entry, ReceiptLog
 from tests.support import free_port
 
@@ -56,7 +57,7 @@ class Harness:
         resp = SseResponse(lambda sink: resume_then_live(rlog, sub, TENANT, TOPIC, 0, sink), sse_frame, {},
                            ping_s=60, send_timeout_s=60, on_close=sub.close,
                            sent=(lambda batch: None) if lag is None else lag.watch(),
-                           on_end=lambda: hub.unsubscribe(sub), sent_many=None if lag is None else lag.sent_many)
+                           on_end=lambda: hub.unsubscribe(sub), tally=None if lag is None else lag.tally())
         self.responses.append(resp)
         return resp
 
