@@ -81,7 +81,7 @@ def test_the_pair_model_makes_no_reject_by_default() -> None:
     """A finding that rests on a guess is REVIEW whatever the model would say; an explicit arbiter can
     still decide it (the bench compares both)."""
     constraints = ["Only the head keeper may feed the lions."]
-    claim = "The lions were fed by a volunteer."
+    claim = "The lions were fed by the night keeper."
     forms = forms_for(constraints)[0]
     found, suspected = detect(claim, constraints, forms)
     assert found == [] and [f.rule for f in suspected] == ["only_agent"]
@@ -94,7 +94,7 @@ def test_a_long_claim_keeps_how_sure_each_finding_is() -> None:
     """A claim over 1,500 characters is read in pieces; a guessed finding there stays a guess."""
     constraints = ["Only the head keeper may feed the lions."]
     filler = "The keepers checked the enclosures and wrote the daily log. " * 30
-    claim = filler + "The lions were fed by a volunteer."
+    claim = filler + "The lions were fed by the night keeper."
     assert len(claim) > 1500
     assert verdict(constraints, claim) == REVIEW
 

@@ -184,12 +184,12 @@ def test_typed_reading_on_fresh_sentences(constraints: list[str], claim: str, ch
 
 
 # contradictions whose reading rests on a guess, so REVIEW and not REJECT: a trigger amount only a chunk
-# gives, a doer or a window the typed reading alone makes (event readings need both readings); an order
-# whose two events are both named in full ("the ship left port and the ballast tanks were flushed the next
-# day") is no guess and is rejected
+# gives, a window the typed reading alone makes (event readings need both readings); an order whose two
+# events are both named in full ("the ship left port and the ballast tanks were flushed the next day") is
+# no guess and is rejected, nor is a doer of another role tied by grammar to the reserved verb and its
+# thing ("The boiler was repaired by an apprentice")
 GUESSED = frozenset({
-    "Order Q-17 shipped without any approval.", "The boiler was repaired by an apprentice.",
-    "Uncertified welders can repair the boiler at night.",
+    "Order Q-17 shipped without any approval.",
     "Hunting is fine in mid-April.",
     "Boiler 3 gets its next inspection in 2029.", "The quarry road reopened while blasting was still under way.",
 })
@@ -215,12 +215,16 @@ def test_a_doer_known_only_by_name_is_reviewed_whatever_the_model_says() -> None
     found, suspected = detect("The sealed bag was opened at the depot by Nadia Cole.", constraints,
                               forms_for(constraints)[0], (), lambda *_: True)
     assert found == [] and [f.by_name for f in suspected] == [True]
-    # a doer named by another role: the typed reading alone makes it, so REVIEW unless an arbiter agrees
-    found, suspected = detect("The sealed bag was opened at the depot by a trainee.", constraints,
+    # a doer named by the reserved noun with another modifier (a "night supervisor" may be the vault
+    # supervisor): the typed reading alone makes it, so REVIEW unless an arbiter agrees
+    found, suspected = detect("The sealed bag was opened at the depot by the night supervisor.", constraints,
                               forms_for(constraints)[0], (), lambda *_: True)
     assert [f.rule for f in found] == ["only_agent"] and suspected == []
-    assert verdict(constraints, "The sealed bag was opened at the depot by a trainee.") == (
+    assert verdict(constraints, "The sealed bag was opened at the depot by the night supervisor.") == (
         "REVIEW", "suspected_contradiction")
+    # a trainee, tied by grammar to the reserved verb and its thing, is another role outright
+    assert verdict(constraints, "The sealed bag was opened at the depot by a trainee.") == (
+        "REJECT", "constraint_contradiction")
 
 
 def test_lexicon_alone_against_a_measured_form_is_cleared_not_rejected() -> None:

@@ -80,6 +80,9 @@ class Clause:
     mods: dict[str, set[str]] = field(default_factory=dict)
     facts: set[str] = field(default_factory=set)
     named: set[str] = field(default_factory=set)
+    # agent text -> (key of the verb it is the subject or "by" agent of, the keys of that verb's own
+    # objects, is it a common noun phrase: a role, not a name or a pronoun)
+    doers: dict[str, tuple[str, set[str], bool]] = field(default_factory=dict)
 
 
 def _clause_heads(doc: Any) -> list[Any]:
@@ -153,14 +156,17 @@ def read_clauses(claim: str) -> list[Clause]:
             re.search(r"\b(?:stays?|remains?|kept|keeps?|is|are|was|were|turned|switched|left)\s+"
                       r"(?:off|closed|shut|disabled|locked)\b", low))
         agents = []
+        doers: dict[str, tuple[str, set[str], bool]] = {}
         for t in toks:
             if t.dep_ == "agent":
                 for p in t.children:
                     if p.dep_ == "pobj":
                         for c in [p] + list(p.conjuncts):
                             agents.append((set(keys(c.subtree)), _neg_prefix_text(c)))
+                            doers[_neg_prefix_text(c)] = _doer_of(t.head, c)
             if t.dep_ in ("nsubj",) and t.head.i in [c.i for c in chain]:
                 agents.append((set(keys(t.subtree)), _neg_prefix_text(t)))
+                doers[_neg_prefix_text(t)] = _doer_of(t.head, t)
         # an agent coordinated through "or by ..." hangs off the verb as another prep
         for t in toks:
             if t.lower_ == "by" and t.dep_ == "prep":
@@ -177,8 +183,20 @@ def read_clauses(claim: str) -> list[Clause]:
                                                                               + len(toks[-1].text)],
             keys=ks, verbs={key(t) for t in toks if t.pos_ == "VERB"}, negated=negated, permissive=permissive,
             optional=bool(OPTIONAL_RE.search(low)), denied=denied, agents=agents, head_i=h.i, order_pos=n,
-            negverb=negverb, mods=_noun_mods(toks), named=named))
+            negverb=negverb, mods=_noun_mods(toks), named=named, doers=doers))
     return out
+
+
+def _doer_of(verb: Any, doer: Any) -> tuple[str, set[str], bool]:
+    """What a doer is tied to by grammar: the verb it is the subject or passive agent of, that verb's own
+    objects (its direct object, or its passive subject: "the burn was ignited by X"), and whether the doer
+    is named by a role ("a seasonal firefighter", "Jamie Ortiz, one of our volunteer docents") rather than
+    by a bare name or a pronoun, whose role the text does not give."""
+    objs = [c for c in verb.children if c.dep_ in ("dobj", "nsubjpass", "dative")]
+    things = set(keys(w for o in objs for w in o.subtree)) - set(keys(doer.subtree))
+    role = doer.pos_ == "NOUN" or (doer.pos_ == "PROPN" and any(
+        c.dep_ == "appos" and c.pos_ == "NOUN" for c in doer.children))
+    return key(verb), things, role
 
 
 def _noun_mods(tokens: Iterable[Any]) -> dict[str, set[str]]:
@@ -1290,13 +1308,64 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 # verb acts on the rule's thing; an action named only as a noun, with none of the rule's
                 # things ("stays off until the utility inspection"), ties the doer to nothing
                 sure = bool(act) and not words & (set(f.object) | set(f.action))
+                firm = role is None and sure and _other_role_does(f, c, words, text, claim.chunk_texts)
                 if role is not None:  # a doer a cited chunk says is not the reserved one
                     sure = _firm_doing(f, c, act) and not words & (set(f.object) | set(f.action))
                 out.append(_finding(f, claim, c.start, c.end, "only_agent", detail, sure=sure,
-                                    by_name=text in c.named and role is None, firm=role is not None,
+                                    by_name=text in c.named and role is None, firm=role is not None or firm,
                                     arbitrable=bool(set(f.action) & c.verbs or obj) or role is not None))
                 break
     return out
+
+
+@lru_cache(maxsize=4096)
+def _rule_thing(text: str, action: tuple[str, ...]) -> str:
+    """The head noun of what a rule's action is done to ("Only the referee may disqualify a competitor" ->
+    competitor; "Controlled drugs must be signed out by a vet" -> drug), "" when it has none."""
+    for t in parse(text):
+        if t.pos_ in ("VERB", "AUX") and key(t) in action:
+            for c in t.children:
+                if c.dep_ in ("dobj", "nsubjpass") and c.pos_ in ("NOUN", "PROPN"):
+                    return key(c)
+    return ""
+
+
+_DOER_DENIAL_RE = re.compile(r"\b(?:non\s*-?\s*\w|un\w+(?:ed|ified)\b|without\b|trainee|apprentice|student|"
+                             r"volunteer|unqualified|uncertified|unlicensed)", re.I)
+
+
+def _other_role_does(form: Form, c: Clause, words: set[str], text: str,
+                     claim_chunks: Sequence[str] = ()) -> bool:
+    """Is the reserved action done, by grammar, by a doer the claim names by another role? The doer is the
+    subject or the "by" agent of the rule's own verb (not a light verb: "cans went into the skip" names no
+    doer), acting on the rule's own thing when the rule names one ("opened its control panel" is not "open a
+    service door"), and described by a role (not a bare name or a pronoun) that holds none of the reserved
+    descriptions ("a licensed electrical contractor" may well be the "licensed electrician"); where the rule
+    reserves the action for a generic "staff"/"member" with a credential, the doer must lack it outright ("a
+    non-trained seasonal worker"), and so must a doer named by the reserved noun with another modifier. A
+    cited chunk that speaks of the doer's role and the reserved one together may say the doer holds it."""
+    info = c.doers.get(text)
+    if info is None:
+        return False
+    verb, things, role = info
+    if not role or verb not in form.action or verb in LIGHT_VERBS:
+        return False
+    thing = _rule_thing(form.text, tuple(form.action))
+    if thing and not _stem_hits({thing}, things | c.keys | c.facts):
+        return False
+    alts = _alternatives(form)
+    if any(need and all(_has(words, k) for k in need) for need in alts):
+        return False
+    head = key(parse(text)[:].root) if text.strip() else ""
+    reserved = set(form.agents) | set(form.agent_qualifiers) | set().union(*alts) if alts else set(form.agents)
+    for chunk in claim_chunks:
+        for sent in split_sentences(chunk):
+            present = set(light_keys(sent))
+            if _stem_hits({head}, present) and any(_has(present, k) for k in reserved):
+                return False  # a cited chunk speaks of this doer and the reserved role: it may say they hold it
+    if set(form.agents) & (MEMBER_NOUNS | words):  # "staff", or the same noun with another modifier
+        return bool(_DOER_DENIAL_RE.search(text))  # ("a senior operator" may be the "licensed operator")
+    return True
 
 
 def _firm_doing(form: Form, c: Clause, act: set[str]) -> bool:
