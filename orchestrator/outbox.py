@@ -25,7 +25,6 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import structlog
@@ -41,12 +40,18 @@ STALL_S = 15.0
 LINGER_S = 0.005
 
 
-@dataclass
 class _Group:
-    entries: list[Entry]
-    callbacks: list[Callback] = field(default_factory=list)
-    future: asyncio.Future[list[Record]] | None = None
-    hold_until: float = 0.0  # loop time before which this group alone does not start an append
+    """Records put together, their after-durable callbacks, and the client's future if any (a
+    plain class with slots: one is made for every event a running action emits)."""
+
+    __slots__ = ("callbacks", "entries", "future", "hold_until")
+
+    def __init__(self, entries: list[Entry], callbacks: list[Callback],
+                 future: asyncio.Future[list[Record]] | None = None) -> None:
+        self.entries = entries
+        self.callbacks = callbacks
+        self.future = future
+        self.hold_until = 0.0  # loop time before which this group alone does not start an append
 
 
 def _is_run_start(entries: list[Entry]) -> bool:
@@ -91,8 +96,8 @@ class Outbox:
 
     def put(self, entries: list[Entry], *callbacks: Callback) -> None:
         """Queue records of the scheduler's own; retried until durable, callbacks after that."""
-        group = _Group(entries, [c for c in callbacks if c is not None])
-        if _is_run_start(entries):
+        group = _Group(entries, [c for c in callbacks if c is not None] if callbacks else [])
+        if entries and entries[0].type == "state" and _is_run_start(entries):
             group.hold_until = asyncio.get_running_loop().time() + LINGER_S
         self._queue.append(group)
         self._wake.set()
@@ -191,7 +196,8 @@ class Outbox:
         pos = 0
         for g in batch:
             n = len(g.entries)
-            self._done(g, records[pos:pos + n])
+            if g.callbacks or g.future is not None:  # most groups are one event with nothing to call
+                self._done(g, records[pos:pos + n])
             pos += n
 
     async def _watched(self, append: Awaitable[list[Record]]) -> list[Record]:
