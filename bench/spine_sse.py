@@ -12,6 +12,13 @@ Figures (each next to a baseline measured in the same run, with the same clients
 - the 1-subscriber burst is short and its rate moves with the machine's load from one second to
   the next: baseline and Metis run in turns ``--repeat-one`` times, the pair with the median
   ratio is reported and every ratio is kept.
+- what the 1-subscriber figure compares: Metis' whole path (the worker process running the
+  action, its pipe, the scheduler, the durable log's writer and syncer, the hub, the SSE
+  response), timed from the first frame the client reads to the last, against a generator of
+  ready-made strings. So each turn also reports the CPU per event of each process (server,
+  Metis' worker, client), the log commits the burst took, and a replay of the same records once
+  durable (``Last-Event-ID: 0``, one subscriber), next to that turn's baseline: the SSE response
+  alone, without the producer.
 - for the paced many-subscriber phase, two parts of that latency: the record's ``ts`` (set by the
   log's writer as it builds the record, before the commit) -> read, and the server's own commit ->
   sent histogram (``metis_sse_delivery_lag_seconds``, read from ``/metrics`` before and after;
@@ -234,8 +241,11 @@ def lag_quantiles(before: dict[float, float], after: dict[float, float]) -> dict
 
 
 async def phase(port: int, path: str, token: str | None, subscribers: int, parsed: int,
-                trigger=None, server_pid: int | None = None) -> dict:  # noqa: ANN001
-    subs = [Sub(port, path, token, k < parsed, record_ts=trigger is not None) for k in range(subscribers)]
+                trigger=None, server_pid: int | None = None, record_ts: bool = False) -> dict:  # noqa: ANN001
+    """One phase: ``subscribers`` clients read ``path`` to its end. ``record_ts``: the parsing
+    clients also parse each record's ts (Metis' paced phases, where the figure is reported; in the
+    bursts both streams are parsed alike, stamps only)."""
+    subs = [Sub(port, path, token, k < parsed, record_ts=record_ts) for k in range(subscribers)]
     go = asyncio.Event() if trigger is None else None
     tasks = [asyncio.create_task(s.run(go)) for s in subs]
     c0 = time.process_time()
@@ -272,16 +282,49 @@ async def phase(port: int, path: str, token: str | None, subscribers: int, parse
 
 async def metis_phase(server: MetisServer, topic: str, subscribers: int, n: int, parsed: int,
                       interval: float = 0.0) -> dict:
+    pid = server.proc.pid if server.proc else None
     async with ToolBus.connect(server) as tb:
         async def trigger() -> None:
             await tb.start("b_stamp", {"n": n, "interval_s": interval}, topic=topic)
 
-        lag0 = lag_buckets(server.port)
-        r = await phase(server.port, f"/streams/{topic}", token_for("partner"), subscribers, parsed, trigger,
-                        server.proc.pid if server.proc else None)
+        lag0, commits0 = lag_buckets(server.port), log_commits(server.port)
+        workers = children(pid)
+        w0 = sum(proc_cpu_s(w) for w in workers)
+        r = await phase(server.port, f"/streams/{topic}", token_for("partner"), subscribers, parsed, trigger, pid,
+                        record_ts=interval > 0)
+        w1 = sum(proc_cpu_s(w) for w in workers)
         r.update(lag_quantiles(lag0, lag_buckets(server.port)))
+        r["log_commits"] = log_commits(server.port) - commits0
     r["events_per_subscriber"] = n
+    # the producer's third process (the worker running the action), per event; its pipe, the
+    # scheduler, the log and the SSE response are the server's figure
+    r["worker_cpu_us_per_event"] = round((w1 - w0) / max(1, n) * 1e6, 3)
     return r
+
+
+def children(pid: int | None) -> list[int]:
+    """The processes whose parent is ``pid`` (the server's workers)."""
+    if pid is None:
+        return []
+    kids = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        kids.append(int(entry))
+            except (OSError, ValueError, IndexError):
+                continue
+    return kids
+
+
+def log_commits(port: int) -> float:
+    """Group commits of the server's log so far (``metis_log_commits_total``)."""
+    import httpx
+
+    m = re.search(r"^metis_log_commits_total (\S+)$", httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=10).text,
+                  re.M)
+    return float(m.group(1)) if m else 0.0
 
 
 def producer_rate(server: MetisServer, topic: str) -> float:
@@ -331,16 +374,25 @@ def main() -> None:
             # 1 subscriber: a short burst whose rate moves with the load from one second to the next,
             # so baseline and Metis alternate --repeat-one times and the pair with the median ratio
             # is reported (every ratio is kept)
-            pairs = []
+            pairs, replays = [], []
             for k in range(args.repeat_one):
                 b = await phase(bport, f"/stream?n={args.n_one}", None, 1, args.parsed, server_pid=base_proc.pid)
                 m = await metis_phase(server, f"bench-one-{k}", 1, args.n_one, args.parsed)
+                # the same records again, now durable, from the log (Last-Event-ID 0): the SSE
+                # response alone, without the producer (worker, scheduler, log writer)
+                r = await phase(server.port, f"/streams/bench-one-{k}?last_event_id=0", token_for("partner"), 1,
+                                args.parsed, server_pid=server.proc.pid if server.proc else None)
                 b["events_per_subscriber"] = args.n_one
                 m["topic"] = f"bench-one-{k}"
                 pairs.append((ratio(m["events_per_s"], b["events_per_s"]), k, b, m))
+                r["baseline_events_per_s"] = b["events_per_s"]  # the same turn's baseline
+                replays.append((ratio(r["events_per_s"], b["events_per_s"]), k, r))
             pairs.sort(key=lambda p: p[0])
             out["ratios_one"] = [p[0] for p in sorted(pairs, key=lambda p: p[1])]
             _, _, out["baseline_one"], out["metis_one"] = pairs[len(pairs) // 2]
+            out["ratios_replay_one"] = [p[0] for p in sorted(replays, key=lambda p: p[1])]
+            replays.sort(key=lambda p: p[0])
+            _, _, out["metis_replay_one"] = replays[len(replays) // 2]
             out["metis_producer_events_per_s_one_all"] = [producer_rate(server, f"bench-one-{k}")
                                                           for k in range(args.repeat_one)]
             out["baseline_many"] = await phase(bport, f"/stream?n={args.n_many}", None, args.many, args.parsed,
@@ -372,10 +424,12 @@ def main() -> None:
         shutil.rmtree(tmp, ignore_errors=True)
     r_one = ratio(out["metis_one"]["events_per_s"], out["baseline_one"]["events_per_s"])
     r_many = ratio(out["metis_many"]["events_per_s"], out["baseline_many"]["events_per_s"])
+    rr = out["metis_replay_one"]
+    r_replay = ratio(rr["events_per_s"], rr["baseline_events_per_s"])
     p99 = max(out["metis_paced_one"]["latency_p99_ms"], out["metis_paced_many"]["latency_p99_ms"])
     result = {"benchmark": "spine_sse", "load_average_at_start": load_at_start,
               "load_average_at_end": [round(x, 2) for x in os.getloadavg()], "client_loop": args.client_loop,
-              **out, "ratio_one": r_one, "ratio_many": r_many,
+              **out, "ratio_one": r_one, "ratio_many": r_many, "ratio_replay_one": r_replay,
               "targets": {"ratio": TARGET_RATIO, "latency_p99_ms": TARGET_P99_MS},
               "met": {"ratio_one": r_one >= TARGET_RATIO, "ratio_many": r_many >= TARGET_RATIO,
                       "latency_p99_ms_paced": p99 <= TARGET_P99_MS,
@@ -388,6 +442,15 @@ def main() -> None:
         ("1 sub: Metis producer events/s", f"{out['metis_producer_events_per_s_one']:,.0f}", "", ""),
         (f"1 sub: ratio of each of the {args.repeat_one} turns", " ".join(f"{r:.2f}" for r in out["ratios_one"]),
          "", ""),
+        ("1 sub: CPU us/event: server; Metis' worker; client",
+         f"{m1['server_cpu_us_per_frame']}; {m1['worker_cpu_us_per_event']}; {m1['client_cpu_us_per_frame']}",
+         f"{b1['server_cpu_us_per_frame']}; -; {b1['client_cpu_us_per_frame']}", ""),
+        ("1 sub: log commits in the burst (records per commit)",
+         f"{m1['log_commits']:.0f} ({args.n_one / max(1.0, m1['log_commits']):.0f})", "", ""),
+        ("1 sub: replay of those durable records (SSE alone), events/s", f"{rr['events_per_s']:,.0f}",
+         f"{rr['baseline_events_per_s']:,.0f}", f"{r_replay:.2f}x"),
+        (f"1 sub: replay ratio of each of the {args.repeat_one} turns",
+         " ".join(f"{r:.2f}" for r in out["ratios_replay_one"]), "", ""),
         ("1 sub: burst latency p50/p99 ms", f"{m1['latency_p50_ms']}/{m1['latency_p99_ms']}",
          f"{b1['latency_p50_ms']}/{b1['latency_p99_ms']}", ""),
         (f"{args.many} subs: events/s (sum)", f"{mm['events_per_s']:,.0f}", f"{bm['events_per_s']:,.0f}",
