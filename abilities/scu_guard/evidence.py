@@ -21,7 +21,7 @@ from functools import lru_cache
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Form
 from abilities.scu_guard.judge import LIGHT_VERBS, Claim, _clause_at, _in_band
-from abilities.scu_guard.nlp import word_key
+from abilities.scu_guard.nlp import light_keys, word_key
 
 # words that make a rule's amount conditional or partial: what the rule bounds then depends on a part of
 # it the typed form does not hold ("once depth reaches 3 cm", "unless", "except"). In a prohibition, a
@@ -76,6 +76,35 @@ def _as_circumstance(claim: Claim, start: int) -> bool:
     return bool(_CIRCUMSTANCE_RE.search(text[cut:start]))
 
 
+# a retention rule ("records must be kept for at least 7 years") is measured by the thing's disposal just as
+# well: "the records are shredded after 5 years" kept them 5 years
+_KEEP_VERBS = frozenset(word_key(w) for w in "keep retain store hold preserve archive save withhold".split())
+_DISPOSE_VERBS = frozenset(word_key(w) for w in "delete destroy discard dispose shred purge recycle donate erase wipe "
+                                                "scrap bin throw dump incinerate".split())
+# words the parser leaves in a form's object from the bound itself ("at least", "no later than", "more than")
+_BOUND_WORDS = frozenset(word_key(w) for w in "at least most more mor less later earlier longer shorter fewer".split())
+# words of a reference event too common to tie an amount to it ("the last spray", "the visit date")
+_WEAK_REFERENCE = frozenset(word_key(w) for w in "day date time last final first start end".split())
+_FOLLOWING_REFERENCE_RE = re.compile(r"\s*(?:after|before|of|from|since|following|prior to)\s+((?:[\w'-]+\s*){1,5})",
+                                     re.I)
+
+
+def _tied_to_rule(form: Form, claim: Claim, end: int, clause_keys: set[str], clause_verbs: set[str]) -> bool:
+    """Is a duration the claim states tied to the rule by grammar, though its clause does something else:
+    counted from the very event the rule counts from ("picked a week after the final fungicide spray" for
+    "must not be harvested within 14 days of the last fungicide spray"), or the disposal of the thing a
+    retention rule keeps ("spray records are discarded after 18 months" for "must be kept for at least 3
+    years")?"""
+    band = form.quantity
+    reference = set(band.reference) - _WEAK_REFERENCE - GENERIC if band is not None else set()
+    if reference:
+        m = _FOLLOWING_REFERENCE_RE.match(claim.text[end:])
+        if m and reference & light_keys(m.group(1)):
+            return True
+    things = (set(form.subject) | set(form.object)) - GENERIC - _BOUND_WORDS
+    return bool(set(form.action) & _KEEP_VERBS and clause_verbs & _DISPOSE_VERBS and things & clause_keys)
+
+
 def _event_words(form: Form) -> set[str]:
     """The rule's own action and thing, without its subject, without a verb that only states the bound and
     without the event a deadline counts from: what a duration in the claim must be about when the claim's
@@ -119,7 +148,8 @@ def doubt(form: Form, finding: Finding, claim: Claim) -> str | None:
             own = _event_words(form)
             verbs = clause.verbs - LIGHT_VERBS - _BOUND_VERBS - GENERIC
             if own and verbs and not clause.verbs & _BOUND_VERBS and not own & (
-                    clause.keys | clause.facts | clause.verbs):
+                    clause.keys | clause.facts | clause.verbs) and not _tied_to_rule(
+                    form, claim, finding.end, clause.keys | clause.facts, clause.verbs):
                 return "the claim's duration belongs to another event than the rule's"
     if finding.basis == "trigger_chunk":
         return "the amount that switches the rule on comes from a chunk"

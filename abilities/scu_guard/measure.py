@@ -25,6 +25,7 @@ def _registry() -> Any:
     ureg = pint.UnitRegistry()
     ureg.define("ntu = [turbidity]")
     ureg.define("lufs = [loudness]")
+    ureg.define("dba = [sound_level]")  # pint's decibel is a logarithmic ratio; a level in dB(A) is read as is
     ureg.define("decade_of_years = 10 * year")  # pint's own "decade" is a logarithmic ratio
     return ureg
 
@@ -69,6 +70,20 @@ UNIT_WORDS: dict[str, str] = {
     **{w: "rem" for w in ("rem",)},
     **{w: "millirem" for w in ("mrem", "millirem")},
     **{w: "ntu" for w in ("ntu",)},
+    **{w: "psi" for w in ("psi",)},
+    **{w: "bar" for w in ("bar",)},
+    **{w: "millibar" for w in ("mbar", "millibar", "millibars")},
+    **{w: "kilopascal" for w in ("kpa", "kilopascal", "kilopascals")},
+    **{w: "liter" for w in ("litre", "litres", "liter", "liters")},
+    **{w: "milliliter" for w in ("ml", "millilitre", "millilitres", "milliliter", "milliliters")},
+    **{w: "gallon" for w in ("gallon", "gallons", "gal")},
+    **{w: "millimeter / second" for w in ("mm/s", "millimetres per second", "millimeters per second")},
+    **{w: "milligram / meter ** 3" for w in ("mg/m³", "mg/m3", "milligrams per cubic metre")},
+    **{w: "gram / meter ** 2" for w in ("g/m²", "g/m2", "gsm", "grams per square metre")},
+    **{w: "micrometer" for w in ("µm", "μm", "micron", "microns", "micrometre", "micrometres")},
+    **{w: "volt" for w in ("v", "volt", "volts")},
+    **{w: "kilovolt" for w in ("kv", "kilovolt", "kilovolts")},
+    **{w: "dba" for w in ("db", "dba", "db(a)", "decibels", "decibel")},
     **{w: "lufs" for w in ("lufs", "lkfs")},
     **{w: "money:USD" for w in ("usd", "dollar", "dollars", "us dollars", "$")},
     **{w: "money:EUR" for w in ("eur", "euro", "euros", "€")},
@@ -175,8 +190,10 @@ _NUMBER_RE = re.compile(
 _CURRENCY_PREFIX_RE = re.compile(rf"(?P<cur>[$€£])\s?(?P<num>{_NUM})", re.I)
 _BARE_UNIT_RE = re.compile(rf"(?<![\w])(?:a|an|one|per|each)\s+(?P<unit>{_alt(_UNIT_KEYS)})(?![\w])", re.I)
 _ORDINALS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6}
+# "once every 90 days" is read whole, so the direction before "once" ("no more than once every 90 days")
+# reaches the interval
 _EVERY_RE = re.compile(
-    rf"\bevery\s+(?P<other>other\s+)?(?:(?P<ord>second|third|fourth|fifth|sixth)\s+(?=(?:{_alt(_UNIT_KEYS)}|"
+    rf"\b(?:(?:once|one time)\s+)?every\s+(?P<other>other\s+)?(?:(?P<ord>second|third|fourth|fifth|sixth)\s+(?=(?:{_alt(_UNIT_KEYS)}|"
     r"morning|evening|night|shift|weekday|quarter)\b))?"
     rf"(?:(?P<n>{_NUM}|{_WORDNUM})[- ]?)?(?P<unit>{_alt(_UNIT_KEYS)}"
     r"|morning|evening|night|shift|weekday|quarter)\b(?:\s+and\s+(?P<frac>a half))?",

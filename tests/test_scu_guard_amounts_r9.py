@@ -1,0 +1,92 @@
+"""scu_guard round 9, amounts: units the reader did not know, "once every N" with its direction, and a
+duration tied to the rule by grammar though its clause does something else.
+
+The sentences are written for these tests, in domains of their own; each reading has a case that keeps
+the rule and a case that still only suspects (REVIEW) when the tie is missing.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from abilities.lock import lock_constraints
+from abilities.scu_guard import measure
+from abilities.scu_guard.check import run_checks
+from abilities.scu_guard.combined import forms_for
+
+
+def verdict(constraints: list[str], claim: str, chunks: dict[str, str] | None = None) -> tuple[str, str]:
+    chunks = chunks or {"c1": "Context."}
+    answer = {"claim": claim, "citations": list(chunks), "constraints_echo": constraints}
+    r = run_checks(lock_constraints(constraints), list(chunks), answer, forms=forms_for(constraints)[0],
+                   chunk_texts=chunks)
+    return r.verdict, r.reason
+
+
+REJECT = ("REJECT", "constraint_contradiction")
+REVIEW = ("REVIEW", "suspected_contradiction")
+OK = ("OK", "ok")
+
+
+@pytest.mark.parametrize(
+    ("text", "dim", "value"),
+    [
+        ("the hose ran at 2,400 psi", "[mass] / [length] / [time] ** 2", 2400 * 6894.757),
+        ("the boiler held 3 bar", "[mass] / [length] / [time] ** 2", 300000.0),
+        ("vibration of 14 mm/s at the wall", "[length] / [time]", 0.014),
+        ("a tank of 20 litres", "[length] ** 3", 0.02),
+        ("dust at 3 mg/m³ in the booth", "[mass] / [length] ** 3", 3e-06),
+        ("filters of 5 µm", "[length]", 5e-06),
+        ("noise of 85 dB(A) at the gate", "[sound_level]", 85.0),
+        ("a 230 V socket", "[mass] * [length] ** 2 / [time] ** 3 / [current]", 230.0),
+    ],
+)
+def test_units_the_reader_knows_now(text: str, dim: str, value: float) -> None:
+    (a,) = measure.find_amounts(text)
+    assert a.dim == dim
+    assert a.lo == pytest.approx(value, rel=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("text", "direction"),
+    [
+        ("no more than once every 90 days", "min"),  # at most once per 90 days: an interval of at least 90 days
+        ("at least once every 30 days", "max"),      # at least once per 30 days: an interval of at most 30 days
+        ("once every 2 weeks", "eq"),
+        ("at least every 7 days", "max"),
+    ],
+)
+def test_once_every_reads_the_direction_before_once(text: str, direction: str) -> None:
+    (a,) = measure.find_amounts(text)
+    assert a.period and a.direction == direction
+
+
+def test_at_most_once_every_n_days_is_kept_by_a_longer_interval() -> None:
+    rule = ["Boat fees may be changed no more than once every 90 days."]
+    assert verdict(rule, "Boat fees are changed twice a year.") == OK
+    assert verdict(rule, "Boat fees are changed every month.")[0] != "OK"
+
+
+@pytest.mark.parametrize(
+    ("constraint", "claim", "want"),
+    [
+        # a retention rule, and the disposal of the very thing it keeps
+        ("Loan files must be kept for at least 6 years.", "Loan files are shredded after 4 years.", REJECT),
+        ("Visitor logs must be retained for at least 2 years.", "Visitor logs are deleted after 9 months.", REJECT),
+        ("Visitor logs must be retained for at least 2 years.", "Visitor logs are deleted after 3 years.", OK),
+        # the disposal of something else is no reading of the rule
+        ("Visitor logs must be retained for at least 2 years.", "Broken badges are recycled after 9 months.",
+         REVIEW),
+        # counted from the very event the rule counts from
+        ("Lettuce must not be harvested within 10 days of the last slug pellet application.",
+         "The lettuce can be picked a week after the last slug pellet application.", REJECT),
+        ("Lettuce must not be harvested within 10 days of the last slug pellet application.",
+         "The lettuce can be picked a week after the rain.", REVIEW),
+        ("Cattle must not be slaughtered within 28 days of the last wormer dose.",
+         "The steers can be sold ten days after the last wormer dose.", REJECT),
+        ("Cattle must not be slaughtered within 28 days of the last wormer dose.",
+         "The steers can be sold ten days after the show.", REVIEW),
+    ],
+)
+def test_a_duration_tied_to_the_rule_by_grammar(constraint: str, claim: str, want: tuple[str, str]) -> None:
+    assert verdict([constraint], claim) == want
