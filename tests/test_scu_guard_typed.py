@@ -185,13 +185,13 @@ def test_typed_reading_on_fresh_sentences(constraints: list[str], claim: str, ch
 
 # contradictions whose reading rests on a guess, so REVIEW and not REJECT: a trigger amount only a chunk
 # gives, a window the typed reading alone makes (event readings need both readings); an order whose two
-# events are both named in full ("the ship left port and the ballast tanks were flushed the next day") is
-# no guess and is rejected, nor is a doer of another role tied by grammar to the reserved verb and its
+# events are told in two clauses ("the ship left port and the ballast tanks were flushed the next day",
+# "the quarry road reopened while blasting was still under way") is no guess and is rejected, nor is a doer of another role tied by grammar to the reserved verb and its
 # thing ("The boiler was repaired by an apprentice")
 GUESSED = frozenset({
     "Order Q-17 shipped without any approval.",
     "Hunting is fine in mid-April.",
-    "Boiler 3 gets its next inspection in 2029.", "The quarry road reopened while blasting was still under way.",
+    "Boiler 3 gets its next inspection in 2029.",
 })
 
 

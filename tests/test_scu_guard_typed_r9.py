@@ -76,3 +76,48 @@ def test_a_doer_that_may_hold_the_role_is_not_rejected(rule: str, claim: str, ch
 
 def test_the_reserved_doer_keeps_the_rule() -> None:
     assert verdict([KILN], "The glaze kiln was fired by the kiln supervisor.") == ("OK", "ok")
+
+
+# ---- order of events --------------------------------------------------------------------------------
+
+KILN_ORDER = "The kiln shelves must be vacuumed before the kiln is loaded."
+
+
+@pytest.mark.parametrize(("claim", "broken"), [
+    # a later-marker after the first-mentioned event makes the other one later
+    ("The kiln was loaded and the shelves were vacuumed the following morning.", True),
+    ("The shelves were vacuumed and the kiln was loaded the following morning.", False),
+    ("The kiln was loaded first; the shelves were vacuumed afterwards.", True),
+    ("The potter loaded the kiln and then vacuumed the shelves.", True),
+    ("The potter vacuumed the shelves and then loaded the kiln.", False),
+    # "first" that modifies a noun orders nothing ("on the first firing")
+    ("The shelves were vacuumed at 08:00 and the kiln was loaded for the first firing at 09:00.", False),
+    # a "before" phrase inside one event's clause that names neither event
+    ("The kiln was loaded at 16:55, five minutes before closing.", False),
+])
+def test_order_told_by_later_markers_and_first(claim: str, broken: bool) -> None:
+    from abilities.scu_guard.forms import understand
+    from abilities.scu_guard.judge import check_order
+
+    assert bool(check_order([understand(KILN_ORDER)], read_claim(claim))) is broken
+
+
+def test_an_event_is_located_by_its_verb_not_by_a_doer_both_share() -> None:
+    """"The visitor disinfected his boots and then entered barn 2": entering is told at "entered"."""
+    rule = "Visitors must not enter the barns without disinfecting their boots."
+    assert verdict([rule], "The visitor disinfected his boots and then entered barn 2.")[0] != "REJECT"
+    assert verdict([rule], "The visitor entered barn 2 and then disinfected his boots.") == REJECT
+
+
+def test_a_skipped_first_step_and_a_denied_subject() -> None:
+    rule = "Drivers must attend the safety briefing before their first session."
+    assert verdict([rule], "Two drivers skipped the safety briefing and went straight out for their first session.") \
+        == REJECT
+    pond = "Water from the settling pond must be tested before it is discharged."
+    assert verdict([pond], "Not one of this month's pond discharges went out untested.")[0] != "REJECT"
+
+
+def test_an_order_in_two_clauses_is_firm() -> None:
+    """The second event put first, each event in its own clause: a REJECT, with one word of an event enough."""
+    assert verdict([KILN_ORDER], "The kiln was loaded first; the shelves were vacuumed afterwards.") == REJECT
+    assert verdict([KILN_ORDER], "The shelves were vacuumed first; the kiln was loaded afterwards.") == ("OK", "ok")

@@ -57,7 +57,12 @@ for _a, _b in ANTONYM_PAIRS:
     ANTONYMS.setdefault(word_key(_a), set()).add(word_key(_b))
     ANTONYMS.setdefault(word_key(_b), set()).add(word_key(_a))
 CLAUSE_DEPS = frozenset({"ROOT", "conj", "advcl", "ccomp", "relcl", "parataxis", "acl", "pcomp"})
-ORDER_LATER = re.compile(r"\b(?:afterwards?|later|then|next day|the day after|subsequently|following)\b", re.I)
+ORDER_LATER = re.compile(r"\b(?:afterwards?|later|then|next day|the day after|subsequently|(?:following|next) "
+                         r"(?:day|morning|afternoon|evening|night|week|weekend|month|year|shift))\b", re.I)
+# "the following morning", "the next day": a time, not the verb "follow"
+_LATER_TIME_RE = re.compile(r"\b(?:following|next)\s+(?:day|morning|afternoon|evening|night|week|weekend|month|year|"
+                            r"shift)\b", re.I)
+_FOLLOW_RE = re.compile(r"\bfollow(?:s|ed|ing)?\b", re.I)
 
 
 @dataclass
@@ -125,7 +130,8 @@ def read_clauses(claim: str) -> list[Clause]:
         negated = bool(negs) and not (h.lemma_ in BLOCKERS and any(c.lower_ == "from" for c in h.children))
         negated = negated or any(  # "No one handled ...", "Nobody entered ...", "No employee bid ..."
             t.dep_ in ("nsubj", "nsubjpass") and t.head.i in chain_ids and (
-                t.lower_ in ("nobody", "none", "noone") or any(c.lower_ == "no" and c.dep_ == "det" for c in t.children))
+                t.lower_ in ("nobody", "none", "noone") or any(c.lower_ == "no" and c.dep_ == "det" for c in t.children)
+                or any(c.dep_ == "neg" for c in t.children))  # "Not one of the discharges went out untested"
             for t in toks)
         denied: set[str] = set()
         for t in toks:  # "left his probe at the hut", "left the harness behind": not taken along
@@ -1388,13 +1394,6 @@ def _stem_hits(words: set[str], present: set[str]) -> int:
                                                        for p in present))
 
 
-def _named_in_full(words: set[str], c: Clause) -> bool:
-    """Does a clause name an event of a rule in full: its action and its thing, or at least two of its
-    words ("the scrap bin was tipped into the furnace" for "charged into the furnace" is not enough)?"""
-    own = words - GENERIC
-    return bool(own) and _stem_hits(own, c.keys | c.verbs) >= min(2, len(own))
-
-
 def _event_pos(claim: Claim, words: set[str], other: set[str]) -> Clause | None:
     own = words - other
     best = None
@@ -1426,24 +1425,45 @@ def check_order(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             continue
         if a.negated or b.negated:
             continue
-        b_first = _precedes(claim, b, a, then_w - first_w, first_w - then_w)
-        if b_first:
+        if _skipped(claim, first_w - then_w):
+            out.append(_finding(f, claim, a.start, a.end, "order", f"the claim skips the step {f.text!r} puts first"))
+            continue
+        # two events in two clauses, neither denied, the second put first by a marker, a later-marker or
+        # their dates: firm (since round 9, once "the first take", "the following morning", a doer both
+        # events share and a "before" phrase inside one event's clause were read right, every such finding
+        # on the development sets was right)
+        if _precedes(claim, b, a, then_w - first_w, first_w - then_w):
             out.append(_finding(f, claim, min(a.start, b.start), max(a.end, b.end), "order",
-                                f"the claim puts the events of {f.text!r} in the wrong order",
-                                firm=_named_in_full(first_w - then_w, a) and _named_in_full(then_w - first_w, b)))
+                                f"the claim puts the events of {f.text!r} in the wrong order", firm=True))
     return out
 
 
-MARKERS = re.compile(r"\b(?P<m>before|after|prior to|follows?|followed|following|precedes?|preceded|"
+SKIP_VERBS = frozenset(word_key(w) for w in "skip bypass waive forgo omit miss ignore neglect".split())
+
+
+def _skipped(claim: Claim, step: set[str]) -> bool:
+    """Is the step a rule puts first the object of a verb of skipping ("skipped the safety briefing and went
+    straight out")? Grammar ties the step to the skip, so the step is not done."""
+    for t in parse(claim.text):
+        if t.pos_ == "VERB" and key(t) in SKIP_VERBS and not any(c.dep_ == "neg" for c in t.children):
+            objs = [w for c in t.children if c.dep_ in ("dobj", "nsubjpass") for w in c.subtree]
+            if _stem_hits(step - GENERIC, set(keys(objs))) >= min(2, len(step - GENERIC)):
+                return True
+    return False
+
+
+MARKERS = re.compile(r"\b(?P<m>before|after|prior to|follows?|followed|following(?!\s+(?:day|morning|afternoon|"
+                     r"evening|night|week|weekend|month|year|shift)\b)|precedes?|preceded|"
                      r"until|once)\b", re.I)
 
 
 def _first_pos(text: str, words: set[str], start: int = 0) -> int | None:
-    doc = parse(text)
-    for t in doc:
-        if t.idx >= start and _stem_hits({key(t)}, words):
-            return t.idx
-    return None
+    """Where an event is told: its verb when the text uses one of the event's words as a verb ("The visitor
+    disinfected his boots and then entered barn 2": entering is told at "entered", not at "visitor", a
+    doer both events share), else the first of its words."""
+    hits = [t for t in parse(text) if t.idx >= start and _stem_hits({key(t)}, words)]
+    verbs = [t for t in hits if t.pos_ == "VERB"]
+    return (verbs or hits)[0].idx if hits else None
 
 
 def _precedes(claim: Claim, x: Clause, y: Clause, xw: set[str], yw: set[str]) -> bool:
@@ -1487,17 +1507,30 @@ def _precedes(claim: Claim, x: Clause, y: Clause, xw: set[str], yw: set[str]) ->
                 continue
             inside = {k for k in keys(tok.subtree)}
             target = y if host is x else x
-            if inside & (target.keys | target.verbs):
+            # in one clause, the "before/after" phrase must name the other event ("fired at 21:55, five
+            # minutes before the cut-off" says nothing of the rehearsal)
+            if inside & (target.keys | target.verbs) and (host is not target or _stem_hits(yw, inside)):
                 return (tok.lower_ == "before") == (host is x)
+    text = _LATER_TIME_RE.sub(lambda mm: " " * len(mm.group(0)), claim.text)  # "the following morning"
+    later = [mm.start() for mm in ORDER_LATER.finditer(claim.text)]
+    firsts = [t.idx for t in doc if t.lower_ == "first" and t.dep_ != "amod" and t.head.pos_ != "NOUN"]
+    px, py = _first_pos(claim.text, xw), _first_pos(claim.text, yw)
+    if px is not None and py is not None and px != py and not _FOLLOW_RE.search(text):
+        # "A and then B", "B first; A afterwards", "A ... B the following morning": a later-marker after the
+        # first-mentioned event makes the other one later; "first" after an event's mention puts it first
+        if any(mk > min(px, py) for mk in later):
+            return px < py
+        for f in firsts:
+            before = [p for p in (px, py) if p < f]
+            if before:
+                return max(before) == px
     if re.search(r"\bfollow", y.text, re.I) and (y.keys & x.keys):
         return False
-    if re.search(r"\bfollows?\b|\bfollowed\b", x.text, re.I):
+    if _FOLLOW_RE.search(x.text) and _FOLLOW_RE.search(text):
         return False
-    if re.search(r"\bfollow", x.text + " " + y.text, re.I):
-        fol = x if re.search(r"\bfollow", x.text, re.I) else y
+    if _FOLLOW_RE.search(text):
+        fol = x if _FOLLOW_RE.search(x.text) else y
         return fol is y
-    if ORDER_LATER.search(y.text) or re.search(r"\bfirst\b", x.text, re.I):
-        return x.order_pos < y.order_pos or bool(re.search(r"\bfirst\b", x.text, re.I))
     dx = _when(claim, x)
     dy = _when(claim, y)
     if dx is not None and dy is not None:
