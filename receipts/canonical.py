@@ -115,6 +115,19 @@ def canonical_record(fields: dict[str, Any], key: str, value: Any) -> bytes:
             pass  # a surrogate or an out-of-range integer in the header: the reference decides
     return canonical_json({**fields, key: value})
 
+def canonical_text(value: str | None) -> bytes | None:
+    """JCS bytes of a string or null, or None where the fast path cannot vouch for them (not a
+    str, a lone surrogate, no orjson): the pieces a record header is spliced from."""
+    if value is None:
+        return b"null"
+    if type(value) is not str or orjson is None:
+        return None
+    try:
+        return orjson.dumps(value)
+    except orjson.JSONEncodeError:  # a lone surrogate: the reference decides
+        return None
+
+
 _SAFE_INT = 2**53 - 1
 _LONG_DIGITS = re.compile(rb"\d{16}")  # 2^53 has 16 digits: shorter integer literals are always exact
 

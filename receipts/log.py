@@ -8,7 +8,11 @@ Appends are queued to one writer thread that takes everything waiting and writes
 transaction (group commit) without syncing; a syncer thread then syncs the WAL once for every
 transaction committed since its last sync (``receipts.walsync``), and only then are the records
 published (``last_seq``, reads, listeners) and their appenders acknowledged, so an acknowledged
-record is on disk, and the next batch is written while the disk flushes the last one. Readers use
+record is on disk, and the next batch is written while the disk flushes the last one. A fourth
+thread checkpoints the WAL (``receipts.walsync.WalCheckpointer``), so no commit carries a
+checkpoint. What does not depend on a record's place in the chain (its payload's canonical JSON,
+the header strings) is encoded by the appender (``body_parts``); the writer splices in prev, seq
+and ts, byte for byte what the general path writes. Readers use
 their own connection (WAL lets them read while the writer writes) and never read past
 ``last_seq``. Nothing in this module updates or deletes a record, and SQLite triggers refuse any
 attempt to.
@@ -34,11 +38,11 @@ from typing import Any
 import structlog
 
 from receipts.action_index import STREAMS, ActionIndex
-from receipts.canonical import canonical_record, parse_canonical
+from receipts.canonical import canonical_json, canonical_record, canonical_text, parse_canonical
 from receipts.merkle import FrontierTree, leaf_hash, subtree_hash
 from receipts.proofs import TreeProofs
 from receipts.signing import TreeHeadSigner
-from receipts.walsync import WalSync
+from receipts.walsync import WalCheckpointer, WalSync
 
 log = structlog.get_logger("metis.receipts")
 GENESIS_HASH = "0" * 64
@@ -79,6 +83,9 @@ CREATE TRIGGER IF NOT EXISTS merkle_nodes_no_delete BEFORE DELETE ON merkle_node
 # hashed from at most 2^(PERSIST_LEVEL-1) records when a proof needs them.
 PERSIST_LEVEL = 4
 CHECKPOINT_PAGES = 1000  # SQLite's default
+BACKSTOP = 16  # the writer checkpoints itself only once the WAL holds this many times checkpoint_pages
+PAGE = 4096
+ROW_BYTES = 120  # a row's columns besides the body, in the WAL (estimate)
 INSERT_NODE = "INSERT INTO merkle_nodes (level, idx, hash) VALUES (?, ?, ?)"
 INSERT = (
     "INSERT INTO records (seq, type, name, tenant, topic, action_id, ref, stream, body, hash) "
@@ -157,8 +164,42 @@ class Record:
         return cls(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], bytes(row[8]), row[9])
 
 
-def build_body(seq: int, ts: str, entry: Entry, prev: str) -> bytes:
-    """Canonical bytes of one record; the single definition used by append and verify."""
+BodyParts = tuple[bytes, bytes, bytes, bytes]
+SAFE_SEQ = 2**53 - 1  # a larger seq is not an exact JSON number: the general path refuses it
+
+
+def body_parts(entry: Entry) -> BodyParts | None:
+    """The bytes of an entry's body that do not depend on its place in the log, in the order
+    RFC 8785 sorts the keys (action_id, name, payload, prev, ref, seq, tenant, topic, ts, type, v):
+    ``splice_body`` puts prev, seq and ts between them. Computed once per entry, by the appender,
+    so the writer (one thread for every append) only joins bytes. None: a header value only the
+    general path can vouch for. Raises ValueError for a payload that is not JSON."""
+    action_id, name, ref = canonical_text(entry.action_id), canonical_text(entry.name), canonical_text(entry.ref)
+    tenant, topic, kind = canonical_text(entry.tenant), canonical_text(entry.topic), canonical_text(entry.type)
+    payload = canonical_json(entry.payload)
+    if action_id is None or name is None or ref is None or tenant is None or topic is None or kind is None:
+        return None
+    return (b'{"action_id":' + action_id + b',"name":' + name + b',"payload":' + payload + b',"prev":"',
+            b'","ref":' + ref + b',"seq":',
+            b',"tenant":' + tenant + b',"topic":' + topic + b',"ts":',
+            b',"type":' + kind + b',"v":1}')
+
+
+def splice_body(parts: BodyParts, seq: int, ts_json: bytes, prev: str) -> bytes:
+    """A body from ``body_parts``: ``prev`` is a hex digest, ``ts_json`` the JSON string of the ts,
+    ``seq`` at most ``SAFE_SEQ``."""
+    return b"".join((parts[0], prev.encode(), parts[1], str(seq).encode(), parts[2], ts_json, parts[3]))
+
+
+def build_body(seq: int, ts: str, entry: Entry, prev: str, parts: BodyParts | None = None) -> bytes:
+    """Canonical bytes of one record; the single definition used by append and verify: spliced
+    from ``body_parts`` (given, or computed here) where they vouch for it, else the general path."""
+    if parts is None:
+        parts = body_parts(entry)
+    ts_json = canonical_text(ts)
+    if parts is not None and ts_json is not None and type(seq) is int and 0 <= seq <= SAFE_SEQ \
+            and type(prev) is str and prev.isascii() and prev.isalnum():
+        return splice_body(parts, seq, ts_json, prev)
     return canonical_record(
         {
             "v": 1,
@@ -175,6 +216,15 @@ def build_body(seq: int, ts: str, entry: Entry, prev: str) -> bytes:
         "payload",
         entry.payload,
     )
+
+
+def prepare(entries: list[Entry]) -> list[BodyParts | None]:
+    """``body_parts`` of each entry, on the appender's side; a payload that is not JSON fails the
+    whole append here (nothing of it is queued) with the error the writer used to give."""
+    try:
+        return [body_parts(e) for e in entries]
+    except Exception as exc:
+        raise ValueError(f"record not appendable: {exc}") from exc
 
 
 def connect(path: Path, readonly: bool = False) -> sqlite3.Connection:
@@ -240,8 +290,10 @@ class ReceiptLog(TreeProofs):
     since its last sync, then publishes them (``last_seq``, the tree, reads) and answers their
     appenders. While one sync runs the writer commits the next batch. When the syncer is idle the
     writer commits a large batch in two halves, so the first half's sync overlaps the second's
-    writing (``split_min``: the smallest half; 0 never splits). ``checkpoint_pages``: the WAL size
-    (pages) at which a commit also checkpoints it (SQLite's ``wal_autocheckpoint``).
+    writing (``split_min``: the smallest half; 0 never splits). ``checkpoint_pages``: the pages
+    written to the WAL (as the writer estimates them) after which a fourth thread checkpoints it
+    (``receipts.walsync.WalCheckpointer``; 0: never, as SQLite's ``wal_autocheckpoint``); a
+    commit checkpoints only if the WAL grows to ``BACKSTOP`` times that.
     ``action_index_every``: records between bulk writes of the action index, ``action_index_slice``:
     the smallest part of one written in a commit (``receipts.action_index``)."""
 
@@ -266,6 +318,9 @@ class ReceiptLog(TreeProofs):
         self._answered = 0  # of those, answered by the syncer (written by the syncer only)
         self._broken: Exception | None = None  # a failed sync: nothing more is acknowledged
         self._wal = WalSync(self.path)
+        self._checkpointer: WalCheckpointer | None = None
+        self._gate = threading.Lock()  # held by the writer around each transaction (WalCheckpointer)
+        self._unchecked = 0.0  # pages written since the last checkpoint request (writer's estimate)
         self._writer: threading.Thread | None = None
         self._syncer: threading.Thread | None = None
         self._reader: sqlite3.Connection | None = None
@@ -310,6 +365,9 @@ class ReceiptLog(TreeProofs):
         if self._wal.path.exists():  # what an earlier process committed is on disk before it is read
             self._wal.sync()
         self.signer = TreeHeadSigner.load_or_create(self.data_dir)
+        if self.checkpoint_pages > 0:
+            self._checkpointer = WalCheckpointer(lambda: connect(self.path), self.path, self._gate)
+            self._checkpointer.start()
         self._syncer = threading.Thread(target=self._sync_loop, name="receipt-log-syncer", daemon=True)
         self._syncer.start()
         self._writer = threading.Thread(target=self._write_loop, name="receipt-log-writer", daemon=True)
@@ -360,6 +418,9 @@ class ReceiptLog(TreeProofs):
             self._writer.join()  # it stops the syncer after its last commit
             self._writer = None
             self._syncer = None
+        if self._checkpointer is not None:
+            self._checkpointer.close()
+            self._checkpointer = None
         self._wal.close()
         if self._reader is not None:
             self._reader.close()
@@ -379,24 +440,31 @@ class ReceiptLog(TreeProofs):
     def submit(self, entries: list[Entry]) -> None:
         """Queue entries now, without waiting (order of submission is order in the log). A
         failure is logged; use ``append`` to learn of it."""
-        self._queue.put(("append", entries, None))
+        try:
+            parts = prepare(entries)
+        except ValueError as exc:
+            log.error("log_append_failed", error=str(exc))
+            return
+        self._queue.put(("append", entries, None, parts))
 
     async def append(self, entries: list[Entry]) -> list[Record]:
         """Append entries atomically and in order; returns once they are durably committed."""
+        parts = prepare(entries)
         fut: asyncio.Future[list[Record]] = asyncio.get_running_loop().create_future()
-        self._queue.put(("append", entries, fut))
+        self._queue.put(("append", entries, fut, parts))
         return await fut
 
     def append_sync(self, entries: list[Entry]) -> list[Record]:
         """Blocking append for code outside the event loop."""
+        parts = prepare(entries)
         fut: Future[list[Record]] = Future()
-        self._queue.put(("append", entries, fut))
+        self._queue.put(("append", entries, fut, parts))
         return fut.result()
 
     def _write_loop(self) -> None:
         conn = connect(self.path)
         conn.execute("PRAGMA synchronous=NORMAL")  # the syncer makes each commit durable (receipts.walsync)
-        conn.execute(f"PRAGMA wal_autocheckpoint={int(self.checkpoint_pages)}")
+        conn.execute(f"PRAGMA wal_autocheckpoint={max(0, int(self.checkpoint_pages)) * BACKSTOP}")
         stats, clock = self.stats, time.thread_time
         try:
             while True:
@@ -463,21 +531,25 @@ class ReceiptLog(TreeProofs):
     def _commit_batch(self, conn: sqlite3.Connection, batch: list[tuple[Any, ...]]) -> _Commit:
         """Build the batch's records on the chain tail and commit them (not yet synced)."""
         if self._broken is not None:
-            return _Commit(0, None, [(fut, self._broken) for _, _, fut in batch], [])
+            return _Commit(0, None, [(item[2], self._broken) for item in batch], [])
         t0 = time.perf_counter()
         seq, prev, tail_tree = self._tail
         rows: list[tuple[Any, ...]] = []
         results: list[tuple[Any, list[Record] | Exception]] = []
         committed: list[Record] = []
         ts = utc_now()
+        ts_json = canonical_text(ts)
         sha = hashlib.sha256
-        for _, entries, fut in batch:
+        for _, entries, fut, parts in batch:
             recs: list[Record] = []
             group_start = (seq, prev, len(rows))
             try:
-                for e in entries:
+                for e, p in zip(entries, parts, strict=True):
                     seq += 1
-                    body = build_body(seq, ts, e, prev)
+                    if p is not None and ts_json is not None and seq <= SAFE_SEQ:
+                        body = splice_body(p, seq, ts_json, prev)
+                    else:
+                        body = build_body(seq, ts, e, prev)
                     prev = sha(body).hexdigest()
                     skey = stream_key(e.tenant, e.topic) if e.stream and e.topic else None
                     row = (seq, e.type, e.name, e.tenant, e.topic, e.action_id, e.ref, skey, body, prev)
@@ -498,13 +570,14 @@ class ReceiptLog(TreeProofs):
         written = swritten = None
         try:
             if rows:
-                conn.execute("BEGIN IMMEDIATE")
-                conn.executemany(INSERT, rows)
-                if nodes:
-                    conn.executemany(INSERT_NODE, nodes)
-                written = self._actions.stage(conn, keys, seq, len(rows))
-                swritten = self._streams.stage(conn, skeys, seq, len(rows))
-                conn.execute("COMMIT")
+                with self._gate:
+                    conn.execute("BEGIN IMMEDIATE")
+                    conn.executemany(INSERT, rows)
+                    if nodes:
+                        conn.executemany(INSERT_NODE, nodes)
+                    written = self._actions.stage(conn, keys, seq, len(rows))
+                    swritten = self._streams.stage(conn, skeys, seq, len(rows))
+                    conn.execute("COMMIT")
         except Exception as exc:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
@@ -515,6 +588,11 @@ class ReceiptLog(TreeProofs):
         self._actions.committed(keys, written, seq)
         self._streams.committed(skeys, swritten, seq)
         self._tail = (seq, prev, tree)
+        if self._checkpointer is not None and rows:
+            self._unchecked += (sum(len(r[8]) for r in rows) + ROW_BYTES * len(rows)) / PAGE + 4
+            if self._unchecked >= self.checkpoint_pages:
+                self._unchecked = 0.0
+                self._checkpointer.request()
         return _Commit(seq, tree if rows else None, results, committed)
 
     def _sync_loop(self) -> None:

@@ -12,8 +12,14 @@ guarantee as ``FULL`` while the next batch is being written. Checkpoints are unc
 from __future__ import annotations
 
 import os
+import sqlite3
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
+import structlog
+
+log = structlog.get_logger("metis.receipts")
 _datasync = getattr(os, "fdatasync", os.fsync)  # fdatasync where the platform has it (as SQLite uses)
 
 
@@ -58,3 +64,90 @@ def _sync_dir(directory: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+class WalCheckpointer:
+    """Checkpoints the WAL from its own thread and connection, so that no commit carries one.
+
+    Why: SQLite's automatic checkpoint runs inside the ``COMMIT`` that crosses
+    ``wal_autocheckpoint``: that commit copies ~4 MB into the database file and syncs both files,
+    a third of the writer's SQLite time and the slowest commits (every appender waiting on that
+    batch waits for the copy). Here the writer only ``request``s one, and this thread copies the
+    WAL with ``PASSIVE`` checkpoints (they never block the writer or readers) until what is left
+    is small, syncs the database file, then takes ``gate`` (the writer holds it around each
+    transaction) for one last pass over the few frames committed meanwhile. Only a checkpoint
+    that finds no frame left lets the writer's next transaction start the WAL over from its
+    beginning; without the gate a busy writer always commits during the pass, and the WAL only
+    grows. SQLite still syncs the WAL before it copies and the database file after a complete
+    copy, as in its own checkpoint.
+
+    ``connect`` opens the thread's connection (in the thread). ``close`` stops the thread and
+    closes the connection: it is woken by the same event as a request, so it never waits on more
+    than the checkpoint running at that moment."""
+
+    __slots__ = ("_connect", "_db", "_gate", "_stop", "_thread", "_wake", "catch_up", "error", "frames_max",
+                 "runs", "complete")
+
+    def __init__(self, connect: Callable[[], sqlite3.Connection], database: Path, gate: threading.Lock,
+                 catch_up: int = 64, name: str = "receipt-log-checkpointer") -> None:
+        self._connect = connect
+        self._db = database
+        self._gate = gate
+        self.catch_up = catch_up  # frames left after which the last pass is taken under the gate
+        self._wake = threading.Event()
+        self._stop = False
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self.runs = 0  # checkpoint requests served
+        self.complete = 0  # of those, how many ended with every committed frame copied
+        self.frames_max = 0  # the largest WAL seen (frames): stays near the request size while resets happen
+        self.error: str | None = None  # the last checkpoint's failure (logged; the next request retries)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def request(self) -> None:
+        """Ask for a checkpoint soon (cheap; requests made while one runs are merged)."""
+        self._wake.set()
+
+    def close(self) -> None:
+        self._stop = True
+        self._wake.set()
+        if self._thread.ident is not None:
+            self._thread.join()
+
+    def _pass(self, conn: sqlite3.Connection) -> int:
+        """One PASSIVE checkpoint; the frames it left uncopied."""
+        _busy, frames, copied = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        self.frames_max = max(self.frames_max, frames)
+        return frames - copied
+
+    def _run(self) -> None:
+        conn = self._connect()
+        try:
+            while True:
+                self._wake.wait()
+                if self._stop:
+                    return
+                self._wake.clear()
+                try:
+                    self._checkpoint(conn)
+                except (sqlite3.Error, OSError) as exc:
+                    self.error = str(exc)
+                    log.warning("wal_checkpoint_failed", error=self.error)
+        finally:
+            conn.close()
+
+    def _checkpoint(self, conn: sqlite3.Connection) -> None:
+        self.runs += 1
+        for _ in range(4):  # each pass copies what the writer committed during the one before
+            if self._pass(conn) <= self.catch_up or self._stop:
+                break
+        fd = os.open(self._db, os.O_RDWR | getattr(os, "O_CLOEXEC", 0))
+        try:  # the copied pages reach the disk now, so the sync under the gate has little to write
+            _datasync(fd)
+        finally:
+            os.close(fd)
+        with self._gate:
+            left = self._pass(conn)
+        if left == 0:
+            self.complete += 1
