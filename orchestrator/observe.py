@@ -121,12 +121,16 @@ class LoopHistogram(Collector):
 class DeliveryClock:
     """SSE delivery lag: from a record's commit (the log's listener call, on the loop) to the end of
     the send that carried it to a client. Only records committed while the client was connected
-    count (a resume's backlog is history, not lag). Commit times of the last ``size`` records are kept."""
+    count (a resume's backlog is history, not lag). The commit times of at least the last ``size``
+    records are kept, one entry per commit (its first and last seq), not one per record: a burst's
+    commits hold hundreds of records, and each cost a dictionary insert and eviction."""
 
     def __init__(self, histogram: Histogram | LoopHistogram, size: int = 65536) -> None:
         self.histogram = histogram
         self.size = size
-        self._committed: OrderedDict[int, float] = OrderedDict()
+        self._firsts: list[int] = []  # per commit, oldest first: its first seq, last seq, time
+        self._lasts: list[int] = []
+        self._times: list[float] = []
         self._tally: SendTally | None = None
 
     def tally(self) -> SendTally:
@@ -137,20 +141,30 @@ class DeliveryClock:
         return self._tally
 
     def on_commit(self, records: list[Any]) -> None:
-        now = time.monotonic()
-        committed = self._committed
-        for rec in records:
-            committed[rec.seq] = now
-        while len(committed) > self.size:
-            committed.popitem(last=False)
+        if not records:
+            return
+        last = records[-1].seq
+        self._firsts.append(records[0].seq)
+        self._lasts.append(last)
+        self._times.append(time.monotonic())
+        if self._lasts[0] <= last - 2 * self.size:  # forget in large steps (amortised, not per commit)
+            cut = bisect_left(self._lasts, last - self.size)
+            del self._firsts[:cut], self._lasts[:cut], self._times[:cut]
+
+    def committed_at(self, seq: int) -> float | None:
+        """When the commit holding ``seq`` was handed to the listeners (None: not seen, or forgotten)."""
+        i = bisect_left(self._lasts, seq)
+        if i < len(self._lasts) and self._firsts[i] <= seq:
+            return self._times[i]
+        return None
 
     def watch(self) -> Callable[[list[Any]], None]:
         """For one stream: call the result with each batch once it is sent."""
         opened = time.monotonic()
-        committed, observe, clock = self._committed, self.histogram.observe, time.monotonic
+        committed_at, observe, clock = self.committed_at, self.histogram.observe, time.monotonic
 
         def delivered(batch: list[Any]) -> None:
-            t = committed.get(batch[-1].seq)
+            t = committed_at(batch[-1].seq)
             if t is not None and t >= opened:
                 observe(clock() - t)
 
@@ -159,7 +173,7 @@ class DeliveryClock:
     def sent_many(self, seq: int, count: int) -> None:
         """``count`` streams sent record ``seq`` just now: the fan-out's sends from the commit
         callback, counted in blocks rather than observed one by one (always live records)."""
-        t = self._committed.get(seq)
+        t = self.committed_at(seq)
         if t is None:
             return
         lag, hist = time.monotonic() - t, self.histogram
