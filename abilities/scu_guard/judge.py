@@ -996,6 +996,45 @@ def _denies_required(form: Form, clause: Clause) -> bool:
     return bool((set(form.subject) & words) or (set(form.action) & (clause.verbs | words)))
 
 
+# a rule whose duty holds only in some cases: its scope is not read whole by a form without a trigger
+_RULE_SCOPE_RE = re.compile(r"\b(?:when|whenever|if|once|while|unless|except|where|provided|as long as|in case|"
+                            r"than|above|below|over|under|exceeding|during|before|after|until)\b|\d", re.I)
+_OPTIONAL_WORD_RE = re.compile(r"^(?:optional|recommended|voluntary|advisory|discretionary)$", re.I)
+
+
+@lru_cache(maxsize=4096)
+def _subject_scope(text: str) -> frozenset[str]:
+    """The words that narrow a rule's subject ("Chainsaw operators", "Everyone in the apiary", "A sail
+    intended for class racing"): the subject's modifiers, phrases and clauses, without generic words."""
+    doc = parse(text)
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    out: set[str] = set()
+    for s in (t for t in doc if t.dep_ in ("nsubj", "nsubjpass") and root is not None and t.head.i == root.i):
+        for c in s.children:
+            if c.dep_ in ("amod", "compound", "nmod", "acl", "relcl", "prep", "npadvmod"):
+                out |= set(keys(c.subtree))
+    return frozenset(out - GENERIC)
+
+
+def _firm_duty_drop(form: Form, claim: Claim, c: Clause) -> bool:
+    """Is a dropped duty ("A visitor walked through the apiary without a veil", "Chaps are optional for
+    chainsaw operators") read firmly? The rule is a plain duty (no amount, condition, exception or time:
+    nothing narrows when it holds beyond its subject), the claim names the subject with every word that
+    narrows it ("a sail intended for class racing" is not any sail), and an "optional" is said of the duty,
+    not of another thing ("the optional photo sheet")."""
+    if form.quantity or form.trigger or form.window or form.order or _RULE_SCOPE_RE.search(form.text):
+        return False
+    words = set().union(*(x.keys | x.facts for x in claim.clauses))
+    if _stem_hits(set(_subject_scope(form.text)), words) < len(_subject_scope(form.text)):
+        return False
+    req = set(form.object) | set(form.action)
+    for t in parse(claim.text):
+        if c.start <= t.idx < c.end and _OPTIONAL_WORD_RE.match(t.text) and t.dep_ == "amod" and \
+                key(t.head) not in req:
+            return False
+    return True
+
+
 def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     """Prohibitions affirmed or permitted; obligations negated, skipped ("without") or made optional."""
     out = []
@@ -1005,7 +1044,8 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         for c in claim.clauses:
             if f.modality == "must" and not (set(f.action) & NEGATING) and (
                     _denies_required(f, c) or (c.optional and not c.negated and _names_duty(f, c))):
-                out.append(_finding(f, claim, c.start, c.end, "require", f"the claim drops what {f.text!r} requires"))
+                out.append(_finding(f, claim, c.start, c.end, "require", f"the claim drops what {f.text!r} requires",
+                                    firm=_firm_duty_drop(f, claim, c)))
                 break
             if not _matches(f, c):
                 continue
