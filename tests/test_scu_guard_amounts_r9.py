@@ -13,6 +13,7 @@ from abilities.lock import lock_constraints
 from abilities.scu_guard import measure
 from abilities.scu_guard.check import run_checks
 from abilities.scu_guard.combined import forms_for
+from abilities.scu_guard.evidence import read_whole
 
 
 def verdict(constraints: list[str], claim: str, chunks: dict[str, str] | None = None) -> tuple[str, str]:
@@ -90,3 +91,62 @@ def test_at_most_once_every_n_days_is_kept_by_a_longer_interval() -> None:
 )
 def test_a_duration_tied_to_the_rule_by_grammar(constraint: str, claim: str, want: tuple[str, str]) -> None:
     assert verdict([constraint], claim) == want
+
+
+@pytest.mark.parametrize(
+    ("text", "dim", "value"),
+    [
+        ("the rope line stood 90 yards from the rack", "[length]", 82.296),
+        ("the store held 60 US gallons of petrol", "[length] ** 3", 0.2271247),
+        ("a peak of 0.5 in/s at the farmhouse", "[length] / [time]", 0.0127),
+        ("a 7 oz cloth", "[mass]", 0.1984467),
+    ],
+)
+def test_imperial_units(text: str, dim: str, value: float) -> None:
+    (a,) = measure.find_amounts(text)
+    assert a.dim == dim
+    assert a.lo == pytest.approx(value, rel=1e-6)
+
+
+def test_dozens_are_multiplied() -> None:
+    assert measure._number("two dozen") == 24
+    assert measure.NUMBER_WORDS["four dozen"] == 48
+    rule = ["No more than 30 pupils may be in the pottery studio at one time."]
+    assert verdict(rule, "The pottery studio held three dozen pupils on Friday.")[0] != "OK"
+    assert verdict(rule, "The pottery studio held two dozen pupils on Friday.") == OK
+
+
+@pytest.mark.parametrize(
+    ("text", "minutes"),
+    [
+        ("opened at half past ten, as usual", 630),
+        ("started at half past seven in the evening", 1170),
+        ("closed at a quarter to six", 345),
+        ("began at ten o'clock at night", 1320),
+        ("half past 10 pm", 1350),
+    ],
+)
+def test_times_of_day_told_in_words(text: str, minutes: int) -> None:
+    (c,) = measure.find_clock_times(text)
+    assert c.minutes == minutes
+
+
+def test_a_time_in_words_against_a_closing_window() -> None:
+    rule = ["The sauna must be closed between 22:00 and 07:00."]
+    # a time told in words reads as the same time in digits
+    assert verdict(rule, "The sauna was open until half past eleven at night.") == verdict(
+        rule, "The sauna was open until 23:30.")
+    assert verdict(rule, "The sauna was open until half past nine in the evening.") == verdict(
+        rule, "The sauna was open until 21:30.")
+
+
+def test_one_as_the_unit_a_bound_counts_over_is_no_second_amount() -> None:
+    assert read_whole("No more than 30 pupils may be in the pottery studio at one time.", "may")
+    assert read_whole("Patients must not receive more than 7 cartridges in a single visit.", "must_not")
+    assert not read_whole("Drivers must take a break of at least 30 minutes after 5 hours of driving.", "must")
+
+
+def test_a_pitch_raise_amount_in_the_rule_subject_is_no_bound() -> None:
+    # "of more than 20 cents" says which raises need the inspection; a 15-cent raise is not outside a bound
+    rule = ["A lens regrind of more than 3 microns requires a flatness check beforehand."]
+    assert verdict(rule, "A 2-micron regrind was done without a flatness check.")[0] != "REJECT"

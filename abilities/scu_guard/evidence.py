@@ -33,6 +33,8 @@ _NUMBER_WORDS = (r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelv
                  r"hundred|dozen|twice|thrice|half|quarter")
 # a number that is not part of a name ("SG400", "Priority 1" counts: a label is still a second number)
 _NUMBER_RE = re.compile(rf"(?<![\w.,])\d+(?:[.,:]\d+)*|\b(?:{_NUMBER_WORDS})\b", re.I)
+# "at one time", "in one visit", "in a single session": the unit a bound counts over, not a second amount
+_ONE_SCOPE_RE = re.compile(r"\b(?:at|in|on|per|during|within)\s+(?:any\s+)?(?:one|a single)\s+[a-z]+", re.I)
 _RANGE_RE = re.compile(r"\bbetween\b.+\band\b|\bfrom\b.+\b(?:to|until|through)\b", re.I)
 # "every 40 heats": an interval between events counted in events, not a bound on an amount
 _EVERY_COUNT_RE = re.compile(rf"\bevery\s+(?:\d[\d,.]*|{_NUMBER_WORDS})\s+(?!(?:second|minute|hour|day|week|"
@@ -65,7 +67,7 @@ def read_whole(text: str, modality: str, triggered: bool = False) -> bool:
         return False
     if modality != "must_not" and _CONDITION_RE.search(text):
         return False
-    numbers = len(_NUMBER_RE.findall(text)) - int(triggered)
+    numbers = len(_NUMBER_RE.findall(_ONE_SCOPE_RE.sub(" ", text))) - int(triggered)
     return numbers <= 1 or (numbers == 2 and bool(_RANGE_RE.search(text)))
 
 
@@ -120,6 +122,29 @@ def _claim_triggers(form: Form, claim: Claim) -> bool:
     return band is not None and any(a.dim == band.dimension and _in_band(a.lo, a.hi, band) for a, _ in claim.amounts)
 
 
+# a duty word of the rule; an amount before it with a comparative ("A pitch raise of more than 20 cents requires
+# an inspection", "Loads over 8 t must be escorted") says which things the duty is for, not what it bounds, unless
+# the rule opens with its bound ("At least two staff must be present", "No more than 6 riders may ...")
+_DUTY_RE = re.compile(r"\b(?:must|shall|requires?|needs?|has to|have to|is required|are required)\b", re.I)
+_SCOPE_COMPARATIVE_RE = re.compile(r"\b(?:of|with|over|above|under|below|exceeding|more than|less than|fewer than|"
+                                   r"longer than|heavier than|larger than|greater than|at least|at most|up to)\s*$",
+                                   re.I)
+_OPENING_BOUND_RE = re.compile(r"^\s*(?:no more than|not more than|no fewer than|not fewer than|no less than|at least|"
+                               r"at most|up to|a maximum of|a minimum of|maximum|minimum|fewer than|more than|less than|"
+                               r"only|never more than)\s*$", re.I)
+
+
+def _amount_in_scope(form: Form, band_text: str) -> bool:
+    """Does a duty rule's amount sit in its subject, after a comparative, before the duty word: a condition on
+    what the rule applies to, read as the bound?"""
+    at = form.text.find(band_text) if band_text else -1
+    duty = _DUTY_RE.search(form.text)
+    if form.modality != "must" or at < 0 or duty is None or duty.start() < at:
+        return False
+    before = form.text[:at]
+    return bool(_SCOPE_COMPARATIVE_RE.search(before)) and not _OPENING_BOUND_RE.match(before)
+
+
 def doubt(form: Form, finding: Finding, claim: Claim) -> str | None:
     """Why a typed finding the readers call sure is still no ground to reject on, or None when the
     evidence is there. Amount findings: the rule read whole, its condition met by an amount the claim
@@ -143,6 +168,9 @@ def doubt(form: Form, finding: Finding, claim: Claim) -> str | None:
             return "the rule's amount says when its event happens, not what it bounds"
         if finding.basis != "gap" and _as_circumstance(claim, finding.start):
             return "the claim gives the amount as a circumstance"
+        if band is not None and finding.basis in ("amount", "count") and _amount_in_scope(form, band.text or ""):
+            return "the rule's amount says which things the duty is for, not what it bounds"
+
         if finding.basis == "amount" and band is not None and band.dimension == "[time]" and not band.period \
                 and clause is not None:
             own = _event_words(form)

@@ -76,7 +76,12 @@ UNIT_WORDS: dict[str, str] = {
     **{w: "kilopascal" for w in ("kpa", "kilopascal", "kilopascals")},
     **{w: "liter" for w in ("litre", "litres", "liter", "liters")},
     **{w: "milliliter" for w in ("ml", "millilitre", "millilitres", "milliliter", "milliliters")},
-    **{w: "gallon" for w in ("gallon", "gallons", "gal")},
+    **{w: "gallon" for w in ("gallon", "gallons", "gal", "us gallon", "us gallons")},
+    **{w: "imperial_gallon" for w in ("imperial gallon", "imperial gallons")},
+    **{w: "yard" for w in ("yd", "yds", "yard", "yards")},
+    **{w: "inch / second" for w in ("in/s", "inches per second")},
+    **{w: "foot / second" for w in ("ft/s", "feet per second")},
+    **{w: "ounce" for w in ("oz", "ounce", "ounces")},
     **{w: "millimeter / second" for w in ("mm/s", "millimetres per second", "millimeters per second")},
     **{w: "milligram / meter ** 3" for w in ("mg/m³", "mg/m3", "milligrams per cubic metre")},
     **{w: "gram / meter ** 2" for w in ("g/m²", "g/m2", "gsm", "grams per square metre")},
@@ -109,6 +114,9 @@ NUMBER_WORDS = {
     "three-quarters of an": 0.75, "three-quarters of a": 0.75, "three quarters of an": 0.75,
     "three quarters of a": 0.75, "a third of an": 1 / 3, "a third of a": 1 / 3, "two-thirds of an": 2 / 3,
     "two-thirds of a": 2 / 3, "two thirds of an": 2 / 3, "two thirds of a": 2 / 3,
+    # "two dozen riders" is 24 (not two, nor a dozen)
+    **{f"{w} dozen": 12 * n for w, n in (("two", 2), ("three", 3), ("four", 4), ("five", 5), ("six", 6),
+                                          ("seven", 7), ("eight", 8), ("nine", 9), ("ten", 10))},
 }
 _MAX_WORDS = ("at most", "no more than", "not more than", "up to", "maximum of", "a maximum of", "max",
               "under", "below", "less than", "fewer than", "within", "capped at", "no later than",
@@ -229,7 +237,7 @@ def _number(text: str) -> float | None:
     parts = re.split(r"[- ]", t)
     if len(parts) == 2 and all(p in NUMBER_WORDS for p in parts):
         a, b = NUMBER_WORDS[parts[0]], NUMBER_WORDS[parts[1]]
-        return float(a * b if b == 100 else a + b)
+        return float(a * b if b in (12, 100) and parts[1] in ("dozen", "hundred") else a + b)
     return None
 
 
@@ -435,10 +443,49 @@ _ROLE_WORDS = {
 }
 
 
-def find_clock_times(text: str) -> list[Clock]:
-    """Times of day ("15:00", "3 pm", "8.30 pm", "midnight") with the role word before them."""
+_HOUR_WORDS = {w: i + 1 for i, w in enumerate(("one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+                                                "ten", "eleven", "twelve"))}
+# times told in words: "half past ten", "a quarter to six", "seven o'clock", "half past seven in the evening"
+_WORD_CLOCK_RE = re.compile(
+    rf"(?<![\w])(?:(?P<part>half|(?:a\s+)?quarter)\s+(?P<rel>past|to)\s+(?P<h>{_alt(list(_HOUR_WORDS))}|1[0-2]|0?[1-9])"
+    rf"|(?P<h2>{_alt(list(_HOUR_WORDS))}|1[0-2]|0?[1-9])\s+o['’]clock)(?![\w])"
+    r"(?:\s*(?P<day>in\s+the\s+(?:morning|afternoon|evening)|at\s+night|tonight|p\.?m\.?|a\.?m\.?)(?![\w]))?",
+    re.I,
+)
+
+
+def _word_clocks(text: str) -> list[tuple[int, int, int]]:
+    """(minutes after midnight, start, end) of the times of day told in words."""
     out = []
-    for m in _CLOCK_RE.finditer(text):
+    for m in _WORD_CLOCK_RE.finditer(text):
+        h_s = (m.group("h") or m.group("h2")).lower()
+        h = _HOUR_WORDS.get(h_s) or int(h_s)
+        minutes = h * 60
+        if m.group("part"):
+            delta = 30 if m.group("part").lower() == "half" else 15
+            minutes += delta if m.group("rel").lower() == "past" else -delta
+        day = (m.group("day") or "").lower()
+        if ("afternoon" in day or "evening" in day or "night" in day or day.startswith("p")) and h < 12:
+            minutes += 12 * 60
+        elif ("morning" in day or day.startswith("a")) and h == 12:
+            minutes -= 12 * 60
+        out.append((minutes % (24 * 60), m.start(), m.end()))
+    return out
+
+
+def find_clock_times(text: str) -> list[Clock]:
+    """Times of day ("15:00", "3 pm", "8.30 pm", "midnight", "half past ten") with the role word before them."""
+    out = []
+    found = [(m, None) for m in _CLOCK_RE.finditer(text)] + [(None, w) for w in _word_clocks(text)]
+    for m, told in sorted(found, key=lambda x: x[0].start() if x[0] is not None else x[1][1]):
+        start, end = (m.start(), m.end()) if m is not None else told[1:]
+        if any(c.start < end and start < c.end for c in out):
+            continue  # "half past 10 pm": one time
+        if told is not None:
+            minutes = told[0]
+            out.append(Clock(minutes, _clock_role(text, start), start, end))
+            continue
+        assert m is not None
         if m.group("word"):
             w = m.group("word").lower()
             minutes = 24 * 60 if w == "midnight" else 12 * 60
@@ -453,14 +500,17 @@ def find_clock_times(text: str) -> list[Clock]:
             if ap == "am" and h == 12:
                 h = 0
             minutes = h * 60 + mi
-        before = re.findall(r"[a-z]+", text[max(0, m.start() - 30) : m.start()].lower())
-        role = "at"
-        for w in reversed(before[-3:]):
-            if w in _ROLE_WORDS:
-                role = _ROLE_WORDS[w]
-                break
-        out.append(Clock(minutes, role, m.start(), m.end()))
+        out.append(Clock(minutes, _clock_role(text, m.start()), m.start(), m.end()))
     return out
+
+
+def _clock_role(text: str, start: int) -> str:
+    """The role word among the three words before a time of day ("from", "until", "before", ...), else "at"."""
+    before = re.findall(r"[a-z]+", text[max(0, start - 30) : start].lower())
+    for w in reversed(before[-3:]):
+        if w in _ROLE_WORDS:
+            return _ROLE_WORDS[w]
+    return "at"
 
 
 MONTHS = {m: i + 1 for i, m in enumerate(
