@@ -31,12 +31,13 @@ from orchestrator.scheduler import Scheduler
 from orchestrator.seeds import load_or_create_key
 from orchestrator.service import Service
 from orchestrator.sse_response import RAW_SEND
-from orchestrator.toolbus import toolbus_endpoint
+from orchestrator.toolbus import serve_asgi, toolbus_endpoint
 from orchestrator.workers import WorkerPool
 from receipts.store import ReceiptStore, open_store
 
 log = structlog.get_logger("metis.app")
 CANVAS_DIR = Path(__file__).parent / "canvas"
+TOOLBUS_PATH = "/toolbus"
 
 
 async def healthz(request: Request) -> Response:
@@ -137,11 +138,19 @@ class MetisApp(Starlette):
     """The Starlette app, which also hands the server's own ``send`` down in the scope
     (``RAW_SEND``) so a ``/streams`` response can send its body chunks without passing each one
     through the framework's send wrappers (error and exception middleware, route), which only watch
-    for the response start. Not handed down once a middleware is added (it might rewrite bodies)."""
+    for the response start; and hands a ``/toolbus`` connection to the ToolBus with the server's
+    own ``receive`` and ``send`` (``toolbus.serve_asgi``), which are called for every message of
+    the connection. Neither is done once a middleware is added (it might rewrite messages)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and not self.user_middleware:
-            scope[RAW_SEND] = send
+        if not self.user_middleware:
+            kind = scope["type"]
+            if kind == "http":
+                scope[RAW_SEND] = send
+            elif kind == "websocket" and scope["path"] == TOOLBUS_PATH:
+                scope["app"] = self
+                await serve_asgi(scope, receive, send)
+                return
         await super().__call__(scope, receive, send)
 
 
@@ -212,7 +221,7 @@ def create_app(settings: Settings) -> Starlette:
             log.info("stopped", records=rlog.last_seq)
 
     routes = [
-        WebSocketRoute("/toolbus", toolbus_endpoint),
+        WebSocketRoute(TOOLBUS_PATH, toolbus_endpoint),
         Route("/streams/{topic:path}", stream_endpoint),
         Route("/healthz", healthz),
         Route("/readyz", readyz),

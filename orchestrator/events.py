@@ -52,6 +52,20 @@ def _data_from_body(rec: Record) -> bytes | None:
     return None if frame is None else frame[frame.index(b"\ndata: ") + 7:-2]
 
 
+_json_str = json.encoder.encode_basestring_ascii  # a str as JSON, as ``json.dumps`` writes it (C)
+_EVENT_MESSAGE = b'{"jsonrpc":"2.0","method":"event","params":{"subscription_id":%s,"id":%d,"event":%s,"data":%s}}'
+
+
+def event_message(subscription_id: str, rec: Record) -> bytes | None:
+    """The ToolBus ``event`` notification of ``rec`` as JSON bytes, its ``data`` cut from the
+    record's canonical body (no parse, no re-encode: ``_data_from_body``); None when that path
+    does not apply (then build it from ``event_data``)."""
+    data = _data_from_body(rec)
+    if data is None:
+        return None
+    return _EVENT_MESSAGE % (_json_str(subscription_id).encode(), rec.seq, _json_str(rec.name).encode(), data)
+
+
 def sse_frame(rec: Record) -> bytes:
     """``id``/``event``/``data`` lines, encoded once per record and shared by all subscribers."""
     frame = rec.sse

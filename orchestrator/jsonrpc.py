@@ -178,6 +178,20 @@ def encode(payload: Any) -> str:
             return orjson.dumps(payload).decode()
         except (TypeError, orjson.JSONEncodeError):
             pass  # huge integers, lone surrogates: the stdlib below
+    return _encode_stdlib(payload)
+
+
+def encode_bytes(payload: Any) -> bytes:
+    """``encode`` as UTF-8 bytes (what a WebSocket text frame carries), without a str in between."""
+    if orjson is not None:
+        try:
+            return orjson.dumps(payload)
+        except (TypeError, orjson.JSONEncodeError):
+            pass
+    return _encode_stdlib(payload).encode("utf-8")
+
+
+def _encode_stdlib(payload: Any) -> str:
     text = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
     try:
         text.encode("utf-8")

@@ -7,6 +7,12 @@ order). At most ``MAX_INFLIGHT`` requests of a connection run at once; beyond th
 stops reading the socket until one finishes, so a fast sender is slowed by TCP, not buffered.
 Subscriptions push ``event`` notifications through the same send lock, in order per subscription.
 A bad frame gets an error response and the connection stays open.
+
+On uvicorn's sans-I/O WebSocket protocol (``serve_asgi``, called by the app for ``/toolbus``
+ahead of Starlette's router), messages skip the per-message ASGI wrappers: each answer's frame is
+appended to the protocol's output, and the frames of one event-loop turn leave in ONE socket write
+(``_Frames``). A burst's answers, released together by one durable commit, then cost one write
+(one wake-up of the client) instead of one each. Any other server protocol gets the ASGI path.
 """
 
 from __future__ import annotations
@@ -17,12 +23,21 @@ import uuid
 from typing import Any
 
 import structlog
+from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
+from websockets.exceptions import InvalidState
 
 from orchestrator import errors as E
 from orchestrator import observe, tracing
 from orchestrator.errors import RpcError, storage_error
-from orchestrator.jsonrpc import Request, encode, error_response, parse, result_response, scan_id
+from orchestrator.jsonrpc import (
+    Request,
+    encode_bytes,
+    error_response,
+    parse,
+    result_response,
+    scan_id,
+)
 from orchestrator.ratelimit import TokenBucket
 from orchestrator.service import Session
 
@@ -77,30 +92,97 @@ async def handle_request(session: Session, service: Any, req: Request) -> dict[s
     return None if req.notification else response
 
 
+class _Frames:
+    """Text frames written straight to uvicorn's sans-I/O WebSocket protocol, one socket write per
+    event-loop turn for all of them (in order). Built only for that protocol (``attach``)."""
+
+    def __init__(self, proto: Any) -> None:
+        self.proto = proto
+        self.pending = False  # a flush is scheduled for this loop turn
+
+    @staticmethod
+    def attach(send: Send) -> _Frames | None:
+        """The frames of the protocol behind the server's own ``send``, or None when that is
+        not uvicorn's ``WebSocketsSansIOProtocol`` (another server or protocol: the ASGI path)."""
+        proto = getattr(send, "__self__", None)
+        try:
+            from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+        except ImportError:  # pragma: no cover - uvicorn without the sans-I/O protocol
+            return None
+        return _Frames(proto) if isinstance(proto, WebSocketsSansIOProtocol) else None
+
+    @property
+    def writable(self) -> bool:
+        return self.proto.writable.is_set()
+
+    async def wait_writable(self) -> None:
+        await self.proto.writable.wait()
+
+    def put(self, data: bytes) -> None:
+        """Queue one text frame (UTF-8); ConnectionError once the socket is closing or gone."""
+        proto = self.proto
+        if proto.disconnected or proto.close_sent:
+            raise ConnectionError("connection closed")
+        try:
+            proto.conn.send_text(data)
+        except InvalidState as exc:
+            raise ConnectionError("connection closed") from exc
+        if not self.pending:
+            self.pending = True
+            proto.loop.call_soon(self.flush)
+
+    def flush(self) -> None:
+        self.pending = False
+        proto = self.proto
+        data = proto.conn.data_to_send()
+        if data and not proto.transport.is_closing():
+            proto.transport.write(b"".join(data))
+
+
 class _Connection:
     """One socket's sending side and in-flight bookkeeping."""
 
-    def __init__(self, ws: WebSocket, service: Any) -> None:
+    def __init__(self, ws: WebSocket, service: Any, frames: _Frames | None = None) -> None:
         self.ws = ws
         self.service = service
+        self.frames = frames
         self.send_lock = asyncio.Lock()
         self.closed = False
         self.inflight = 0  # requests of running frames (a counter and an event: a semaphore's
         self._room = asyncio.Event()  # acquire per request cost more than the rest of the read)
         self.running: set[asyncio.Task] = set()
-        self.session = Session(None, self.notify)
+        self.session = Session(None, self.notify, send_raw=self.send_raw)
 
     async def send(self, obj: Any) -> None:
         """Send one message; ConnectionError once the client is gone (subscriptions then stop)."""
+        await self.send_raw(encode_bytes(obj))
+
+    async def send_raw(self, data: bytes) -> None:
+        """Send one message already encoded as compact UTF-8 JSON."""
         if self.closed:
             raise ConnectionError("connection closed")
-        text = encode(obj)
+        frames = self.frames
+        if frames is not None:
+            if frames.writable and not self.send_lock.locked():  # nearly always: no await at all
+                self._put(frames, data)
+                return
+            async with self.send_lock:  # the socket is full: wait in order behind earlier senders
+                await frames.wait_writable()
+                self._put(frames, data)
+            return
         async with self.send_lock:
             try:
-                await self.ws.send_text(text)
+                await self.ws.send_text(data.decode("utf-8"))
             except (WebSocketDisconnect, RuntimeError, OSError) as exc:
                 self.closed = True
                 raise ConnectionError("connection closed") from exc
+
+    def _put(self, frames: _Frames, data: bytes) -> None:
+        try:
+            frames.put(data)
+        except ConnectionError:
+            self.closed = True
+            raise
 
     async def notify(self, method: str, params: dict[str, Any]) -> None:
         await self.send({"jsonrpc": "2.0", "method": method, "params": params})
@@ -144,19 +226,30 @@ class _Connection:
 
 
 async def toolbus_endpoint(ws: WebSocket) -> None:
+    """The Starlette route's endpoint (when the app does not hand ``/toolbus`` to ``serve_asgi``)."""
+    await _serve(ws, ws.receive, None)
+
+
+async def serve_asgi(scope: Scope, receive: Receive, send: Send) -> None:
+    """``/toolbus`` straight from the server: its own ``receive`` and ``send`` (no per-message
+    wrappers), frames written by ``_Frames`` when the protocol is uvicorn's sans-I/O one."""
+    await _serve(WebSocket(scope, receive, send), receive, _Frames.attach(send))
+
+
+async def _serve(ws: WebSocket, receive: Receive, frames: _Frames | None) -> None:
     app_state = ws.app.state
     service, settings = app_state.service, app_state.settings
     principal = service.tokens.authenticate(bearer(ws.headers))
     await ws.accept()
-    conn = _Connection(ws, service)
+    conn = _Connection(ws, service, frames)
     conn.session.principal = principal
     conn.session.trace = tracing.headers_carrier(ws.headers)  # type: ignore[attr-defined]
     bucket = TokenBucket(settings.rate_per_s, settings.rate_burst)
     service.metrics.toolbus_connections.inc()
     try:
         while True:
-            msg = await ws.receive()
-            if msg["type"] == "websocket.disconnect":
+            msg = await receive()
+            if msg["type"] != "websocket.receive":  # websocket.disconnect
                 break
             text = msg.get("text")
             if text is None:
