@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import gc
 import hashlib
 import os
 import shutil
@@ -146,10 +147,13 @@ def log_stats(rlog: ReceiptLog) -> dict[str, float]:
     return dataclasses.asdict(stats) if dataclasses.is_dataclass(stats) else {}
 
 
-async def metis_appends(data_dir: Path, seconds: float, appenders: int, log_args: dict | None = None) -> dict:
+async def metis_appends(data_dir: Path, seconds: float, appenders: int, log_args: dict | None = None,
+                        freeze: bool = True) -> dict:
     rlog = ReceiptLog(data_dir, **(log_args or {}))
     rlog.open()
     rlog.bind_loop(asyncio.get_running_loop())
+    if freeze:  # as the server does once started (orchestrator/app.py): full GC passes skip what is loaded
+        gc.freeze()
     latencies: list[float] = []
     acked = 0
     stop = False
@@ -244,6 +248,8 @@ def main() -> None:
                     help="the log's split_min (smallest half of a split commit; 0: never split); default: the log's")
     ap.add_argument("--checkpoint-pages", type=int, default=None,
                     help="the log's checkpoint_pages (WAL pages that trigger a checkpoint); default: the log's")
+    ap.add_argument("--no-gc-freeze", action="store_true",
+                    help="do not freeze the heap before the appenders start (the server freezes it once started)")
     ap.add_argument("--smoke", action="store_true", help="small N, seconds (CI); results to a temp dir")
     args = ap.parse_args()
     if args.smoke:
@@ -261,7 +267,8 @@ def main() -> None:
             hundred = raw_sqlite(base / f"raw100-{k}.sqlite3", args.seconds / 2, 100)
             shaped = raw_sqlite(base / f"raw100s-{k}.sqlite3", args.seconds / 2, 100, args.appenders)
             probes.append(fsync_probe(base / f"probe-{k}", min(1.0, args.seconds / 4)))
-            metis_k = run(metis_appends(base / f"metis-{k}", args.seconds, args.appenders, log_args))
+            metis_k = run(metis_appends(base / f"metis-{k}", args.seconds, args.appenders, log_args,
+                                        not args.no_gc_freeze))
             rounds.append((one, hundred, shaped, metis_k))
     finally:
         shutil.rmtree(base, ignore_errors=True)
@@ -274,6 +281,7 @@ def main() -> None:
         "baseline_sqlite_100_per_commit": hundred,
         "baseline_sqlite_100_per_commit_same_rows": shaped,
         "loop": args.loop,
+        "gc_freeze": not args.no_gc_freeze,
         "fdatasync_4k_per_round": probes,
         "load_average_at_start": load,
         "ratio_vs_1_per_commit": ratio(metis["records_per_s"], one["records_per_s"]),
