@@ -150,3 +150,10 @@ def test_a_pitch_raise_amount_in_the_rule_subject_is_no_bound() -> None:
     # "of more than 20 cents" says which raises need the inspection; a 15-cent raise is not outside a bound
     rule = ["A lens regrind of more than 3 microns requires a flatness check beforehand."]
     assert verdict(rule, "A 2-micron regrind was done without a flatness check.")[0] != "REJECT"
+
+
+def test_at_the_end_of_each_day_is_daily() -> None:
+    (a,) = measure.find_amounts("The kiln is swept at the end of each day.")
+    assert a.period and a.lo == 86400.0
+    # "each day" after a set of clock times is the base of the set, not an interval
+    assert not [a for a in measure.find_amounts("Logged at 06:00, 14:00 and 22:00 each day.") if a.period]

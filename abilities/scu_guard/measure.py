@@ -201,7 +201,7 @@ _ORDINALS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6}
 # "once every 90 days" is read whole, so the direction before "once" ("no more than once every 90 days")
 # reaches the interval
 _EVERY_RE = re.compile(
-    rf"\b(?:(?:once|one time)\s+)?every\s+(?P<other>other\s+)?(?:(?P<ord>second|third|fourth|fifth|sixth)\s+(?=(?:{_alt(_UNIT_KEYS)}|"
+    rf"\b(?:(?:once|one time)\s+)?(?:every|(?<=\bend of )each|(?<=\bstart of )each|(?<=\bclose of )each)\s+(?P<other>other\s+)?(?:(?P<ord>second|third|fourth|fifth|sixth)\s+(?=(?:{_alt(_UNIT_KEYS)}|"
     r"morning|evening|night|shift|weekday|quarter)\b))?"
     rf"(?:(?P<n>{_NUM}|{_WORDNUM})[- ]?)?(?P<unit>{_alt(_UNIT_KEYS)}"
     r"|morning|evening|night|shift|weekday|quarter)\b(?:\s+and\s+(?P<frac>a half))?",
