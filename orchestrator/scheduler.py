@@ -182,10 +182,16 @@ class Action:
             "seed_fingerprint": self.seed_fingerprint,
             "edges": [dict(e) for e in self.edges],
         }
-        for key in ("started_at", "ended_at", "outputs", "error", "parent_id"):
-            value = getattr(self, key)
-            if value is not None:
-                v[key] = value
+        if self.started_at is not None:  # the optional fields, in the view's order (no getattr loop)
+            v["started_at"] = self.started_at
+        if self.ended_at is not None:
+            v["ended_at"] = self.ended_at
+        if self.outputs is not None:
+            v["outputs"] = self.outputs
+        if self.error is not None:
+            v["error"] = self.error
+        if self.parent_id is not None:
+            v["parent_id"] = self.parent_id
         if self.lock is not None:
             v["lock_hash"] = self.lock["hash"]
         if self.pending:  # open questions, as their action_waiting_user payloads

@@ -61,7 +61,8 @@ async def handle_request(session: Session, service: Any, req: Request) -> dict[s
     # The log context names the request for whatever the method (and a traced call's debug line)
     # logs; an untraced inline read logs nothing on success (its failures below name it
     # themselves), so it skips the bind (~4 us).
-    bound = req.method not in INLINE or tracing.enabled()
+    inline = req.method in INLINE
+    bound = not inline or tracing.enabled()
     if bound:
         rid = str(req.id) if req.id is not None else uuid.uuid4().hex[:12]
         structlog.contextvars.bind_contextvars(request_id=rid, method=req.method)
@@ -83,7 +84,7 @@ async def handle_request(session: Session, service: Any, req: Request) -> dict[s
             log.exception("method_failed", **({} if bound else {"method": req.method, "request_id": req.id}))
             response = error_response(req.id, RpcError(E.INTERNAL_ERROR, f"internal error: {type(exc).__name__}"))
     finally:
-        if bound:
+        if bound and inline:  # the reading loop's own context; a task's context ends with it
             structlog.contextvars.unbind_contextvars("request_id", "method")
         tracing.end_call(span, outcome)
     label = req.method if req.method in service.methods else "unknown"

@@ -177,6 +177,11 @@ class WorkerPool:
     async def acquire(self) -> WorkerProc:
         """An idle worker; a new one is started only for a caller that would otherwise wait
         (never more starting than waiting callers), so the pool grows to the demand, not past it."""
+        while self._idle and not self._waiters:  # the common case: nothing to wait for, no lock
+            worker = self._idle.popleft()
+            if worker.alive:
+                return worker
+            self._all.discard(worker)
         async with self._available:
             self._waiters += 1
             try:
@@ -196,6 +201,9 @@ class WorkerPool:
     async def release(self, worker: WorkerProc) -> None:
         if not worker.alive or self._closed:
             self.discard(worker)
+            return
+        if not self._waiters:  # nobody to wake (all on the event loop: no lock needed to append)
+            self._idle.append(worker)
             return
         async with self._available:
             self._idle.append(worker)
