@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from receipts.log import GENESIS_HASH, SAFE_SEQ, Entry, ReceiptLog, body_parts, build_body, utc_now
+from receipts.verify import verify_data_dir
 from tests.test_receipts_canonical_props import KEYS, VALUES
 
 HEADER = st.one_of(st.text(max_size=10), st.sampled_from(["é", "😀", '"', "\\", "\x00", "\ud800", "a\udfffb", ""]))
@@ -69,3 +70,20 @@ def test_appended_bodies_are_the_reference_bytes(tmp_path) -> None:
     for r, e in zip(recs, entries, strict=False):
         assert r.body == reference(r.seq, r.ts, e, prev)
         prev = r.hash
+
+
+def test_a_payload_that_is_not_json_is_refused_by_the_appender_and_nothing_of_its_append_is_queued(tmp_path):
+    log = ReceiptLog(tmp_path)
+    log.open()
+    try:
+        log.append_sync([Entry("event", "ok", "acme", {"i": 0})])
+        bad = [Entry("event", "ok", "acme", {"i": 1}), Entry("event", "bad", "acme", {"x": {1, 2}})]
+        log.submit(bad)  # no caller to tell: logged, nothing of it queued
+        with pytest.raises(ValueError, match="record not appendable"):
+            log.append_sync(bad)
+        rec = log.append_sync([Entry("event", "ok", "acme", {"i": 2})])[0]
+        assert rec.seq == 2 and rec.fields["prev"] == log.get(1).hash
+    finally:
+        log.close()
+    report = verify_data_dir(tmp_path)
+    assert report.ok and report.checked == 2

@@ -11,6 +11,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from receipts.log import DB_FILE, Entry, ReceiptLog, connect
 from receipts.verify import verify_data_dir
 from receipts.walsync import WalCheckpointer
@@ -131,3 +133,30 @@ def test_close_returns_while_a_checkpoint_is_under_way(tmp_path):
     assert not [t for t in threading.enumerate() if t.name.startswith("receipt-log-")]
     assert ckpt.runs == 1 and ckpt.error is None
     assert verify_data_dir(tmp_path).checked == 100
+
+
+def test_a_failed_commit_acknowledges_nothing_releases_the_gate_and_the_log_goes_on(tmp_path):
+    rlog = ReceiptLog(tmp_path, checkpoint_pages=10)
+    rlog.open()
+    other = sqlite3.connect(tmp_path / DB_FILE, isolation_level=None)
+    try:
+        rlog.append_sync([event(0)])
+        # the database refuses one record (as a full disk or a constraint would): the whole commit fails
+        other.execute("CREATE TRIGGER refuse BEFORE INSERT ON records WHEN NEW.name = 'boom' "
+                      "BEGIN SELECT RAISE(ABORT, 'refused'); END")
+        with pytest.raises(RuntimeError, match="receipt log commit failed: refused"):
+            rlog.append_sync([event(1), Entry("event", "boom", "acme", {})])
+        assert rlog.last_seq == 1 and rlog.get(2) is None
+        other.execute("DROP TRIGGER refuse")
+        assert rlog._gate.acquire(timeout=WAIT_S)  # not left held by the failed transaction
+        rlog._gate.release()
+        for t in appender_threads(rlog, 4, 100):  # the chain goes on from the last committed record
+            t.join(WAIT_S)
+        assert rlog.last_seq == 401
+        ckpt = rlog._checkpointer
+        assert ckpt is not None and ckpt.complete >= 1 and ckpt.error is None
+    finally:
+        other.close()
+        rlog.close()
+    report = verify_data_dir(tmp_path)
+    assert report.ok and report.checked == 401
