@@ -121,3 +121,41 @@ def test_an_order_in_two_clauses_is_firm() -> None:
     """The second event put first, each event in its own clause: a REJECT, with one word of an event enough."""
     assert verdict([KILN_ORDER], "The kiln was loaded first; the shelves were vacuumed afterwards.") == REJECT
     assert verdict([KILN_ORDER], "The shelves were vacuumed first; the kiln was loaded afterwards.") == ("OK", "ok")
+
+
+# ---- an allow-list of one kind of thing -------------------------------------------------------------
+
+GAUGES = "Tide corrections may use only the Port Ellen, Oban or Tobermory gauges."
+ROOM = "Spare kiln shelves must be stored only in the glaze room."
+
+
+def test_an_allow_list_is_read_with_its_kind() -> None:
+    from abilities.scu_guard.forms import understand
+
+    f = understand(GAUGES)
+    assert f is not None and f.member_kind == "gaug" and f.members == [["port", "ellen"], ["oban"], ["tobermory"]]
+    g = understand("Pottery orders may go only to the Leeds, York or Hull depots.")
+    assert g is not None and g.members == [["leed"], ["york"], ["hull"]]
+    # no shared noun, a holder's thing, a verb after "only", a label, days, or doers: no allow-list read
+    for rule in ("Glazes may use only borax, frit or ash.", "Clay may only be bought on a manager's order.",
+                 "Researchers may only receive de-identified data.", "Glazes may only be stored in zone H.",
+                 "Kilns may be fired only on Tuesdays and Thursdays.", "Only the kiln supervisor may fire the kiln."):
+        h = understand(rule)
+        assert h is None or not h.members, rule
+
+
+@pytest.mark.parametrize(("rule", "claim", "want"), [
+    (GAUGES, "The corrections were made using the Mallaig tide gauge.", REJECT),
+    (GAUGES, "The corrections were made using the Oban tide gauge.", ("OK", "ok")),
+    ("Pottery orders may go only to the Leeds, York or Hull depots.", "The pottery order went to the Derby depot.",
+     REJECT),
+    (ROOM, "The spare kiln shelves were stored in the boiler room.", REJECT),
+    # a member named: another place of the kind may lie inside it
+    (ROOM, "The spare kiln shelves were stored in the glaze room, next to the boiler room door.", ("OK", "ok")),
+    # a thing of the kind without a name of its own says nothing against the list
+    (ROOM, "The spare kiln shelves were stored in the other room.", ("OK", "ok")),
+    # a shortened name may be a member ("the Tober gauge")
+    (GAUGES, "The corrections were made using the Tober tide gauge.", ("OK", "ok")),
+])
+def test_a_thing_of_the_listed_kind_named_otherwise(rule: str, claim: str, want: tuple[str, str]) -> None:
+    assert verdict([rule], claim) == want

@@ -64,12 +64,16 @@ class Form(BaseModel):
     order: Order | None = None
     exclusion: list[list[str]] = Field(default_factory=list, max_length=2)
     allowed_members: list[str] = Field(default_factory=list, max_length=50)
+    # an allow-list of things of one kind ("may go only to the Leeds, Cambridge or Newcastle units"): the
+    # keys that tell each member apart, and the kind's noun key ("unit")
+    members: list[list[str]] = Field(default_factory=list, max_length=50)
+    member_kind: str = Field(default="", max_length=200)
 
     def checkable(self) -> bool:
         """Is there something here the typed reading checks? A measured part, an agent, an exclusion, an
         allow-list, or a duty or prohibition with its thing named (a bare permission is not checked)."""
         if self.quantity or self.trigger or self.window or self.order or self.exclusion or self.allowed_members \
-                or self.agents:
+                or self.agents or (self.members and self.member_kind):
             return True
         if self.modality == "must_not":
             return bool(self.subject or self.object) and bool(self.action or self.object)

@@ -109,6 +109,47 @@ def _count_bands(doc: Any, text: str, deny: bool, taken: list[tuple[int, int]]) 
     return out
 
 
+# "may go only to the Leeds, Cambridge or Newcastle units", "must be stored only in the mechanics' room"
+_ONLY_LIST_RE = re.compile(r"(?<=\w )only\s+(?:(?P<prep>to|inside|into|in|at|from|with|through|via|within|on)\s+)?"
+                           r"(?P<list>[^.;:]+)", re.I)
+_NOT_A_LIST_RE = re.compile(r"^(?:when|whenever|if|once|after|before|between|by|during|until|while|where|one|"
+                            r"a single|the first|twice)\b|\d|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|"
+                            r"\b(?:may|must|can|shall|should|is|are|was|were)\b", re.I)
+_LEADING_DET_RE = re.compile(r"^(?:the|a|an|our|their|its|his|her)\s+", re.I)
+
+
+def _allow_list(text: str) -> tuple[list[list[str]], str] | None:
+    """The members of an allow-list of one kind of thing and that kind's noun: "only to the Leeds, Cambridge
+    or Newcastle units" -> ([[leed], [cambridg], [newcastl]], unit). A list of single words ("brine, marc or
+    cider") or of different nouns names no kind and is not read; nor are times, days, amounts or doers."""
+    m = _ONLY_LIST_RE.search(text)
+    if m is None or (m.group("prep") or "").lower() == "by" or _NOT_A_LIST_RE.search(m.group("list").strip()):
+        return None
+    if measure.find_amounts(m.group("list")) or measure.find_clock_times(m.group("list")) or "'" in m.group("list"):
+        return None  # amounts, times, or a holder's thing ("a veterinarian's prescription", "the patient's GP")
+    if parse(m.group("list").strip())[0].pos_ in ("VERB", "AUX", "ADV", "ADP"):
+        return None  # "may only receive de-identified data": the list after "only" is not a noun phrase
+    items = [_LEADING_DET_RE.sub("", i.strip()) for i in re.split(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+",
+                                                                  m.group("list")) if i.strip()]
+    words = [i.split() for i in items]
+    if not words or len(words[-1]) < 2 or any(len(w) >= 2 and w[-1].lower() != words[-1][-1].lower() and not all(
+            x[:1].isupper() for x in w) for w in words[:-1]):
+        return None  # no noun shared by the list ("Port Ellen" is a name): the kind of thing is not named
+    kind_tok = parse(items[-1])[-1]
+    if kind_tok.pos_ != "NOUN" or len(kind_tok.text) < 3:
+        return None  # "zone H": a label, not the noun of a kind
+    kind = key(kind_tok)
+    width = max((len(w) - (len(w) >= 2) for w in words[:-1]), default=len(words[-1]) - 1)
+    members = []
+    for n, w in enumerate(words):
+        part = w[:-1] if len(w) >= 2 and w[-1].lower() == words[-1][-1].lower() else w
+        if n == len(words) - 1:
+            part = part[: max(1, width)]  # "Coastline ambulance services": "ambulance" is shared by all
+        members.append([k for k in keys(parse(" ".join(part))) if k != kind])
+    members = [mm for mm in members if mm]
+    return (members, kind) if members else None
+
+
 def understand(text: str) -> Form | None:
     """The typed form of one constraint, or None when nothing in it can be machine-checked."""
     doc = parse(text)
@@ -297,6 +338,8 @@ def understand(text: str) -> Form | None:
              if a.dim.startswith("money:")}
     if money and not amounts and modality == "must":
         form.allowed_members = sorted(money)
+    if only_list := _allow_list(text):
+        form.members, form.member_kind = only_list
     unit_keys = {k for a in measure.find_amounts(text) for k in keys(parse(a.text))} | {"least", "most"}
     form.object = [k for k in form.object if k not in unit_keys]
     form.subject = [k for k in form.subject if k not in unit_keys]

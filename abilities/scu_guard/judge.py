@@ -1737,8 +1737,47 @@ def check_members(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     return out
 
 
+def check_allow_list(forms: Sequence[Form], claim: Claim) -> list[Finding]:
+    """An allow-list of one kind of thing ("may go only to the Leeds, Cambridge or Newcastle units"): the claim
+    does the rule's event with a thing of that very kind named otherwise ("placed with the Birmingham unit",
+    "requested mutual aid from Westmoor ambulance service"). The kind's noun is the evidence that the thing
+    fills the rule's slot; a claim that names any member, or a thing of the kind without a name of its own
+    ("the unit"), says nothing against the list."""
+    out: list[Finding] = []
+    members = [f for f in forms if f.members and f.member_kind]
+    if not members:
+        return out
+    doc = parse(claim.text)
+    every = set().union(*(c.keys | c.facts for c in claim.clauses))
+    for f in members:
+        if any(set(m) <= every for m in f.members):
+            continue  # a member is named: the others in the claim may sit inside it ("a cabinet in room 2")
+        rule_words = set(light_keys(f.text)) | set(keys(parse(f.text)))
+        subj = set(f.subject) - GENERIC - {f.member_kind}
+        for t in doc:
+            if key(t) != f.member_kind or t.pos_ not in ("NOUN", "PROPN") or t.dep_ == "compound":
+                continue
+            own = {k for w in t.lefts if w.dep_ in ("compound", "amod", "nmod", "poss") for k in keys(w.subtree)}
+            own |= {w.lower_ for w in t.lefts if w.like_num}
+            name = own - rule_words - GENERIC
+            if not name or any(len(n) >= 3 and len(r) >= 3 and (r.startswith(n) or n.startswith(r))
+                               for n in name for m in f.members for r in m):
+                continue  # "the unit": no name of its own; "the vet's" may be the "veterinarian's"
+            c = _clause_at(claim.clauses, t.idx)
+            if c.negated or c.negverb:
+                continue
+            sent = _sentence_of(claim, c, set())  # "reduced to chart datum using the Mallaig tide gauge"
+            words = sent.keys | sent.facts
+            if _stem_hits(subj, words) >= min(2, len(subj)) or (set(f.action) & sent.verbs and _stem_hits(subj, words)):
+                phrase = claim.text[min(w.idx for w in t.subtree): t.idx + len(t.text)]
+                out.append(_finding(f, claim, c.start, c.end, "allow_list",
+                                    f"{phrase!r} is outside the list of {f.text!r}"))
+                break
+    return out
+
+
 CHECKS = (check_bounds, check_counts, check_unbounded, check_triggers, check_modal, check_agents, check_order, check_windows,
-          check_exclusion, check_members)
+          check_exclusion, check_members, check_allow_list)
 
 
 def evaluated(forms: Sequence[Form], claim: Claim) -> set[str]:
