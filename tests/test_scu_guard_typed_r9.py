@@ -159,3 +159,18 @@ def test_an_allow_list_is_read_with_its_kind() -> None:
 ])
 def test_a_thing_of_the_listed_kind_named_otherwise(rule: str, claim: str, want: tuple[str, str]) -> None:
     assert verdict([rule], claim) == want
+
+
+# ---- a duty of company under an age condition ---------------------------------------------------------
+
+ESCORT = "Visitors under 16 must be accompanied by an adult in the glaze studio."
+
+
+@pytest.mark.parametrize(("claim", "want"), [
+    ("A 14-year-old came into the glaze studio on her own.", REJECT),
+    ("The two 12-year-olds worked in the glaze studio unsupervised.", REJECT),
+    ("A 17-year-old came into the glaze studio on her own.", ("OK", "ok")),
+    ("A 14-year-old came into the glaze studio with her father.", ("OK", "ok")),
+])
+def test_being_alone_denies_a_duty_of_company(claim: str, want: tuple[str, str]) -> None:
+    assert verdict([ESCORT], claim) == want

@@ -42,6 +42,9 @@ UNBOUNDED_RE = re.compile(
     r"\b(?:unlimited|no limit|without (?:a |any )?(?:limit|cap)|as (?:many|much|long) (?:\w+ ){0,2}as "
     r"(?:they|you|we|he|she|needed|necessary|wanted|desired|required|they like|you like)|any number of|indefinitely|"
     r"forever|no cap|uncapped|no maximum|however (?:many|long|much))\b", re.I)
+COMPANY_VERBS = frozenset(word_key(w) for w in "accompany supervise escort chaperone attend".split())
+ALONE_RE = re.compile(r"\b(?:alone|on (?:his|her|their|its) own|by (?:him|her|them|it)sel(?:f|ves)|unaccompanied|"
+                      r"unsupervised|unescorted|unattended|without (?:an? )?(?:adult|supervisor|escort|chaperone))\b", re.I)
 LIGHT_VERBS = frozenset(word_key(w) for w in "be have go come get take put move make do run let".split())
 BLOCKERS = frozenset({"stop", "prevent", "keep", "deter", "hinder"})
 # verbs and words that deny the thing they govern: a clause built on them undoes an action, not does it
@@ -887,6 +890,9 @@ def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                     clause.text, re.I))
                 alone = bool(re.search(r"\b(?:second|two|another|additional|both|dual)\b", f.text, re.I)) and bool(re.search(
                     r"\b(?:a single|one|alone|on (?:his|her|their|its) own|sole|only one)\b", clause.text, re.I))
+                # a duty of company ("must be accompanied by an adult") denied by being alone ("came in on her
+                # own", "played unsupervised")
+                alone = alone or bool(consequence & COMPANY_VERBS) and bool(ALONE_RE.search(clause.text))
                 other = _other_kind(f, clause)  # "business class" where the rule triggers "economy class"
                 broken = denied or undone or alone or other or (clause.negverb and bool(said)) or (
                     clause.permissive and not said) or bool(re.search(r"\bdespite\b", clause.text, re.I))
