@@ -157,3 +157,37 @@ def test_at_the_end_of_each_day_is_daily() -> None:
     assert a.period and a.lo == 86400.0
     # "each day" after a set of clock times is the base of the set, not an interval
     assert not [a for a in measure.find_amounts("Logged at 06:00, 14:00 and 22:00 each day.") if a.period]
+
+
+@pytest.mark.parametrize(
+    ("text", "hours"),
+    [
+        ("fridges are checked twice daily", 12.0),       # was read as "daily": once a day
+        ("a three-weekly inspection cycle", 504.0),      # was read as "weekly"
+        ("a 6-monthly service", 4383.0),
+        ("three times weekly", 56.0),
+    ],
+)
+def test_counted_period_adverbs(text: str, hours: float) -> None:
+    (a,) = measure.find_amounts(text)
+    assert a.period and a.lo / 3600 == pytest.approx(hours)
+
+
+def test_twice_daily_keeps_a_twice_a_day_rule() -> None:
+    rule = ["Fridge temperatures must be recorded at least twice a day."]
+    assert verdict(rule, "Fridge temperatures are recorded twice daily.") == OK
+    assert verdict(rule, "Fridge temperatures are recorded three-weekly.")[0] != "OK"
+
+
+def test_the_day_after_counts_whole_days() -> None:
+    (a,) = measure.find_amounts("The notice can wait until the second day after the result.")
+    assert a.lo == 2 * 86400.0
+    (b,) = measure.find_amounts("The bins were emptied the day after the fair.")
+    assert b.lo == 86400.0
+    assert not measure.find_amounts("It rained on the second day of the fair.")
+
+
+def test_until_before_the_amount_is_no_circumstance() -> None:
+    rule = ["Spill reports must be filed within 24 hours of the spill."]
+    # "until" introduces the amount itself; "until the tank was empty" would be a circumstance
+    assert verdict(rule, "A spill report can wait until the third day after the spill.") == REJECT

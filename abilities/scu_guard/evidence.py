@@ -75,7 +75,9 @@ def _as_circumstance(claim: Claim, start: int) -> bool:
     """Is the amount inside a subordinate "when/if/once/until ..." part of its sentence or clause?"""
     text = claim.text
     cut = max([0] + [m.end() for m in re.finditer(r"[.!?;,]\s+", text[:start])])
-    return bool(_CIRCUMSTANCE_RE.search(text[cut:start]))
+    # "can wait until the second day after": "until" right before the amount is the amount's own word
+    return any(not (m.group(0).lower() in ("until", "till") and text[m.end() : start].strip().lower() in ("", "the"))
+               for m in _CIRCUMSTANCE_RE.finditer(text, cut, start))
 
 
 # a retention rule ("records must be kept for at least 7 years") is measured by the thing's disposal just as
@@ -100,7 +102,10 @@ def _tied_to_rule(form: Form, claim: Claim, end: int, clause_keys: set[str], cla
     band = form.quantity
     reference = set(band.reference) - _WEAK_REFERENCE - GENERIC if band is not None else set()
     if reference:
-        m = _FOLLOWING_REFERENCE_RE.match(claim.text[end:])
+        rest = claim.text[end:]
+        if re.search(r"\b(?:after|before)$", claim.text[:end]):  # the amount holds it: "the third day after"
+            rest = " after " + rest
+        m = _FOLLOWING_REFERENCE_RE.match(rest)
         if m and reference & light_keys(m.group(1)):
             return True
     things = (set(form.subject) | set(form.object)) - GENERIC - _BOUND_WORDS

@@ -219,7 +219,13 @@ _AGE_RE = re.compile(rf"\b(?:(?P<n>\d{{1,3}}|{_WORDNUM})[- ]years?[- ]olds?|aged
 _LATER = {"morning": (6, 24), "overnight": (6, 16), "day": (24, 24), "tomorrow": (12, 36), "week": (168, 168)}
 _LATER_RE = re.compile(r"\b(?:(?:the\s+)?(?:next|following)\s+(?:morning|day|week)|overnight|tomorrow)\b", re.I)
 _DAY_N_RE = re.compile(r"\bday\s+(?P<n>\d{1,3})\b", re.I)
+# "the day after the result", "until the second day after": whole days after an event, like "the next day"
+_DAY_AFTER_RE = re.compile(r"\bthe\s+(?:(?P<ord>second|third|fourth|fifth|sixth)\s+)?day\s+after\b", re.I)
 _ADVERB_RE = re.compile(rf"\b(?P<adv>{_alt(list(PERIOD_ADVERBS))})\b", re.I)
+# "twice daily", "three times weekly": so many times a period; "three-weekly", "6-monthly": every so many periods
+_ADVERB_COUNT_RE = re.compile(
+    rf"\b(?:(?P<k>once|twice|thrice|(?:{_NUM}|{_WORDNUM})\s+times)[- ]|(?P<n>{_NUM}|{_WORDNUM})-)"
+    rf"(?P<adv>{_alt(list(PERIOD_ADVERBS))})\b", re.I)
 _TIMES_SPAN_RE = re.compile(
     rf"\b(?P<k>once|twice|thrice|(?:{_NUM}|{_WORDNUM})\s+times)\s+(?:a|an|per|each|every)\s+"
     rf"(?P<n>{_NUM}|{_WORDNUM})[- ](?P<unit>{_alt(_UNIT_KEYS)})\b", re.I)
@@ -361,6 +367,14 @@ def find_amounts(text: str) -> list[Amount]:
             continue
         dim, v = to_base(1.0, UNIT_WORDS.get(m.group("unit").lower(), "day"))
         add(v / k, v / k, dim, True, m.start(), m.end(), frequency=True)
+    for m in _ADVERB_COUNT_RE.finditer(text):
+        n_s, _, u = PERIOD_ADVERBS[m.group("adv").lower()].rpartition(" ")
+        k = _number(m.group("k").lower().replace(" times", "")) if m.group("k") else None
+        n = _number(m.group("n")) if m.group("n") else 1.0
+        if not k and not m.group("n") or n is None:
+            continue
+        dim, v = to_base(float(n_s or 1) * n, u)
+        add(v / (k or 1.0), v / (k or 1.0), dim, True, m.start(), m.end(), frequency=True)
     for m in _ADVERB_RE.finditer(text):
         n_s, _, u = PERIOD_ADVERBS[m.group("adv").lower()].rpartition(" ")
         dim, v = to_base(float(n_s or 1), u)
@@ -407,6 +421,9 @@ def find_amounts(text: str) -> list[Amount]:
     for m in _LATER_RE.finditer(text):  # "until the next morning": at least several hours later
         lo, hi = _LATER[m.group(0).lower().split()[-1]]
         add(lo * 3600.0, hi * 3600.0, "[time]", False, m.start(), m.end())
+    for m in _DAY_AFTER_RE.finditer(text):
+        n = _ORDINALS[m.group("ord").lower()] if m.group("ord") else 1
+        add(n * 86400.0, n * 86400.0, "[time]", False, m.start(), m.end())
     for m in _DAY_N_RE.finditer(text):  # "on day 20 after service"
         _, v = to_base(float(m.group("n")), "day")
         add(v, v, "[time]", False, m.start(), m.end())
