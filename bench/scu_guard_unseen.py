@@ -64,23 +64,63 @@ def _figures(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def run(cases: list[dict[str, Any]], detector: Any) -> list[dict[str, Any]]:
-    """One row per case: wanted/got contradiction, verdict right or not."""
+    """One row per case: wanted/got contradiction, verdict right or not, and (for the guard's own detector)
+    the sources of the findings that made the REJECT, the REVIEW and the cleared ones."""
     rows = []
     for case in cases:
         got = judge(case, detector)
         exp = case["expect"]
+        r = got.readings
         rows.append({
             "id": case["id"], "domain": case.get("domain", "?"), "kind": case.get("kind", "?"),
             "cause": case.get("cause", "?"), "want": exp["reason"] == "constraint_contradiction",
+            "ok_claim": exp["verdict"] == "OK",
             "got": got.reason == "constraint_contradiction", "reason": got.reason,
             "verdict_ok": got.verdict == exp["verdict"],
+            "rejected_by": sorted({r.source.get(f, "?") for f in got.contradictions}) if r else [],
+            "reviewed_by": sorted({r.source.get(f, "?") for f in got.suspected}) if r else [],
+            "cleared_by": sorted({r.source.get(f, "?") for f in r.cleared}) if r else [],
         })
     return rows
 
 
-def report(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """Figures overall and broken down by kind, cause and domain, plus the wrong cases."""
-    out: dict[str, Any] = {"all": _figures(rows)}
+def _group(source: str) -> str:
+    """A source without the words of its doubt ("typed forbid/event doubt: the clause ..." keeps them: the
+    doubts are few and each is its own mechanism)."""
+    return source
+
+
+def by_source(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """For each source of a finding: the REJECT answers it took part in (right: the claim breaks a rule;
+    wrong: an OK claim) and those it made alone; the REVIEW answers it took part in and made alone (on OK
+    claims and on contradictions); the answers it cleared (OK claims and contradictions that answered OK).
+    A source that is wrong more than about 2% of the time on unseen text cannot carry a REJECT."""
+    out: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for r in rows:
+        if r["reason"] == "constraint_contradiction":
+            for s in r["rejected_by"]:
+                side = "right" if r["want"] else "wrong" if r["ok_claim"] else "other"
+                out[_group(s)][f"reject_{side}"] += 1
+                if len(r["rejected_by"]) == 1:
+                    out[_group(s)][f"reject_alone_{side}"] += 1
+        if r["reason"] == "suspected_contradiction":
+            for s in r["reviewed_by"]:
+                side = "contra" if r["want"] else "ok" if r["ok_claim"] else "other"
+                out[_group(s)][f"review_{side}"] += 1
+                if len(r["reviewed_by"]) == 1:
+                    out[_group(s)][f"review_alone_{side}"] += 1
+        if r["reason"] == "ok":
+            for s in r["cleared_by"]:
+                out[_group(s)]["cleared_" + ("contra" if r["want"] else "ok")] += 1
+    return {k: dict(v) for k, v in sorted(out.items())}
+
+
+def report(rows: list[dict[str, Any]], aggregate_only: bool = False) -> dict[str, Any]:
+    """Figures overall and broken down by kind, cause, domain and source, plus the wrong cases (without the
+    domains and the wrong cases when ``aggregate_only``: a pseudo-unseen set is looked at only in aggregate)."""
+    out: dict[str, Any] = {"all": _figures(rows), "by_source": by_source(rows)}
+    if aggregate_only:
+        return out
     for key in ("kind", "cause", "domain"):
         groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for r in rows:
@@ -89,6 +129,17 @@ def report(rows: list[dict[str, Any]]) -> dict[str, Any]:
     out["wrong"] = [f"{r['id']}: want {'contradiction' if r['want'] else 'ok'}, got {r['reason']}"
                     for r in rows if not r["verdict_ok"] or r["want"] != r["got"]]
     return out
+
+
+def print_sources(table: dict[str, Any]) -> None:
+    """The per-source table: REJECT right/wrong (alone), REVIEW on contradictions/OK claims (alone), cleared."""
+    print(f"{'source':72} {'rej R/W':>8} {'alone':>7} {'rev C/O':>8} {'alone':>7} {'clr C/O':>7}")
+    for k, v in table.items():
+        g = v.get
+        print(f"{k[:72]:72} {g('reject_right', 0):>3}/{g('reject_wrong', 0):<4} "
+              f"{g('reject_alone_right', 0):>3}/{g('reject_alone_wrong', 0):<3} "
+              f"{g('review_contra', 0):>3}/{g('review_ok', 0):<4} {g('review_alone_contra', 0):>3}/"
+              f"{g('review_alone_ok', 0):<3} {g('cleared_contra', 0):>3}/{g('cleared_ok', 0):<3}")
 
 
 def detectors() -> dict[str, Any]:
@@ -102,6 +153,9 @@ def main() -> None:
     ap.add_argument("--out", default=None, help="results name: bench/results/scu_guard_<out>.json")
     ap.add_argument("--note", default="", help="what this run is (e.g. first run, before any change)")
     ap.add_argument("sets", nargs="*", help="set names from UNSEEN_SETS or paths of JSONL sets")
+    ap.add_argument("--aggregate-only", action="store_true",
+                    help="keep overall and per-source figures only: no domains, no case ids (pseudo-unseen sets)")
+    ap.add_argument("--sources", action="store_true", help="print the per-source table of the pooled guard")
     ap.add_argument("--smoke", action="store_true", help="small N, seconds (CI); results to $METIS_BENCH_RESULTS or a temp dir")
     args = ap.parse_args()
     if args.smoke:  # one small labelled set
@@ -118,14 +172,20 @@ def main() -> None:
         for label, det in detectors().items():
             rows = run(cases, det)
             pooled[label].extend(rows)
-            entry[label] = report(rows)
+            entry[label] = report(rows, args.aggregate_only)
             f = entry[label]["all"]
             print(f"{name:14} {label:8} n={f['cases']:4} acc={f['verdict_accuracy']:.3f} "
                   f"P={f['contradiction_precision']} R={f['contradiction_recall']} "
                   f"ok_flagged={f['ok_claims_flagged']}/{f['ok_claims']}")
         result["sets"][name] = entry
     if len(args.sets) > 1:
-        result["pooled"] = {label: report(rows) for label, rows in pooled.items()}
+        result["pooled"] = {label: report(rows, args.aggregate_only) for label, rows in pooled.items()}
+        f = result["pooled"]["ours"]["all"]
+        print(f"{'pooled':14} ours     n={f['cases']:4} acc={f['verdict_accuracy']:.3f} "
+              f"P={f['contradiction_precision']} R={f['contradiction_recall']} "
+              f"ok_flagged={f['ok_claims_flagged']}/{f['ok_claims']} review={f['suspected']}")
+    if args.sources:
+        print_sources(report(pooled["ours"], True)["by_source"])
     print(f"wrote {write_result(f'scu_guard_{args.out}', result, args.smoke)}")
 
 

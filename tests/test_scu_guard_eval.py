@@ -18,8 +18,8 @@ REASONS = {"ok", "no_json", "citation_scope", "constraints_echo_mismatch", "cons
 # lowered to the figures measured then (docs/abilities/scu_guard.md, "Round 7": precision is the contract on
 # unseen text, and the first-run precision of rounds 5 and 6 was 0.79-0.80); precision is 1.00 on every set.
 HELD_OUT = {
-    "holdout.jsonl": (0.88, 0.98), "holdout2.jsonl": (0.89, 0.98), "holdout3.jsonl": (0.83, 0.98),
-    "holdout4.jsonl": (0.83, 0.98), "heldout_v5.jsonl": (0.77, 0.98), "heldout_v6.jsonl": (0.73, 0.98),
+    "holdout.jsonl": (0.82, 0.98), "holdout2.jsonl": (0.86, 0.98), "holdout3.jsonl": (0.78, 0.98),
+    "holdout4.jsonl": (0.83, 0.98), "heldout_v5.jsonl": (0.77, 0.98), "heldout_v6.jsonl": (0.66, 0.98),
     "heldout_v7.jsonl": (0.67, 0.98), "heldout_v8.jsonl": (0.65, 0.98), "heldout_v9.jsonl": (0.64, 0.98),
     "heldout_v10.jsonl": (0.68, 0.98), "heldout_v11.jsonl": (0.58, 0.98), "heldout_v12.jsonl": (0.65, 0.98),
     "heldout_v13.jsonl": (0.60, 0.98), "heldout_v14.jsonl": (0.61, 0.98),
@@ -34,9 +34,14 @@ HELD_OUT = {
     "heldout_v21.jsonl": (0.42, 0.80), "heldout_v22.jsonl": (0.36, 0.80),
     # v23-v26: written before round 8 by writers who did not read the guard, first run on round 8's final code
     # (bench/results/scu_guard_firstrun_v23_v26_round8.json; round 7's code on them: ..._round7.json)
-    "heldout_v23.jsonl": (0.47, 0.73), "heldout_v24.jsonl": (0.47, 0.80),
-    "heldout_v25.jsonl": (0.53, 0.80), "heldout_v26.jsonl": (0.45, 0.70),
+    "heldout_v23.jsonl": (0.47, 0.73), "heldout_v24.jsonl": (0.46, 0.80),
+    "heldout_v25.jsonl": (0.51, 0.80), "heldout_v26.jsonl": (0.43, 0.70),
 }
+# Round 9 (decision policy, docs "Round 9: decision policy"): a count matched by its noun, a claim stating two
+# amounts of the rule's dimension and an exclusion only the typed reading finds wait in REVIEW (each was wrong
+# more often than 2 in 100 on the sets the rules had not been tuned on); accuracy floors of holdout,
+# holdout2, holdout3, v6, v24, v25 and v26 (and the labelled set's accuracy and recall) were lowered to the
+# figures measured then. Precision floors are unchanged.
 
 
 @pytest.fixture(scope="module")
@@ -59,10 +64,11 @@ def test_case_set_shape(cases: list[dict]) -> None:
 
 def test_guard_meets_targets_on_the_labelled_set(cases: list[dict]) -> None:
     result = score(cases)
-    # round 7: guessed findings wait in REVIEW (0.99 / 1.00 / 0.98 before, with the pair model deciding them)
-    assert result["verdict_accuracy"] >= 0.93, result["errors"]
+    # round 7: guessed findings wait in REVIEW (0.99 / 1.00 / 0.98 before, with the pair model deciding them);
+    # round 9: counts and claims with two amounts of the rule's dimension wait in REVIEW too (0.93 / 0.81 before)
+    assert result["verdict_accuracy"] >= 0.89, result["errors"]
     assert result["contradiction"]["precision"] >= 0.98, result["errors"]
-    assert result["contradiction"]["recall"] >= 0.81, result["errors"]
+    assert result["contradiction"]["recall"] >= 0.72, result["errors"]
 
 
 @pytest.mark.parametrize("name", sorted(HELD_OUT))

@@ -57,10 +57,14 @@ def test_an_amount_rejects_only_with_its_evidence(constraint: str, claim: str, w
 
 
 def test_a_trigger_only_a_chunk_gives_is_reviewed() -> None:
-    constraints = ["Crates heavier than 40 kg must be lifted by two porters."]
+    constraints = ["Crates heavier than 40 kg must be lifted with a hoist."]
     chunks = {"k1": "Crate C-7 weighs 55 kg."}
-    assert verdict(constraints, "Crate C-7 was lifted by one porter.", chunks) == REVIEW
-    assert verdict(constraints, "The 55 kg crate was lifted by one porter.") == REJECT
+    assert verdict(constraints, "Crate C-7 was lifted by hand without a hoist.", chunks) == REVIEW
+    assert verdict(constraints, "The 55 kg crate was lifted by hand without a hoist.") == REJECT
+    # a consequence told by a count ("one porter" for "two porters") is a count matched by its noun: REVIEW
+    # since round 9 (tests/test_scu_guard_policy.py)
+    assert verdict(["Crates heavier than 40 kg must be lifted by two porters."],
+                   "The 55 kg crate was lifted by one porter.") == REVIEW
 
 
 def test_a_forbidden_event_needs_its_action_named() -> None:

@@ -192,6 +192,9 @@ GUESSED = frozenset({
     "Order Q-17 shipped without any approval.",
     "Hunting is fine in mid-April.",
     "Boiler 3 gets its next inspection in 2029.",
+    # round 9 decision policy (combined.py): an exclusion read by the typed reading alone, and a count matched
+    # by its noun, were wrong too often on unseen sets to reject on
+    "Shelf 4 now also holds the acids.", "Each team fields 7 players.",
 })
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from abilities.lock import same_constraint_set
-from abilities.scu_guard.combined import Arbiter, detect, forms_for
+from abilities.scu_guard.combined import Arbiter, Readings, decide, forms_for, readings
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import Form
 from abilities.scu_guard.prompt import REFUSAL
@@ -44,6 +44,7 @@ class GuardResult:
     contradictions: list[Finding] = field(default_factory=list)
     checks: list[dict[str, Any]] = field(default_factory=list)
     suspected: list[Finding] = field(default_factory=list)
+    readings: Readings | None = None  # how the findings were sorted, with each one's source (for the bench)
 
 
 def is_refusal(text: str) -> bool:
@@ -134,6 +135,7 @@ def run_checks(
     checks.append({"check": "constraints_echo", "passed": echo_ok, "detail": echo_detail})
 
     suspected: list[Finding] = []
+    sorting: Readings | None = None
     if detector is not None:
         findings = detector(claim, lock["constraints"])
     else:
@@ -141,7 +143,8 @@ def run_checks(
             forms = forms_for(lock["constraints"])[0]
         cited = [chunk_texts[c] for c in (cits if isinstance(cits, list) else [])
                  if chunk_texts and isinstance(c, str) and c in chunk_texts and c in allowed]
-        findings, suspected = detect(claim, lock["constraints"], forms, cited, arbiter)
+        sorting = readings(claim, lock["constraints"], forms, cited)
+        findings, suspected = decide(claim, sorting, cited, arbiter)
     checks.append(
         {
             "check": "contradiction",
@@ -152,7 +155,7 @@ def run_checks(
     for name in ORDER[2:]:
         entry = next(c for c in checks if c["check"] == name)
         if not entry["passed"]:
-            return GuardResult("REJECT", REASON[name], findings, checks, suspected)
+            return GuardResult("REJECT", REASON[name], findings, checks, suspected, sorting)
     if suspected:
-        return GuardResult("REVIEW", "suspected_contradiction", findings, checks, suspected)
-    return GuardResult("OK", "ok", findings, checks, suspected)
+        return GuardResult("REVIEW", "suspected_contradiction", findings, checks, suspected, sorting)
+    return GuardResult("OK", "ok", findings, checks, suspected, sorting)

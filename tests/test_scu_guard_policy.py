@@ -1,0 +1,85 @@
+"""scu_guard decision policy (round 9, ``combined.py``): which findings may REJECT, which wait in REVIEW.
+
+Each group moved from REJECT to REVIEW was wrong more often than a REJECT may be (2 in 100) on the sets the
+rules had not been tuned on; the tests tell each mechanism in sentences of other domains, next to the
+reading that keeps its evidence and still rejects. The bench groups verdicts by each finding's source.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from abilities.lock import lock_constraints
+from abilities.scu_guard.check import run_checks
+from abilities.scu_guard.combined import forms_for, readings
+from bench.scu_guard_unseen import by_source
+
+REJECT = ("REJECT", "constraint_contradiction")
+REVIEW = ("REVIEW", "suspected_contradiction")
+
+
+def verdict(constraints: list[str], claim: str, chunks: dict[str, str] | None = None) -> tuple[str, str]:
+    chunks = chunks or {"c1": "Context."}
+    answer = {"claim": claim, "citations": list(chunks), "constraints_echo": constraints}
+    r = run_checks(lock_constraints(constraints), list(chunks), answer, forms=forms_for(constraints)[0],
+                   chunk_texts=chunks)
+    return r.verdict, r.reason
+
+
+def sources(constraints: list[str], claim: str, chunks: tuple[str, ...] = ()) -> list[str]:
+    return sorted(readings(claim, constraints, forms_for(constraints)[0], chunks).source.values())
+
+
+SHELF = ["Bleach and ammonia must never be stored on the same shelf."]
+LIFT = ["No more than 8 passengers may ride in the lift at once."]
+FREEZER = ["Freezers must be kept at or below -18 °C."]
+GUEST = ["Guest rooms must be kept below 24 °C."]
+
+
+@pytest.mark.parametrize(
+    ("constraints", "claim", "chunks", "want"),
+    [
+        # an exclusion both readings make stands; one the typed reading alone makes through a place is a guess
+        (SHELF, "Bleach and ammonia are stored on the same shelf.", None, REJECT),
+        (SHELF, "The bleach now sits on shelf 2.", {"c1": "Shelf 2 holds the ammonia."}, REVIEW),
+        # a count matched by its noun ("eleven passengers" queued, waited, rode in turns?)
+        (LIFT, "Eleven passengers rode in the lift at once.", None, REVIEW),
+        # more than one amount of the rule's dimension: which one is about the rule is a guess
+        (FREEZER, "The chest freezer ran at -20 °C and the blast freezer at -10 °C.", None, REVIEW),
+        (FREEZER, "The blast freezer ran at -10 °C.", None, REJECT),
+        # a range is one amount
+        (FREEZER, "The freezer drifted between -12 °C and -10 °C overnight.", None, REJECT),
+        # a rule's thing named with another modifier stays a REJECT: measured, it was right on every
+        # development set (the modifier names an instance: "the wreck dive" of "recreational dives")
+        (GUEST, "The server room ran at 30 °C.", None, REJECT),
+        (GUEST, "Room 12 ran at 30 °C.", None, REJECT),
+    ],
+)
+def test_what_a_finding_answers(constraints: list[str], claim: str, chunks: dict[str, str] | None,
+                                want: tuple[str, str]) -> None:
+    assert verdict(constraints, claim, chunks) == want
+
+
+def test_each_finding_names_its_source_and_why_it_was_sorted_there() -> None:
+    assert sources(FREEZER, "The blast freezer ran at -10 °C.") == ["typed numeric_bound/amount both"]
+    assert sources(LIFT, "Eleven passengers rode in the lift at once.") == [
+        "typed numeric_bound/count doubt: a count matched by its noun"]
+    assert sources(SHELF, "The bleach now sits on shelf 2.", ("Shelf 2 holds the ammonia.",)) == [
+        "typed exclusion/event one reading"]
+
+
+def test_the_bench_counts_verdicts_per_source() -> None:
+    rows = [
+        {"reason": "constraint_contradiction", "want": True, "ok_claim": False, "rejected_by": ["a"],
+         "reviewed_by": [], "cleared_by": []},
+        {"reason": "constraint_contradiction", "want": False, "ok_claim": True, "rejected_by": ["a", "b"],
+         "reviewed_by": [], "cleared_by": []},
+        {"reason": "suspected_contradiction", "want": False, "ok_claim": True, "rejected_by": [],
+         "reviewed_by": ["c"], "cleared_by": []},
+        {"reason": "ok", "want": True, "ok_claim": False, "rejected_by": [], "reviewed_by": [], "cleared_by": ["d"]},
+    ]
+    table = by_source(rows)
+    assert table["a"] == {"reject_right": 1, "reject_alone_right": 1, "reject_wrong": 1}
+    assert table["b"] == {"reject_wrong": 1}
+    assert table["c"] == {"review_ok": 1, "review_alone_ok": 1}
+    assert table["d"] == {"cleared_contra": 1}
