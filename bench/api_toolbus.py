@@ -8,6 +8,7 @@ Figures, each next to a baseline measured in the same run (min / median / max ov
 - the server's event-loop thread CPU from the first send until half the starts are answered: the
   p50 the loop would give with a core to itself (plus a commit or two), whatever the machine's load
   (on the shared 2 cores the wall-clock p50 is mostly this divided by the loop's share of a core);
+  and until all are answered, per start: the start path's own cost (runs are held back meanwhile);
 - ``session.whoami`` round trips/s, one request in flight, against a bare ``websockets`` echo
   server in its own process (the same client library and frame).
 
@@ -131,6 +132,7 @@ def main() -> None:
     one_p50, one_p99, many_p50, many_p99, who, bare, one_rate, many_rate = [], [], [], [], [], [], [], []
     one_cpu: list[float] = []  # server CPU per start while the starts are answered (runs overlap)
     loop_half: list[float] = []  # event-loop CPU ms until half the starts are answered
+    loop_all: list[float] = []  # event-loop CPU us per start until all are answered
     try:
         asyncio.run(pipelined_starts(server.ws_url, min(args.starts, 100)))  # warm-up: workers, caches
         wait_idle(server)
@@ -140,6 +142,7 @@ def main() -> None:
             at_half: list[float] = []
             lat, el = asyncio.run(pipelined_starts(server.ws_url, args.starts,
                                                    half=lambda at=at_half, base=l0: at.append(loop_cpu_s(pid) - base)))
+            loop_all.append((loop_cpu_s(pid) - l0) / args.starts * 1e6)
             loop_half.append(ms(at_half[0]) if at_half else 0.0)
             one_cpu.append((proc_cpu_s(pid) - c0) / args.starts * 1e6)
             one_p50.append(ms(pct(lat, 0.5)))
@@ -168,7 +171,8 @@ def main() -> None:
         "pipelined_one_connection": {"p50_ms": spread(one_p50), "p99_ms": spread(one_p99),
                                      "starts_per_s": spread(one_rate),
                                      "server_cpu_us_per_start_during_burst": spread(one_cpu),
-                                     "event_loop_cpu_ms_until_half_answered": spread(loop_half)},
+                                     "event_loop_cpu_ms_until_half_answered": spread(loop_half),
+                                     "event_loop_cpu_us_per_start_until_all_answered": spread(loop_all)},
         "baseline_32_connections": {"p50_ms": spread(many_p50), "p99_ms": spread(many_p99),
                                     "starts_per_s": spread(many_rate)},
         "whoami_round_trips_per_s": spread(who), "baseline_websockets_echo_per_s": spread(bare),
@@ -190,6 +194,7 @@ def main() -> None:
         ("server CPU us per start during the 1-conn burst", f"{med(one_cpu):.0f}", "", ""),
         ("event-loop CPU ms until half answered (1 conn)", f"{med(loop_half):.0f}", f"{med(one_p50):.1f}",
          "of p50"),
+        ("event-loop CPU us per start until all answered", f"{med(loop_all):.0f}", "", ""),
         ("whoami round trips/s vs bare echo", f"{med(who):,.0f}", f"{med(bare):,.0f}", f"{med(ratios):.2f}x"),
         ("load average at start; at end", f"{load_at_start[0]}", f"{os.getloadavg()[0]:.2f}", ""),
     ])
