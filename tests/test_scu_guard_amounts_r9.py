@@ -191,3 +191,12 @@ def test_until_before_the_amount_is_no_circumstance() -> None:
     rule = ["Spill reports must be filed within 24 hours of the spill."]
     # "until" introduces the amount itself; "until the tank was empty" would be a circumstance
     assert verdict(rule, "A spill report can wait until the third day after the spill.") == REJECT
+
+
+def test_in_any_24_hour_period_is_the_window_a_bound_counts_over() -> None:
+    assert read_whole("The dredger must not remove more than 300 t in any 24-hour period.", "must_not")
+    rule = ["The dredger must not remove more than 300 t in any 24-hour period."]
+    assert verdict(rule, "The dredger removed 420 t between Monday 06:00 and Tuesday 06:00.") == REJECT
+    # a rule whose only amount is the window itself is not read as a bound on durations
+    rule = ["A member may book at most 3 courts in any 7-day period."]
+    assert verdict(rule, "The match lasted two hours.")[0] != "REJECT"

@@ -35,6 +35,10 @@ _NUMBER_WORDS = (r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelv
 _NUMBER_RE = re.compile(rf"(?<![\w.,])\d+(?:[.,:]\d+)*|\b(?:{_NUMBER_WORDS})\b", re.I)
 # "at one time", "in one visit", "in a single session": the unit a bound counts over, not a second amount
 _ONE_SCOPE_RE = re.compile(r"\b(?:at|in|on|per|during|within)\s+(?:any\s+)?(?:one|a single)\s+[a-z]+", re.I)
+# "in any 24-hour period", "per 8-hour shift": the window a bound is counted over, not a second amount
+_WINDOW_SCOPE_RE = re.compile(rf"\b(?:in|within|during|over|per)\s+(?:any|each|every|a|one|the same)\s+"
+                              rf"(?:rolling\s+|single\s+|consecutive\s+)?(?:\d+|{_NUMBER_WORDS})[- ]"
+                              r"(?:minute|hour|day|week|month|year)s?\s+(?:period|window|span|shift|stretch)\b", re.I)
 _RANGE_RE = re.compile(r"\bbetween\b.+\band\b|\bfrom\b.+\b(?:to|until|through)\b", re.I)
 # "every 40 heats": an interval between events counted in events, not a bound on an amount
 _EVERY_COUNT_RE = re.compile(rf"\bevery\s+(?:\d[\d,.]*|{_NUMBER_WORDS})\s+(?!(?:second|minute|hour|day|week|"
@@ -67,7 +71,7 @@ def read_whole(text: str, modality: str, triggered: bool = False) -> bool:
         return False
     if modality != "must_not" and _CONDITION_RE.search(text):
         return False
-    numbers = len(_NUMBER_RE.findall(_ONE_SCOPE_RE.sub(" ", text))) - int(triggered)
+    numbers = len(_NUMBER_RE.findall(_WINDOW_SCOPE_RE.sub(" ", _ONE_SCOPE_RE.sub(" ", text)))) - int(triggered)
     return numbers <= 1 or (numbers == 2 and bool(_RANGE_RE.search(text)))
 
 
@@ -162,6 +166,9 @@ def doubt(form: Form, finding: Finding, claim: Claim) -> str | None:
         band = form.quantity
         if not read_whole(form.text, form.modality, form.trigger is not None):
             return "the rule holds a condition, an exception or more than one amount"
+        if band is not None and band.text and any(m.start() <= form.text.find(band.text) < m.end()
+                                                   for m in _WINDOW_SCOPE_RE.finditer(form.text)):
+            return "the rule's amount is the window a count is taken over, not its bound"
         if form.trigger is not None and not _claim_triggers(form, claim):
             return "the claim does not state the amount that switches the rule on"
         exact = band is not None and band.low is not None and band.high is not None and \
