@@ -174,3 +174,23 @@ ESCORT = "Visitors under 16 must be accompanied by an adult in the glaze studio.
 ])
 def test_being_alone_denies_a_duty_of_company(claim: str, want: tuple[str, str]) -> None:
     assert verdict([ESCORT], claim) == want
+
+
+# ---- a permission of the forbidden thing --------------------------------------------------------------
+
+LAB_BAN = "Pregnant staff must not enter the glaze lab."
+
+
+@pytest.mark.parametrize(("claim", "want"), [
+    # the forbidden thing granted by a modal or a predicate of permission, without the rule's verb (was REVIEW)
+    ("A pregnant potter can work in the glaze lab if she wears a mask.", REJECT),
+    ("Pregnant staff may visit the glaze lab on Fridays.", REJECT),
+    ("Pregnant staff are welcome in the glaze lab.", REJECT),
+    # a word that only looks like a permission ("the open day") grants nothing
+    ("At the open day, pregnant staff were shown photos of the glaze lab.", None),
+    # another thing named (not the forbidden one in full)
+    ("Pregnant staff may visit the throwing room.", None),
+])
+def test_a_permission_of_the_forbidden_thing(claim: str, want: tuple[str, str] | None) -> None:
+    got = verdict([LAB_BAN], claim)
+    assert got == want if want else got[0] != "REJECT"

@@ -1041,6 +1041,34 @@ def _firm_duty_drop(form: Form, claim: Claim, c: Clause) -> bool:
     return True
 
 
+def _permits_forbidden(form: Form, c: Clause) -> bool:
+    """Does the clause grant, as a permission, the very thing a plain prohibition forbids ("Lithium batteries
+    can go by air if ..." for "must never be shipped by air", "Poll workers may wear campaign hats inside")?
+    A permission needs no verb of the rule's: it names the forbidden thing itself, in full, for the rule's
+    subject; a rule with an amount, a condition or a time is not plain."""
+    if not c.permissive or c.negated or form.quantity or form.trigger or form.window or form.order or \
+            _RULE_SCOPE_RE.search(form.text):
+        return False
+    words = c.keys | c.facts
+    subj = set(form.subject) - GENERIC
+    obj = set(form.object) - GENERIC - subj
+    named = (bool(obj) and _stem_hits(obj, words) == len(obj)) or (not obj and _stem_hits(subj, words) == len(subj))
+    return named and bool(subj) and _stem_hits(subj, words) >= 1 and _grants(c)
+
+
+_GRANT_WORDS = frozenset({"fine", "ok", "okay", "acceptable", "welcome", "allowed", "permitted", "free"})
+
+
+def _grants(c: Clause) -> bool:
+    """Is the clause's permission grammatical: a modal of permission on its verb ("can go", "may wear"), a
+    verb of permission, or a predicate of permission ("is fine")? Not a word that only looks like one ("the
+    open evening")."""
+    doc = parse(c.text)
+    return any((t.dep_ == "aux" and t.lower_ in ("may", "can", "could", "might")) or
+               (t.pos_ == "VERB" and t.lemma_ in ("allow", "permit")) or
+               (t.lower_ in _GRANT_WORDS and t.dep_ in ("acomp", "ROOT", "attr", "conj", "oprd")) for t in doc)
+
+
 def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     """Prohibitions affirmed or permitted; obligations negated, skipped ("without") or made optional."""
     out = []
@@ -1066,7 +1094,8 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 if c.negated or c.optional or PROHIBITIVE_RE.search(c.text) or c.negverb or _flipped(f, c) \
                         or ((set(f.object) | set(f.subject)) & c.denied):
                     continue
-                out.append(_finding(f, claim, c.start, c.end, "forbid", f"the claim does what {f.text!r} forbids"))
+                out.append(_finding(f, claim, c.start, c.end, "forbid", f"the claim does what {f.text!r} forbids",
+                                    firm=_permits_forbidden(f, c)))
             elif f.modality == "must":
                 if set(f.action) & NEGATING:
                     continue  # "X rejects null keys": a denial stated as a duty; the lexicon reads it
