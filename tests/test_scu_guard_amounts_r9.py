@@ -200,3 +200,26 @@ def test_in_any_24_hour_period_is_the_window_a_bound_counts_over() -> None:
     # a rule whose only amount is the window itself is not read as a bound on durations
     rule = ["A member may book at most 3 courts in any 7-day period."]
     assert verdict(rule, "The match lasted two hours.")[0] != "REJECT"
+
+
+@pytest.mark.parametrize(
+    ("chunk", "claim", "want"),
+    [
+        # the chunk states the amount of the very thing the claim names, and the claim denies the consequence
+        ("Pit 6 is 1.8 m deep.", "Pit 6 is being dug without fencing.", REJECT),
+        ("Pit 6 is 1.8 m deep.", "Pit 6 was not fenced.", REJECT),
+        # the chunk's amount is outside the trigger: the rule is not switched on
+        ("Pit 6 is 0.6 m deep.", "Pit 6 is being dug without fencing.", OK),
+        # the chunk speaks of another pit
+        ("Pit 6 is 1.8 m deep.", "Pit 2 is being dug without fencing.", OK),
+    ],
+)
+def test_a_chunk_amount_of_the_named_thing_switches_the_rule_on(chunk: str, claim: str,
+                                                                 want: tuple[str, str]) -> None:
+    assert verdict(["Pits deeper than 1 m must be fenced."], claim, {"c1": chunk}) == want
+
+
+def test_a_chunk_trigger_with_an_order_in_the_rule_stays_a_guess() -> None:
+    rule = ["Work on a job quoted above £300 must not start before the customer approves the quote in writing."]
+    chunks = {"c1": "Job 88: quote £450 for a new lock; written approval arrived on Thursday 14 May."}
+    assert verdict(rule, "Work on job 88 started on Friday 15 May.", chunks)[0] != "REJECT"

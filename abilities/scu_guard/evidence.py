@@ -18,9 +18,10 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from abilities.scu_guard import measure
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Form
-from abilities.scu_guard.judge import LIGHT_VERBS, Claim, _clause_at, _in_band
+from abilities.scu_guard.judge import LIGHT_VERBS, Claim, Clause, _clause_at, _in_band, _names
 from abilities.scu_guard.nlp import light_keys, word_key
 
 # words that make a rule's amount conditional or partial: what the rule bounds then depends on a part of
@@ -154,6 +155,31 @@ def _amount_in_scope(form: Form, band_text: str) -> bool:
     return bool(_SCOPE_COMPARATIVE_RE.search(before)) and not _OPENING_BOUND_RE.match(before)
 
 
+# a consequence told with an order or an exception ("must not start before the customer has approved") is not
+# broken by a denial alone
+_ORDER_OR_EXCEPTION_RE = re.compile(r"\b(?:before|until|after|unless|without|except|prior)\b", re.I)
+
+
+def _named_chunk_trigger(form: Form, claim: Claim, clause: Clause | None) -> bool:
+    """Is a conditional rule switched on by a chunk that states the amount of the very thing the claim names
+    ("Trench 4 is 1.5 m deep" for "Trench 4 is being dug without shoring") while the claim denies the rule's
+    consequence outright ("without shoring", "does not need to be reported", "left untreated")?"""
+    band = form.trigger
+    if band is None or clause is None or _ORDER_OR_EXCEPTION_RE.search(form.text):
+        return False
+    consequence = (set(form.object) | set(form.action)) - GENERIC - LIGHT_VERBS
+    said = consequence & (clause.keys | clause.facts | clause.verbs)
+    if not (consequence & clause.denied or (clause.negated or clause.optional) and said):
+        return False
+    names = {n for n in _names(claim.text) if not set(n.split()) & (set(measure.MONTHS) | set(measure.WEEKDAYS))}
+    for text in claim.chunk_texts:
+        for sent in re.split(r"(?<=[.;])\s+", text):
+            if names & _names(sent) and any(a.dim == band.dimension and _in_band(a.lo, a.hi, band)
+                                            for a in measure.find_amounts(sent)):
+                return True
+    return False
+
+
 def doubt(form: Form, finding: Finding, claim: Claim) -> str | None:
     """Why a typed finding the readers call sure is still no ground to reject on, or None when the
     evidence is there. Amount findings: the rule read whole, its condition met by an amount the claim
@@ -191,7 +217,7 @@ def doubt(form: Form, finding: Finding, claim: Claim) -> str | None:
                     clause.keys | clause.facts | clause.verbs) and not _tied_to_rule(
                     form, claim, finding.end, clause.keys | clause.facts, clause.verbs):
                 return "the claim's duration belongs to another event than the rule's"
-    if finding.basis == "trigger_chunk":
+    if finding.basis == "trigger_chunk" and not _named_chunk_trigger(form, claim, clause):
         return "the amount that switches the rule on comes from a chunk"
     if finding.rule == "forbid" and clause is not None and not finding.firm:
         action = set(form.action) - LIGHT_VERBS - GENERIC
