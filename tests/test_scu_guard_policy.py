@@ -83,3 +83,18 @@ def test_the_bench_counts_verdicts_per_source() -> None:
     assert table["b"] == {"reject_wrong": 1}
     assert table["c"] == {"review_ok": 1, "review_alone_ok": 1}
     assert table["d"] == {"cleared_contra": 1}
+
+
+@pytest.mark.parametrize(
+    ("constraints", "claim", "want"),
+    [
+        # duty words of general English: "obliged", "compulsory" (the word-level reading; the typed reading
+        # does not read these constraints, so the word-level reading is the only one and may reject)
+        (["Visitors are obliged to sign the register."], "Visitors did not sign the register.", REJECT),
+        (["Visitors are obliged to sign the register."], "Visitors signed the register.", ("OK", "ok")),
+        (["Helmets are compulsory on the site."], "Helmets were optional on the site.", REJECT),
+    ],
+)
+def test_duty_and_approval_words_of_general_english(constraints: list[str], claim: str,
+                                                   want: tuple[str, str]) -> None:
+    assert verdict(constraints, claim) == want

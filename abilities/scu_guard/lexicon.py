@@ -118,7 +118,8 @@ PERMIT = _stems(
     "enough sufficient"
 )
 # obligation words: positive, but not permissions
-REQUIRE = _stems("must require required mandatory always need needs shall obligatory enforce enforced")
+REQUIRE = _stems("must require required mandatory always need needs shall obligatory enforce enforced obliged "
+                 "obligated compulsory")
 # generic "using" verbs: an affirmative use of something is an assertion about it
 USAGE = _stems(
     "use send store place put run deploy host live keep move pay export write save accept sign "
