@@ -59,7 +59,12 @@ def test_an_amount_rejects_only_with_its_evidence(constraint: str, claim: str, w
 def test_a_trigger_only_a_chunk_gives_is_reviewed() -> None:
     constraints = ["Crates heavier than 40 kg must be lifted with a hoist."]
     chunks = {"k1": "Crate C-7 weighs 55 kg."}
-    assert verdict(constraints, "Crate C-7 was lifted by hand without a hoist.", chunks) == REVIEW
+    # since round 9: the chunk states the amount of the very crate the claim names and the claim denies the
+    # consequence outright, so the trigger is no guess (tests/test_scu_guard_amounts_r9.py)
+    assert verdict(constraints, "Crate C-7 was lifted by hand without a hoist.", chunks) == REJECT
+    # a consequence told with an order ("before") is not broken by a denial alone: still a guess
+    ordered = ["Crates heavier than 40 kg must be inspected before they are lifted."]
+    assert verdict(ordered, "Crate C-7 was lifted on Friday and inspected on Monday.", chunks)[0] != "REJECT"
     assert verdict(constraints, "The 55 kg crate was lifted by hand without a hoist.") == REJECT
     # a consequence told by a count ("one porter" for "two porters") is a count matched by its noun: REVIEW
     # since round 9 (tests/test_scu_guard_policy.py)
