@@ -64,6 +64,9 @@ def test_each_finding_names_its_source_and_why_it_was_sorted_there() -> None:
     assert sources(FREEZER, "The blast freezer ran at -10 °C.") == ["typed numeric_bound/amount both"]
     assert sources(LIFT, "Eleven passengers rode in the lift at once.") == [
         "typed numeric_bound/count doubt: a count matched by its noun"]
+    # both readings name a doer, but the lexicon's doer check is the same guess as the typed one
+    assert sources(["Only pharmacists may dispense insulin."], "A pharmacy clerk dispensed insulin.") == [
+        "typed only_agent/event both, not firm"]
     assert sources(SHELF, "The bleach now sits on shelf 2.", ("Shelf 2 holds the ammonia.",)) == [
         "typed exclusion/event one reading"]
 

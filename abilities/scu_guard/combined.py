@@ -58,6 +58,9 @@ def forms_for(constraints: Sequence[str], given: Sequence[Form] = ()) -> tuple[l
 # joined the event readings in round 9: found by the typed reading alone they were wrong 8 times in 20 on the
 # sets the rules had not been tuned on ("the shore crabs were moved to Tank 15" read as housed with the octopus)
 EVENT_RULES = frozenset({"forbid", "require", "temporal", "order", "only_agent", "permit", "exclusion"})
+# event readings for which both readings agreeing is no evidence: the lexicon's doer check is the same guess as
+# the typed one, so such a finding stands only when it is firm
+BOTH_NOT_ENOUGH = frozenset({"only_agent"})
 # guesses the pair model is not asked about: a prohibited event found by the typed reading alone rests on
 # shared words (the rule's thing named for another reason), and the sets the model learned from hold
 # almost no such findings that were wrong, so its agreement there carries no evidence. The lexicon's amounts
@@ -160,7 +163,7 @@ def readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
     seen: set[str] = set()
     for f in typed:
         seen.add(f.constraint)
-        both = f.constraint in lex_by and f.rule != "only_agent"
+        both = f.constraint in lex_by and f.rule not in BOTH_NOT_ENOUGH
         kind = f"typed {f.rule}/{f.basis or 'event'}"
         if f.by_name or not f.arbitrable:
             # no text can tell who a name is, nor what a guessed band meant
@@ -177,7 +180,8 @@ def readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
             out.put(out.cleared, f, f"{kind} own amounts keep")
         else:
             out.unsure.append((f, f"typed {f.rule}"))
-            out.source[f] = f"{kind} {'guess' if not f.sure else f'doubt: {why}' if why else 'one reading'}"
+            alone = "both, not firm" if f.constraint in lex_by else "one reading"
+            out.source[f] = f"{kind} {'guess' if not f.sure else f'doubt: {why}' if why else alone}"
     for f in lexical:
         if f.constraint in seen or f.constraint in kept:
             continue  # kept: the reserved doer named with its qualifier is positive evidence
