@@ -194,3 +194,11 @@ LAB_BAN = "Pregnant staff must not enter the glaze lab."
 def test_a_permission_of_the_forbidden_thing(claim: str, want: tuple[str, str] | None) -> None:
     got = verdict([LAB_BAN], claim)
     assert got == want if want else got[0] != "REJECT"
+
+
+def test_an_exclusion_of_members_narrowed_by_a_time_is_a_guess() -> None:
+    """"a potter in their first 3 months": the keys of the members do not hold the time that narrows them."""
+    rule = "A trainee and a potter in their first 3 months after hiring must never fire a kiln together."
+    assert verdict([rule], "The trainee and Ana, a potter hired in 2019, fired kiln 2 together.")[0] != "REJECT"
+    plain = "Trainees and night staff must never fire a kiln together."
+    assert verdict([plain], "The trainees and the night staff fired kiln 2 together.") == REJECT

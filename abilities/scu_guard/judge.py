@@ -1730,6 +1730,9 @@ def check_exclusion(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         if len(f.exclusion) < 2:
             continue
         a_w, b_w = set(f.exclusion[0]), set(f.exclusion[1])
+        # members narrowed by an amount or a time ("a paramedic in their first 3 months after qualifying") are
+        # not read whole by their keys: a finding on them is a guess
+        whole = f.trigger is None and f.quantity is None
         a_own, b_own = a_w - b_w or a_w, b_w - a_w or b_w
         for c in claim.clauses:
             words = c.keys | c.facts
@@ -1741,7 +1744,7 @@ def check_exclusion(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             apart = re.search(r"\b(?:away from|apart|separate\w*|isolat\w*|different|another)\b", c.text, re.I)
             if has_a and has_b and not apart and (together or _contained(claim, c, a_own, b_own)):
                 out.append(_finding(f, claim, c.start, c.end, "exclusion",
-                                    f"the claim puts together what {f.text!r} keeps apart"))
+                                    f"the claim puts together what {f.text!r} keeps apart", sure=whole))
                 break
         else:
             texts = [claim.text] + list(claim.chunk_texts)
@@ -1751,7 +1754,7 @@ def check_exclusion(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             if place_a and place_a == place_b and in_claim and not re.search(
                     r"\b(?:not|never|no longer|away from|separate\w*|different|another|other)\b", claim.text, re.I):
                 out.append(_finding(f, claim, 0, len(claim.text), "exclusion",
-                                    f"the claim puts both of {f.text!r} in {place_a}"))
+                                    f"the claim puts both of {f.text!r} in {place_a}", sure=whole))
     return out
 
 
