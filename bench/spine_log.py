@@ -184,6 +184,10 @@ async def metis_appends(data_dir: Path, seconds: float, appenders: int, log_args
     threads = {k: time.clock_gettime(c) - thread0[k] for k, c in clocks.items()}
     stats = {k: v - stats0[k] for k, v in log_stats(rlog).items()}
     commits = rlog.commits_total - commits0
+    ckpt = getattr(rlog, "checkpointer", None)  # (older logs checkpoint inside a commit)
+    checkpoints = ({"checkpoints": ckpt.runs, "complete": ckpt.complete, "wal_frames_max": ckpt.frames_max,
+                    "gated": ckpt.gated, "gate_ms_max": round(ckpt.gate_max_s * 1e3, 3),
+                    "gate_ms_mean": round(ckpt.gate_s / max(1, ckpt.gated) * 1e3, 3)} if ckpt is not None else {})
     wal = data_dir / (DB_FILE + "-wal")
     wal_mb = round(wal.stat().st_size / 1e6, 1) if wal.exists() else 0.0
     rlog.close()
@@ -207,6 +211,7 @@ async def metis_appends(data_dir: Path, seconds: float, appenders: int, log_args
             "records_per_s": round(acked / elapsed, 1), "commits": commits,
             "records_per_commit": round(acked / max(1, commits), 1),
             "cpu_us_per_record": round(cpu / max(1, acked) * 1e6, 2), "where": where, "wal_mb_at_end": wal_mb,
+            "checkpointer": checkpoints,
             "append_p50_ms": ms(pct(latencies, 0.50)), "append_p99_ms": ms(pct(latencies, 0.99)),
             "all_acknowledged_on_disk": on_disk == acked, "verify_ok": report.ok,
             "verify_checked": report.checked, "verify_seconds": round(verify_s, 3)}
@@ -308,6 +313,10 @@ def main() -> None:
         (f"  {key} (per round)", "/".join(f"{w.get(key, 0):g}" for w in metis["where"]), "", "")
         for key in sorted({k for w in metis["where"] for k in w})
     ] + [
+        ("WAL checkpoints (complete; gated), most frames, gate ms mean/max (last round)",
+         "{checkpoints} ({complete}; {gated}), {wal_frames_max}, {gate_ms_mean}/{gate_ms_max}".format(
+             **metis["checkpointer"])
+         if metis["checkpointer"] else "in commits", "", ""),
         ("acked == on disk", f"{metis['acknowledged']}=={metis['on_disk']}", "", ""),
         ("verify_data_dir ok", f"{metis['verify_ok']}", "", ""),
     ])

@@ -83,9 +83,10 @@ CREATE TRIGGER IF NOT EXISTS merkle_nodes_no_delete BEFORE DELETE ON merkle_node
 # hashed from at most 2^(PERSIST_LEVEL-1) records when a proof needs them.
 PERSIST_LEVEL = 4
 CHECKPOINT_PAGES = 1000  # SQLite's default
+GATE = 4  # the checkpointer makes the writer pause for the WAL's reset once it holds this many times checkpoint_pages
 BACKSTOP = 16  # the writer checkpoints itself only once the WAL holds this many times checkpoint_pages
 PAGE = 4096
-ROW_BYTES = 120  # a row's columns besides the body, in the WAL (estimate)
+ROW_BYTES = 120  # a row's columns besides the body
 INSERT_NODE = "INSERT INTO merkle_nodes (level, idx, hash) VALUES (?, ?, ?)"
 INSERT = (
     "INSERT INTO records (seq, type, name, tenant, topic, action_id, ref, stream, body, hash) "
@@ -94,6 +95,13 @@ INSERT = (
 COLUMNS = "seq, type, name, tenant, topic, action_id, ref, stream, body, hash"
 TREE_HEAD_FILE = "tree_head.json"
 DB_FILE = "receipts.sqlite3"
+
+
+def commit_frames(body_bytes: int, rows: int) -> float:
+    """WAL frames a commit writes, estimated (measured: 50 records of 330-byte bodies wrote 18-21):
+    its rows' bytes over partly filled pages, plus the pages every commit rewrites (the Merkle
+    nodes' right edge at each level, the index runs, page 1)."""
+    return 1.4 * (body_bytes + ROW_BYTES * rows) / PAGE + 10
 
 
 def stream_key(tenant: str, topic: str) -> str:
@@ -366,7 +374,8 @@ class ReceiptLog(TreeProofs):
             self._wal.sync()
         self.signer = TreeHeadSigner.load_or_create(self.data_dir)
         if self.checkpoint_pages > 0:
-            self._checkpointer = WalCheckpointer(lambda: connect(self.path), self.path, self._gate)
+            self._checkpointer = WalCheckpointer(lambda: connect(self.path), self.path, self._gate,
+                                                 GATE * self.checkpoint_pages)
             self._checkpointer.start()
         self._syncer = threading.Thread(target=self._sync_loop, name="receipt-log-syncer", daemon=True)
         self._syncer.start()
@@ -431,6 +440,11 @@ class ReceiptLog(TreeProofs):
         self._listeners.append(listener)
 
     # -- appending ---------------------------------------------------------------------------
+
+    @property
+    def checkpointer(self) -> WalCheckpointer | None:
+        """The WAL's checkpointer (None when closed or ``checkpoint_pages`` is 0): its counters."""
+        return self._checkpointer
 
     @property
     def last_seq(self) -> int:
@@ -589,7 +603,7 @@ class ReceiptLog(TreeProofs):
         self._streams.committed(skeys, swritten, seq)
         self._tail = (seq, prev, tree)
         if self._checkpointer is not None and rows:
-            self._unchecked += (sum(len(r[8]) for r in rows) + ROW_BYTES * len(rows)) / PAGE + 4
+            self._unchecked += commit_frames(sum(len(r[8]) for r in rows), len(rows))
             if self._unchecked >= self.checkpoint_pages:
                 self._unchecked = 0.0
                 self._checkpointer.request()

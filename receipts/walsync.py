@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -73,27 +74,30 @@ class WalCheckpointer:
     ``wal_autocheckpoint``: that commit copies ~4 MB into the database file and syncs both files,
     a third of the writer's SQLite time and the slowest commits (every appender waiting on that
     batch waits for the copy). Here the writer only ``request``s one, and this thread copies the
-    WAL with ``PASSIVE`` checkpoints (they never block the writer or readers) until what is left
-    is small, syncs the database file, then takes ``gate`` (the writer holds it around each
-    transaction) for one last pass over the few frames committed meanwhile. Only a checkpoint
-    that finds no frame left lets the writer's next transaction start the WAL over from its
-    beginning; without the gate a busy writer always commits during the pass, and the WAL only
-    grows. SQLite still syncs the WAL before it copies and the database file after a complete
-    copy, as in its own checkpoint.
+    WAL with ``PASSIVE`` checkpoints (they never block the writer or readers), pass after pass
+    until one finds no frame left: only then does the writer's next transaction start the WAL
+    over from its beginning, which happens when a pass ends while the writer is between
+    transactions. A writer that is never idle at that moment would let the WAL grow without end,
+    so once it holds ``gate_frames`` (it was not started over since) this thread syncs the database file (what it copied reaches
+    the disk outside the gate), then takes ``gate`` (the writer holds it around each
+    transaction) for one last pass over the few frames committed meanwhile; the writer waits
+    for that pass (two syncs: milliseconds on a busy disk), so it is the exception. SQLite still
+    syncs the WAL before it copies and the database file after a complete copy, as in its own
+    checkpoint.
 
     ``connect`` opens the thread's connection (in the thread). ``close`` stops the thread and
     closes the connection: it is woken by the same event as a request, so it never waits on more
     than the checkpoint running at that moment."""
 
-    __slots__ = ("_connect", "_db", "_gate", "_stop", "_thread", "_wake", "catch_up", "error", "frames_max",
-                 "runs", "complete")
+    __slots__ = ("_connect", "_db", "_gate", "_stop", "_thread", "_wake", "complete", "error", "frames_max",
+                 "gate_frames", "gate_max_s", "gate_s", "gated", "runs")
 
     def __init__(self, connect: Callable[[], sqlite3.Connection], database: Path, gate: threading.Lock,
-                 catch_up: int = 64, name: str = "receipt-log-checkpointer") -> None:
+                 gate_frames: int = 4000, name: str = "receipt-log-checkpointer") -> None:
         self._connect = connect
         self._db = database
         self._gate = gate
-        self.catch_up = catch_up  # frames left after which the last pass is taken under the gate
+        self.gate_frames = gate_frames  # a WAL this large is finished under the gate
         self._wake = threading.Event()
         self._stop = False
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
@@ -101,6 +105,8 @@ class WalCheckpointer:
         self.complete = 0  # of those, how many ended with every committed frame copied
         self.frames_max = 0  # the largest WAL seen (frames): stays near the request size while resets happen
         self.error: str | None = None  # the last checkpoint's failure (logged; the next request retries)
+        self.gated = 0  # checkpoints finished under the gate
+        self.gate_s = self.gate_max_s = 0.0  # time the gate was held (the writer waits at most that long)
 
     def start(self) -> None:
         self._thread.start()
@@ -115,11 +121,11 @@ class WalCheckpointer:
         if self._thread.ident is not None:
             self._thread.join()
 
-    def _pass(self, conn: sqlite3.Connection) -> int:
-        """One PASSIVE checkpoint; the frames it left uncopied."""
+    def _pass(self, conn: sqlite3.Connection) -> tuple[int, int]:
+        """One PASSIVE checkpoint: the WAL's frames, and those it left uncopied."""
         _busy, frames, copied = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
         self.frames_max = max(self.frames_max, frames)
-        return frames - copied
+        return frames, frames - copied
 
     def _run(self) -> None:
         conn = self._connect()
@@ -139,15 +145,23 @@ class WalCheckpointer:
 
     def _checkpoint(self, conn: sqlite3.Connection) -> None:
         self.runs += 1
-        for _ in range(4):  # each pass copies what the writer committed during the one before
-            if self._pass(conn) <= self.catch_up or self._stop:
+        frames = left = 0
+        for _ in range(8):  # each pass copies what the writer committed during the one before
+            frames, left = self._pass(conn)
+            if left <= 0 or self._stop:
                 break
-        fd = os.open(self._db, os.O_RDWR | getattr(os, "O_CLOEXEC", 0))
-        try:  # the copied pages reach the disk now, so the sync under the gate has little to write
-            _datasync(fd)
-        finally:
-            os.close(fd)
-        with self._gate:
-            left = self._pass(conn)
-        if left == 0:
+        if frames >= self.gate_frames:  # no pass ended while the writer was idle: make it pause for one
+            fd = os.open(self._db, os.O_RDWR | getattr(os, "O_CLOEXEC", 0))
+            try:  # the copied pages reach the disk now, so the sync under the gate has little to write
+                _datasync(fd)
+            finally:
+                os.close(fd)
+            with self._gate:
+                t0 = time.perf_counter()
+                frames, left = self._pass(conn)
+                held = time.perf_counter() - t0
+            self.gated += 1
+            self.gate_s += held
+            self.gate_max_s = max(self.gate_max_s, held)
+        if left <= 0:
             self.complete += 1
