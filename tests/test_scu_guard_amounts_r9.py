@@ -223,3 +223,10 @@ def test_a_chunk_trigger_with_an_order_in_the_rule_stays_a_guess() -> None:
     rule = ["Work on a job quoted above £300 must not start before the customer approves the quote in writing."]
     chunks = {"c1": "Job 88: quote £450 for a new lock; written approval arrived on Thursday 14 May."}
     assert verdict(rule, "Work on job 88 started on Friday 15 May.", chunks)[0] != "REJECT"
+
+
+def test_an_amount_tied_to_the_rule_by_its_unit_alone_is_a_guess() -> None:
+    rule = ["The blast exclusion zone must extend at least 500 metres from the blast site."]
+    # the sentence speaks of a crusher pad, not of the zone: the length is the rule's only by its unit
+    assert verdict(rule, "The crusher pad lies just 80 m from the pit edge.") == REVIEW
+    assert verdict(rule, "The exclusion zone extended only 80 m from the blast site.") == REJECT

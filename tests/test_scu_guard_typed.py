@@ -189,7 +189,8 @@ def test_typed_reading_on_fresh_sentences(constraints: list[str], claim: str, ch
 # "the quarry road reopened while blasting was still under way") is no guess and is rejected, nor is a doer of another role tied by grammar to the reserved verb and its
 # thing ("The boiler was repaired by an apprentice")
 GUESSED = frozenset({
-    "Order Q-17 shipped without any approval.",
+    # (round 9, amounts: "Order Q-17 shipped without any approval." left this set: the chunk states the amount of
+    # the very order the claim names and the claim denies the consequence outright, so it is a REJECT)
     "Hunting is fine in mid-April.",
     "Boiler 3 gets its next inspection in 2029.",
     # round 9 decision policy (combined.py): an exclusion read by the typed reading alone, and a count matched
