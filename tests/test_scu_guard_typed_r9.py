@@ -29,11 +29,12 @@ WASH = "Only staff who have completed affineur training may apply rind washes."
 def test_a_doer_is_tied_to_the_verb_it_is_the_subject_or_agent_of() -> None:
     """The reading records, per doer, the verb it does and that verb's own objects."""
     c = read_claim("The glaze kiln was fired by a glazer, and the potter trimmed the bowls.").clauses
-    doers = {t: (v, things, role) for cl in c for t, (v, things, role) in cl.doers.items()}
+    doers = {t: info for cl in c for t, info in cl.doers.items()}
     assert doers["a glazer"][0] == "fir" and "kiln" in doers["a glazer"][1] and doers["a glazer"][2]
+    assert doers["a glazer"][3] == "glazer"
     assert doers["the potter"][0] == "trim" and "bowl" in doers["the potter"][1]
     named = read_claim("Mira Holt fired the glaze kiln.").clauses[0].doers
-    assert [r for _, _, r in named.values()] == [False]  # a bare name gives no role
+    assert [info[2] for info in named.values()] == [False]  # a bare name gives no role
 
 
 @pytest.mark.parametrize(("rule", "claim", "want"), [

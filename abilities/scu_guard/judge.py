@@ -89,8 +89,8 @@ class Clause:
     facts: set[str] = field(default_factory=set)
     named: set[str] = field(default_factory=set)
     # agent text -> (key of the verb it is the subject or "by" agent of, the keys of that verb's own
-    # objects, is it a common noun phrase: a role, not a name or a pronoun)
-    doers: dict[str, tuple[str, set[str], bool]] = field(default_factory=dict)
+    # objects, is it a common noun phrase: a role, not a name or a pronoun, the key of its head noun)
+    doers: dict[str, tuple[str, set[str], bool, str]] = field(default_factory=dict)
 
 
 def _clause_heads(doc: Any) -> list[Any]:
@@ -165,7 +165,7 @@ def read_clauses(claim: str) -> list[Clause]:
             re.search(r"\b(?:stays?|remains?|kept|keeps?|is|are|was|were|turned|switched|left)\s+"
                       r"(?:off|closed|shut|disabled|locked)\b", low))
         agents = []
-        doers: dict[str, tuple[str, set[str], bool]] = {}
+        doers: dict[str, tuple[str, set[str], bool, str]] = {}
         for t in toks:
             if t.dep_ == "agent":
                 for p in t.children:
@@ -196,7 +196,7 @@ def read_clauses(claim: str) -> list[Clause]:
     return out
 
 
-def _doer_of(verb: Any, doer: Any) -> tuple[str, set[str], bool]:
+def _doer_of(verb: Any, doer: Any) -> tuple[str, set[str], bool, str]:
     """What a doer is tied to by grammar: the verb it is the subject or passive agent of, that verb's own
     objects (its direct object, or its passive subject: "the burn was ignited by X"), and whether the doer
     is named by a role ("a seasonal firefighter", "Jamie Ortiz, one of our volunteer docents") rather than
@@ -205,7 +205,7 @@ def _doer_of(verb: Any, doer: Any) -> tuple[str, set[str], bool]:
     things = set(keys(w for o in objs for w in o.subtree)) - set(keys(doer.subtree))
     role = doer.pos_ == "NOUN" or (doer.pos_ == "PROPN" and any(
         c.dep_ == "appos" and c.pos_ == "NOUN" for c in doer.children))
-    return key(verb), things, role
+    return key(verb), things, role, key(doer)
 
 
 def _noun_mods(tokens: Iterable[Any]) -> dict[str, set[str]]:
@@ -1041,7 +1041,7 @@ def _firm_duty_drop(form: Form, claim: Claim, c: Clause) -> bool:
     return True
 
 
-def _permits_forbidden(form: Form, c: Clause) -> bool:
+def _permits_forbidden(form: Form, c: Clause, claim_doc: Any) -> bool:
     """Does the clause grant, as a permission, the very thing a plain prohibition forbids ("Lithium batteries
     can go by air if ..." for "must never be shipped by air", "Poll workers may wear campaign hats inside")?
     A permission needs no verb of the rule's: it names the forbidden thing itself, in full, for the rule's
@@ -1053,20 +1053,20 @@ def _permits_forbidden(form: Form, c: Clause) -> bool:
     subj = set(form.subject) - GENERIC
     obj = set(form.object) - GENERIC - subj
     named = (bool(obj) and _stem_hits(obj, words) == len(obj)) or (not obj and _stem_hits(subj, words) == len(subj))
-    return named and bool(subj) and _stem_hits(subj, words) >= 1 and _grants(c)
+    return named and bool(subj) and _stem_hits(subj, words) >= 1 and _grants(c, claim_doc)
 
 
 _GRANT_WORDS = frozenset({"fine", "ok", "okay", "acceptable", "welcome", "allowed", "permitted", "free"})
 
 
-def _grants(c: Clause) -> bool:
+def _grants(c: Clause, doc: Any) -> bool:
     """Is the clause's permission grammatical: a modal of permission on its verb ("can go", "may wear"), a
     verb of permission, or a predicate of permission ("is fine")? Not a word that only looks like one ("the
-    open evening")."""
-    doc = parse(c.text)
+    open evening"). ``doc`` is the claim's parse (the clause's own tokens are read, no new parse)."""
+    span = [t for t in doc if c.start <= t.idx < c.end]
     return any((t.dep_ == "aux" and t.lower_ in ("may", "can", "could", "might")) or
                (t.pos_ == "VERB" and t.lemma_ in ("allow", "permit")) or
-               (t.lower_ in _GRANT_WORDS and t.dep_ in ("acomp", "ROOT", "attr", "conj", "oprd")) for t in doc)
+               (t.lower_ in _GRANT_WORDS and t.dep_ in ("acomp", "ROOT", "attr", "conj", "oprd")) for t in span)
 
 
 def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
@@ -1095,7 +1095,7 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                         or ((set(f.object) | set(f.subject)) & c.denied):
                     continue
                 out.append(_finding(f, claim, c.start, c.end, "forbid", f"the claim does what {f.text!r} forbids",
-                                    firm=_permits_forbidden(f, c)))
+                                    firm=_permits_forbidden(f, c, parse(claim.text))))
             elif f.modality == "must":
                 if set(f.action) & NEGATING:
                     continue  # "X rejects null keys": a denial stated as a duty; the lexicon reads it
@@ -1428,7 +1428,7 @@ def _other_role_does(form: Form, c: Clause, words: set[str], text: str,
     info = c.doers.get(text)
     if info is None:
         return False
-    verb, things, role = info
+    verb, things, role, head = info
     if not role or verb not in form.action or verb in LIGHT_VERBS:
         return False
     thing = _rule_thing(form.text, tuple(form.action))
@@ -1437,7 +1437,6 @@ def _other_role_does(form: Form, c: Clause, words: set[str], text: str,
     alts = _alternatives(form)
     if any(need and all(_has(words, k) for k in need) for need in alts):
         return False
-    head = key(parse(text)[:].root) if text.strip() else ""
     reserved = set(form.agents) | set(form.agent_qualifiers) | set().union(*alts) if alts else set(form.agents)
     for chunk in claim_chunks:
         for sent in split_sentences(chunk):
