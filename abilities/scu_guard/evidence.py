@@ -180,6 +180,16 @@ def _named_chunk_trigger(form: Form, claim: Claim, clause: Clause | None) -> boo
     return False
 
 
+_RULE_WORDS = frozenset(light_keys("must shall may should not never no only any every each all above below over under "
+                                   "exceed exceeds than within least most more less kept keep be is are"))
+
+
+def _content_keys(text: str) -> set[str]:
+    """The keys of a rule's words, without its duty, direction and unit words and without its numbers."""
+    units = {w for a in measure.find_amounts(text) for w in light_keys(a.text)}
+    return set(light_keys(text)) - _RULE_WORDS - units
+
+
 def _speaks_of_rule(form: Form, claim: Claim, start: int) -> bool:
     """Does the sentence of the amount name any of the rule's own words (its subject, action or thing)? An
     amount tied to the rule by its unit alone ("the crusher pad, 80 m from blast 48" against "the exclusion
@@ -189,7 +199,8 @@ def _speaks_of_rule(form: Form, claim: Claim, start: int) -> bool:
     s0 = max([0] + [m.end() for m in re.finditer(r"[.!?;]\s+", text[:start])])
     stop = re.search(r"[.!?;](?:\s|$)", text[start:])
     s1 = start + stop.start() if stop else len(text)
-    words = (set(form.subject) | set(form.object) | set(form.action)) - GENERIC - LIGHT_VERBS - _BOUND_WORDS
+    words = ((set(form.subject) | set(form.object) | set(form.action) | _content_keys(form.text))
+             - GENERIC - LIGHT_VERBS - _BOUND_WORDS)
     said = set(light_keys(text[s0:s1])).union(*(c.keys | c.verbs for c in claim.clauses
                                                 if c.start < s1 and s0 < c.end))
     # the claim's own amount switching the rule's condition on ties the sentence to the rule ("A 12-year-old
