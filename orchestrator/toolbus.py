@@ -93,6 +93,9 @@ async def handle_request(session: Session, service: Any, req: Request) -> dict[s
     return None if req.notification else response
 
 
+_PROTOCOL_ATTRS = ("conn", "writable", "disconnected", "close_sent", "transport", "loop")
+
+
 class _Frames:
     """Text frames written straight to uvicorn's sans-I/O WebSocket protocol, one socket write per
     event-loop turn for all of them (in order). Built only for that protocol (``attach``)."""
@@ -110,7 +113,15 @@ class _Frames:
             from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
         except ImportError:  # pragma: no cover - uvicorn without the sans-I/O protocol
             return None
-        return _Frames(proto) if isinstance(proto, WebSocketsSansIOProtocol) else None
+        if not isinstance(proto, WebSocketsSansIOProtocol):
+            return None
+        # Internals of that protocol (as in uvicorn 0.54; 0.35 has no `disconnected`): a release without any of
+        # them gets the ASGI path, slower but correct, instead of a broken connection.
+        if not all(hasattr(proto, name) for name in _PROTOCOL_ATTRS):
+            return None
+        if not all(callable(getattr(proto.conn, name, None)) for name in ("send_text", "data_to_send")):
+            return None
+        return _Frames(proto)
 
     @property
     def writable(self) -> bool:
