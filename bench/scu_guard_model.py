@@ -34,7 +34,7 @@ from abilities.scu_guard.combined import Clearer, detect, forms_for  # noqa: E40
 from abilities.scu_guard.evaluate import judge, load_cases  # noqa: E402
 from abilities.scu_guard.pair_features import matrix  # noqa: E402
 from abilities.scu_guard.retrieval import retrieve  # noqa: E402
-from bench.scu_guard_unseen import report, set_path  # noqa: E402
+from bench.scu_guard_unseen import report, row_for, set_path  # noqa: E402
 from bench.spine_common import write_result  # noqa: E402
 
 DEFAULT_SETS = [f"heldout_v{n}" for n in range(9, 17)]
@@ -43,15 +43,7 @@ ARBITERS = {"guard": pair_model.agrees, "rules_only": None}
 
 def rows_for(cases: list[dict[str, Any]], arbiter: Any) -> list[dict[str, Any]]:
     """One row per case in the shape ``bench.scu_guard_unseen.report`` reads, with a chosen arbiter."""
-    out = []
-    for case in cases:
-        got = judge(case, arbiter=arbiter)
-        exp = case["expect"]
-        out.append({"id": case["id"], "domain": case.get("domain", "?"), "kind": case.get("kind", "?"),
-                    "cause": case.get("cause", "?"), "want": exp["reason"] == "constraint_contradiction",
-                    "got": got.reason == "constraint_contradiction", "reason": got.reason,
-                    "verdict_ok": got.verdict == exp["verdict"]})
-    return out
+    return [row_for(case, judge(case, arbiter=arbiter)) for case in cases]
 
 
 def cleared_counts(cases: list[dict[str, Any]], clearer: Clearer) -> dict[str, int]:

@@ -63,25 +63,26 @@ def _figures(rows: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def row_for(case: dict[str, Any], got: Any) -> dict[str, Any]:
+    """One case's row: wanted/got contradiction, verdict right or not, and (when the guard's own detector
+    answered) the sources of the findings that made the REJECT, the REVIEW and the cleared ones."""
+    exp = case["expect"]
+    r = got.readings
+    return {
+        "id": case["id"], "domain": case.get("domain", "?"), "kind": case.get("kind", "?"),
+        "cause": case.get("cause", "?"), "want": exp["reason"] == "constraint_contradiction",
+        "ok_claim": exp["verdict"] == "OK",
+        "got": got.reason == "constraint_contradiction", "reason": got.reason,
+        "verdict_ok": got.verdict == exp["verdict"],
+        "rejected_by": sorted({r.source.get(f, "?") for f in got.contradictions}) if r else [],
+        "reviewed_by": sorted({r.source.get(f, "?") for f in got.suspected}) if r else [],
+        "cleared_by": sorted({r.source.get(f, "?") for f in r.cleared}) if r else [],
+    }
+
+
 def run(cases: list[dict[str, Any]], detector: Any) -> list[dict[str, Any]]:
-    """One row per case: wanted/got contradiction, verdict right or not, and (for the guard's own detector)
-    the sources of the findings that made the REJECT, the REVIEW and the cleared ones."""
-    rows = []
-    for case in cases:
-        got = judge(case, detector)
-        exp = case["expect"]
-        r = got.readings
-        rows.append({
-            "id": case["id"], "domain": case.get("domain", "?"), "kind": case.get("kind", "?"),
-            "cause": case.get("cause", "?"), "want": exp["reason"] == "constraint_contradiction",
-            "ok_claim": exp["verdict"] == "OK",
-            "got": got.reason == "constraint_contradiction", "reason": got.reason,
-            "verdict_ok": got.verdict == exp["verdict"],
-            "rejected_by": sorted({r.source.get(f, "?") for f in got.contradictions}) if r else [],
-            "reviewed_by": sorted({r.source.get(f, "?") for f in got.suspected}) if r else [],
-            "cleared_by": sorted({r.source.get(f, "?") for f in r.cleared}) if r else [],
-        })
-    return rows
+    """One row per case (``row_for``) as ``detector`` answers it."""
+    return [row_for(case, judge(case, detector)) for case in cases]
 
 
 def _group(source: str) -> str:
