@@ -653,6 +653,8 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
     if len(claim.weekdays) >= 2 and band.business_days:
         (w1, _, s1, _), (w2, _, _, e2) = claim.weekdays[0], claim.weekdays[1]
         cal = (w2 - w1) % 7 or 7
+        if len(dates) >= 2 and (dates[1].first - w2 - dates[0].first + w1) % 7 == 0:  # the dates give the weeks
+            cal = dates[1].first - dates[0].first
         base = dt.date(2001, 1, 1 + w1).toordinal()  # 1 Jan 2001 was a Monday
         n = measure.business_days_between(base, base + cal)
         out.append((n * 86400.0, True, s1, e2, True))

@@ -1,0 +1,29 @@
+"""scu_guard typed readings of round 9 (second part): readings that had rejected claims that keep the
+rules. Real spaCy parses; sentences written for these tests, none is in the labelled sets."""
+
+from __future__ import annotations
+
+from abilities.lock import lock_constraints
+from abilities.scu_guard.check import run_checks
+from abilities.scu_guard.combined import forms_for
+
+
+def verdict(constraints: list[str], claim: str, chunks: dict[str, str] | None = None) -> tuple[str, str]:
+    chunks = chunks or {"k0": "Log of the day."}
+    lock = lock_constraints(constraints)
+    answer = {"claim": claim, "citations": list(chunks), "constraints_echo": constraints}
+    r = run_checks(lock, list(chunks), answer, forms=forms_for(constraints)[0], chunk_texts=chunks)
+    return r.verdict, r.reason
+
+
+OK = ("OK", "ok")
+REJECT = ("REJECT", "constraint_contradiction")
+KEEP = "A retained sample of every dispatched lot must be kept for at least 10 business days after dispatch."
+
+
+def test_two_dates_the_claim_gives_are_read_before_their_weekdays() -> None:
+    """Tuesday .. Monday alone is 4 business days; the dates (3 .. 23 March) give 14: the dates count."""
+    claim = "Lot K-7 was dispatched on Tuesday 3 March 2026 and its retained sample was kept until Monday 23 March 2026."
+    assert verdict([KEEP], claim) == OK
+    short = "Lot K-7 was dispatched on Tuesday 3 March 2026 and its retained sample was kept until Monday 9 March 2026."
+    assert verdict([KEEP], short) == REJECT
