@@ -27,3 +27,12 @@ def test_two_dates_the_claim_gives_are_read_before_their_weekdays() -> None:
     assert verdict([KEEP], claim) == OK
     short = "Lot K-7 was dispatched on Tuesday 3 March 2026 and its retained sample was kept until Monday 9 March 2026."
     assert verdict([KEEP], short) == REJECT
+
+
+def test_a_deadline_counts_from_the_entry_that_names_the_claims_thing() -> None:
+    """A list chunk dates each lot's result; the deadline counts from L-114's own, not from the first."""
+    rule = "A lot with a failed moisture test must be quarantined within 2 business days of the result."
+    chunks = {"k1": "Moisture results: L-110 passed, reported 4 May 2026. L-112 passed, reported 6 May 2026. "
+                    "L-114 failed, reported Friday 8 May 2026."}
+    assert verdict([rule], "Lot L-114 was quarantined on Tuesday 12 May 2026.", chunks) == OK
+    assert verdict([rule], "Lot L-114 was quarantined on Friday 15 May 2026.", chunks) == REJECT

@@ -483,16 +483,24 @@ def _best_forms(a: measure.Amount, clause: Clause, forms: Sequence[Form], trigge
 
 
 def _reference_ordinal(form: Form, claim: Claim) -> int | None:
-    """The date of the event a deadline counts from, when a cited chunk (or the claim) dates it."""
+    """The date of the event a deadline counts from, when a cited chunk (or the claim) dates it; of a list
+    chunk ("Results: B-301 negative, reported 28 April. B-304 positive, reported 13 February.") the dated
+    entry that names the thing the claim names, else the first sentence naming the event."""
     ref = set(form.quantity.reference) if form.quantity else set()
     if not ref:
         return None
+    names = _entities(claim.text)
     for text in claim.chunk_texts:
-        for sent in split_sentences(text):
-            if ref & light_keys(sent):
-                ds = measure.find_dates(sent)
-                if ds:
-                    return ds[0].first
+        sents = split_sentences(text)
+        if not any(ref & light_keys(sent) for sent in sents):
+            continue
+        dated = [(sent, measure.find_dates(sent)) for sent in sents]
+        own = [ds for sent, ds in dated if ds and names & _entities(sent)]
+        if own:
+            return own[0][0].first
+        for sent, ds in dated:
+            if ds and ref & light_keys(sent):
+                return ds[0].first
     return None
 
 
