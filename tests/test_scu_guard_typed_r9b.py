@@ -6,6 +6,7 @@ from __future__ import annotations
 from abilities.lock import lock_constraints
 from abilities.scu_guard.check import run_checks
 from abilities.scu_guard.combined import forms_for
+from abilities.scu_guard.judge import read_claim
 
 
 def verdict(constraints: list[str], claim: str, chunks: dict[str, str] | None = None) -> tuple[str, str]:
@@ -36,3 +37,18 @@ def test_a_deadline_counts_from_the_entry_that_names_the_claims_thing() -> None:
                     "L-114 failed, reported Friday 8 May 2026."}
     assert verdict([rule], "Lot L-114 was quarantined on Tuesday 12 May 2026.", chunks) == OK
     assert verdict([rule], "Lot L-114 was quarantined on Friday 15 May 2026.", chunks) == REJECT
+
+
+DRIVE = "A driver must not drive for more than 4 hours without a break."
+TRAIN = "Every driver must complete at least 12 hours of training in each calendar year."
+
+
+def test_a_fronted_no_phrase_with_inversion_denies_its_clause() -> None:
+    """ "At no point did ..." is a denial: a length it denies states no length, short of no minimum."""
+    for claim in ("At no point did either driver drive for longer than 4 hours without a break.",
+                  "Under no circumstances did the driver drive for more than 4 hours without a break."):
+        assert read_claim(claim).clauses[0].negated
+        assert verdict([DRIVE, TRAIN], claim) == OK
+    assert not read_claim("In no time, the crew had the fire out.").clauses[0].negated  # no inversion
+    assert verdict([DRIVE], "At one point the driver drove for 5 hours without a break.") == REJECT
+

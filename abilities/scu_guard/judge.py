@@ -135,7 +135,7 @@ def read_clauses(claim: str) -> list[Clause]:
             t.dep_ in ("nsubj", "nsubjpass") and t.head.i in chain_ids and (
                 t.lower_ in ("nobody", "none", "noone") or any(c.lower_ == "no" and c.dep_ == "det" for c in t.children)
                 or any(c.dep_ == "neg" for c in t.children))  # "Not one of the discharges went out untested"
-            for t in toks)
+            for t in toks) or _negative_front(h, toks)
         denied: set[str] = set()
         for t in toks:  # "left his probe at the hut", "left the harness behind": not taken along
             if t.lemma_ == "leave" and any(c.lower_ in ("at", "behind", "in") for c in t.children):
@@ -264,6 +264,17 @@ def _entities(text: str) -> set[str]:
     """The names of a text that name a thing, not a date ("April 2026" is no entry's name)."""
     return {n for n in _names(text) if not _CALENDAR_RE.search(n)}
 
+
+
+def _negative_front(h: Any, toks: list[Any]) -> bool:
+    """ "At no point did either driver ...", "Under no circumstances was ...": a fronted phrase of "no"
+    with the auxiliary before the subject (an inversion; "In no time, the crew had ..." keeps its order)."""
+    front = any(t.dep_ == "prep" and t.head.i == h.i and t.i < h.i and any(
+        p.dep_ == "pobj" and any(c.lower_ == "no" and c.dep_ == "det" for c in p.children) for p in t.children)
+        for t in toks)
+    subj = [t.i for t in toks if t.dep_ in ("nsubj", "nsubjpass") and t.head.i == h.i]
+    aux = [t.i for t in toks if t.dep_ in ("aux", "auxpass") and t.head.i == h.i]
+    return front and bool(subj) and bool(aux) and min(aux) < min(subj)
 
 def _list_sentences(text: str) -> list[str]:
     """Sentences of a chunk, a list of entries separated by semicolons kept as one sentence."""
@@ -694,12 +705,17 @@ def _names_the_limit(claim: Claim, a: measure.Amount, band: Band) -> bool:
     return False
 
 
+
+def _negation_read(text: str, a: measure.Amount) -> bool:
+    """Whether the amount's own words already hold the clause's negation ("never fewer than 13")."""
+    return measure.direction_info(text, a.start, a.end)[1]
+
 def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     out = []
     own = {id(a) for a, _ in claim.amounts}
     for a, clause in claim.amounts + claim.chunk_amounts:
-        if clause.negated and a.direction == "eq":
-            continue  # "the level was not 8 ft"
+        if clause.negated and (a.direction == "eq" or a.direction == "min" and id(a) in own and not _negation_read(claim.text, a)):
+            continue  # "the level was not 8 ft"; "at no point ... longer than 30 minutes" states no length
         for f in _best_forms(a, clause, forms, trigger=False):
             band = f.quantity
             assert band is not None
