@@ -52,3 +52,13 @@ def test_a_fronted_no_phrase_with_inversion_denies_its_clause() -> None:
     assert not read_claim("In no time, the crew had the fire out.").clauses[0].negated  # no inversion
     assert verdict([DRIVE], "At one point the driver drove for 5 hours without a break.") == REJECT
 
+
+def test_a_time_a_rule_only_allows_is_not_the_forbidden_one() -> None:
+    """ "may only begin after 21:00": the hours before 21:00 are closed, the evening after it is open."""
+    rule = "Karaoke sessions may only begin after 21:00."
+    chunks = {"k1": "Friday karaoke night."}
+    assert verdict([rule], "Friday's karaoke session began at 21:30.", chunks) == OK
+    assert verdict([rule], "Friday's karaoke session began at 20:15.", chunks) == REJECT
+    assert verdict(["No amplified music may be played after 23:00."],
+                   "Amplified music was played at 23:30 on Friday.", chunks) == REJECT  # a plain prohibition
+

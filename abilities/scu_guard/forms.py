@@ -268,10 +268,13 @@ def understand(text: str) -> Form | None:
     # clock windows
     if times and not amounts:
         t0 = times[0]
+        # "permitted only between 20:00 and 06:00", "may only begin after 20:00": the time named is the allowed one
+        only_allowed = not deny and bool(re.search(
+            r"\b(?:permitted|allowed|may|can)\b.{0,30}\bonly\b|\bonly\b.{0,30}\b(?:permitted|allowed|may|can)\b",
+            low[: t0.start]))
         if len(times) >= 2 and re.search(r"\bbetween\b|\bfrom\b", low):
             form.window = Window(kind="clock", start=t0.minutes, end=times[1].minutes)
-            if re.search(r"\b(?:permitted|allowed|may|can)\b.{0,30}\bonly\b|\bonly\b.{0,30}\b(?:permitted|allowed|may|can)\b",
-                         low[: t0.start]) and not deny:  # "permitted only between 20:00 and 06:00": the rest is closed
+            if only_allowed:  # the rest is closed
                 form.window = Window(kind="clock", start=times[1].minutes, end=t0.minutes)
             elif form.modality == "must" and not deny and re.search(r"\bbetween\b", low[: t0.start]) and \
                     not re.search(r"\bmust\s+(?:be|remain|stay|keep|not)\b", low):
@@ -279,9 +282,11 @@ def understand(text: str) -> Form | None:
                 # forbidden window is the rest of the day ("must be closed between ..." names a state instead)
                 form.window = Window(kind="clock", start=times[1].minutes, end=t0.minutes)
         elif re.search(r"\bbefore\b", low[: t0.start]):
-            form.window = Window(kind="clock", start=0, end=t0.minutes)
+            form.window = Window(kind="clock", start=t0.minutes, end=24 * 60) if only_allowed else \
+                Window(kind="clock", start=0, end=t0.minutes)
         elif re.search(r"\bafter\b", low[: t0.start]):
-            form.window = Window(kind="clock", start=t0.minutes, end=24 * 60)
+            form.window = Window(kind="clock", start=0, end=t0.minutes) if only_allowed else \
+                Window(kind="clock", start=t0.minutes, end=24 * 60)
         if form.window is not None and re.search(r"\bclosed\b", low):
             form.modality = "must_not"
             form.action = ["open"]
