@@ -6,7 +6,7 @@ from __future__ import annotations
 from abilities.lock import lock_constraints
 from abilities.scu_guard.check import run_checks
 from abilities.scu_guard.combined import forms_for
-from abilities.scu_guard.judge import read_claim
+from abilities.scu_guard.judge import _entities, read_claim
 
 
 def verdict(constraints: list[str], claim: str, chunks: dict[str, str] | None = None) -> tuple[str, str]:
@@ -62,3 +62,9 @@ def test_a_time_a_rule_only_allows_is_not_the_forbidden_one() -> None:
     assert verdict(["No amplified music may be played after 23:00."],
                    "Amplified music was played at 23:30 on Friday.", chunks) == REJECT  # a plain prohibition
 
+
+def test_names_that_begin_like_a_month_are_names() -> None:
+    """Only whole month and weekday words make a name a date: "Marta", "Janet", "Decker" name people."""
+    got = _entities("Marta Ruiz and Janet Cole met Sam Decker on 3 March 2026; report of April 2026.")
+    assert {"marta ruiz", "janet cole", "sam decker"} <= got
+    assert not any("april" in n or "march" in n for n in got)

@@ -256,8 +256,9 @@ def chunk_facts(claim: str, chunk_texts: Sequence[str]) -> list[tuple[str, str]]
     return [(n, sent) for n, sent, _ in entry_facts(claim, chunk_texts)]
 
 
-_CALENDAR_RE = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\b(?:mon|tues|wednes|thurs|"
-                          r"fri|satur|sun)day\b", re.I)
+# whole month and weekday words: "Marta", "Janet", "Augustine" are names, not dates
+_CALENDAR_RE = re.compile(r"\b(?:" + "|".join(sorted(measure.MONTHS, key=len, reverse=True)) + r")\b|\b(?:mon|tues|"
+                          r"wednes|thurs|fri|satur|sun)day\b", re.I)
 
 
 def _entities(text: str) -> set[str]:
