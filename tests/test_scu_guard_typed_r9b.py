@@ -68,3 +68,11 @@ def test_names_that_begin_like_a_month_are_names() -> None:
     got = _entities("Marta Ruiz and Janet Cole met Sam Decker on 3 March 2026; report of April 2026.")
     assert {"marta ruiz", "janet cole", "sam decker"} <= got
     assert not any("april" in n or "march" in n for n in got)
+
+
+
+def test_a_chunk_sentence_naming_another_code_lends_no_amount() -> None:
+    """ "Cooler C-16 read a lowest of 1.2 °C" speaks of another cooler than the claim's C-12: not the claim's amount."""
+    chunk = "Cooler C-16 read a lowest of 1.2 °C overnight. Cooler C-12 read a lowest of 3.4 °C overnight."
+    got = {a.text for a, _ in read_claim("The vaccines in Cooler C-12 were kept cold all day.", [chunk]).chunk_amounts}
+    assert "3.4 °C" in got and "1.2 °C" not in got

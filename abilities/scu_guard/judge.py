@@ -292,10 +292,14 @@ def entry_facts(claim: str, chunk_texts: Sequence[str]) -> list[tuple[str, str, 
     """(name, chunk sentence or list entry, is an entry): an entry when the sentence lists several named
     things, each with its own facts, and only this entry names the claim's name (a date names no entry)."""
     names = _names(claim)
+    codes = {n for n in names if re.search(r"\d", n)}
     facts = []
     for text in chunk_texts:
         for sent in _list_sentences(text):
-            found = names & _names(sent)
+            there = _names(sent)
+            if codes and not codes & there and any(re.search(r"\d", n) for n in there):
+                continue  # "Box B-16 - min 1.6 °C" speaks of another box than the claim's "Box B-12"
+            found = names & there
             found = {n for n in found if not any(n != m and n in m for m in found)}  # "mill" in "mill bridge"
             for n in sorted(found):
                 parts = [p for p in sent.split(";") if p.strip()]
