@@ -36,6 +36,10 @@ HELD_OUT = {
     # (bench/results/scu_guard_firstrun_v23_v26_round8.json; round 7's code on them: ..._round7.json)
     "heldout_v23.jsonl": (0.47, 0.73), "heldout_v24.jsonl": (0.46, 0.80),
     "heldout_v25.jsonl": (0.51, 0.80), "heldout_v26.jsonl": (0.43, 0.70),
+    # v27-v30: written before round 9 by writers who did not read the guard, first run on round 9's final code
+    # (bench/results/scu_guard_firstrun_v27_v30_round9.json; round 8's code on them: ..._round8.json)
+    "heldout_v27.jsonl": (0.41, 0.70), "heldout_v28.jsonl": (0.41, 0.61),
+    "heldout_v29.jsonl": (0.47, 0.76), "heldout_v30.jsonl": (0.53, 1.00),
 }
 # Round 9 (decision policy, docs "Round 9: decision policy"): a count matched by its noun, a claim stating two
 # amounts of the rule's dimension and an exclusion only the typed reading finds wait in REVIEW (each was wrong
