@@ -115,6 +115,7 @@ def canonical_record(fields: dict[str, Any], key: str, value: Any) -> bytes:
             pass  # a surrogate or an out-of-range integer in the header: the reference decides
     return canonical_json({**fields, key: value})
 
+
 def canonical_text(value: str | None) -> bytes | None:
     """JCS bytes of a string or null, or None where the fast path cannot vouch for them (not a
     str, a lone surrogate, no orjson): the pieces a record header is spliced from."""
