@@ -9,21 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from abilities.lock import lock_constraints
-from abilities.scu_guard.check import run_checks
 from abilities.scu_guard.combined import forms_for, readings
 from bench.scu_guard_unseen import by_source
-
-REJECT = ("REJECT", "constraint_contradiction")
-REVIEW = ("REVIEW", "suspected_contradiction")
-
-
-def verdict(constraints: list[str], claim: str, chunks: dict[str, str] | None = None) -> tuple[str, str]:
-    chunks = chunks or {"c1": "Context."}
-    answer = {"claim": claim, "citations": list(chunks), "constraints_echo": constraints}
-    r = run_checks(lock_constraints(constraints), list(chunks), answer, forms=forms_for(constraints)[0],
-                   chunk_texts=chunks)
-    return r.verdict, r.reason
+from tests.scu_guard_support import REJECT, REVIEW, verdict
 
 
 def sources(constraints: list[str], claim: str, chunks: tuple[str, ...] = ()) -> list[str]:

@@ -6,22 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from abilities.lock import lock_constraints
-from abilities.scu_guard.check import run_checks
-from abilities.scu_guard.combined import forms_for
 from abilities.scu_guard.judge import read_claim
+from tests.scu_guard_support import REJECT, verdict
 
-
-def verdict(constraints: list[str], claim: str, chunks: dict[str, str] | None = None) -> tuple[str, str]:
-    chunks = chunks or {"k0": "Log of the day."}
-    lock = lock_constraints(constraints)
-    answer = {"claim": claim, "citations": list(chunks), "constraints_echo": constraints}
-    r = run_checks(lock, list(chunks), answer, forms=forms_for(constraints)[0], chunk_texts=chunks)
-    return r.verdict, r.reason
-
-
-REJECT = ("REJECT", "constraint_contradiction")
-REVIEW = ("REVIEW", "suspected_contradiction")
 KILN = "Only the kiln supervisor may fire the glaze kiln."
 WASH = "Only staff who have completed affineur training may apply rind washes."
 

@@ -3,22 +3,9 @@ rules. Real spaCy parses; sentences written for these tests, none is in the labe
 
 from __future__ import annotations
 
-from abilities.lock import lock_constraints
-from abilities.scu_guard.check import run_checks
-from abilities.scu_guard.combined import forms_for
 from abilities.scu_guard.judge import _entities, read_claim
+from tests.scu_guard_support import OK, REJECT, verdict
 
-
-def verdict(constraints: list[str], claim: str, chunks: dict[str, str] | None = None) -> tuple[str, str]:
-    chunks = chunks or {"k0": "Log of the day."}
-    lock = lock_constraints(constraints)
-    answer = {"claim": claim, "citations": list(chunks), "constraints_echo": constraints}
-    r = run_checks(lock, list(chunks), answer, forms=forms_for(constraints)[0], chunk_texts=chunks)
-    return r.verdict, r.reason
-
-
-OK = ("OK", "ok")
-REJECT = ("REJECT", "constraint_contradiction")
 KEEP = "A retained sample of every dispatched lot must be kept for at least 10 business days after dispatch."
 
 

@@ -1,0 +1,21 @@
+"""The guard's verdict on one claim, for the scu_guard unit tests: every check in the spec's order
+(``check.run_checks``) on a locked list, with the typed forms the service reads and the cited chunks."""
+
+from __future__ import annotations
+
+from abilities.lock import lock_constraints
+from abilities.scu_guard.check import run_checks
+from abilities.scu_guard.combined import forms_for
+
+REJECT = ("REJECT", "constraint_contradiction")
+REVIEW = ("REVIEW", "suspected_contradiction")
+OK = ("OK", "ok")
+
+
+def verdict(constraints: list[str], claim: str, chunks: dict[str, str] | None = None) -> tuple[str, str]:
+    """(verdict, reason) of an answer making ``claim`` and citing every chunk (one bland chunk when none)."""
+    chunks = chunks or {"c1": "Context."}
+    answer = {"claim": claim, "citations": list(chunks), "constraints_echo": constraints}
+    r = run_checks(lock_constraints(constraints), list(chunks), answer, forms=forms_for(constraints)[0],
+                   chunk_texts=chunks)
+    return r.verdict, r.reason
