@@ -21,7 +21,7 @@ from functools import lru_cache
 from abilities.scu_guard import measure
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Form
-from abilities.scu_guard.judge import LIGHT_VERBS, Claim, Clause, _clause_at, _in_band, _names
+from abilities.scu_guard.judge import LIGHT_VERBS, Claim, Clause, _clause_at, _in_band, _names, sentence_span
 from abilities.scu_guard.nlp import light_keys, word_key
 
 # words that make a rule's amount conditional or partial: what the rule bounds then depends on a part of
@@ -196,9 +196,7 @@ def _speaks_of_rule(form: Form, claim: Claim, start: int) -> bool:
     zone must extend at least 500 metres"; "L-80 was cleared at 2,400 psi" against "jetting pressure on
     vitrified clay pipes") was wrong 2 times in 13 on the development sets, far above what a REJECT may be."""
     text = claim.text
-    s0 = max([0] + [m.end() for m in re.finditer(r"[.!?;]\s+", text[:start])])
-    stop = re.search(r"[.!?;](?:\s|$)", text[start:])
-    s1 = start + stop.start() if stop else len(text)
+    s0, s1 = sentence_span(text, start, start)
     words = ((set(form.subject) | set(form.object) | set(form.action) | _content_keys(form.text))
              - GENERIC - LIGHT_VERBS - _BOUND_WORDS)
     said = set(light_keys(text[s0:s1])).union(*(c.keys | c.verbs for c in claim.clauses

@@ -685,13 +685,19 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
     return out
 
 
+def sentence_span(text: str, start: int, end: int) -> tuple[int, int]:
+    """(start, end) of the sentence of ``text`` holding ``text[start:end]``: from just after the last
+    ".", "!", "?" or ";" and space before ``start`` to just after the first one from ``end`` on."""
+    s0 = max([0] + [m.end() for m in re.finditer(r"[.!?;]\s+", text[:start])])
+    stop = re.search(r"[.!?;](?:\s|$)", text[end:])
+    return s0, end + stop.end() if stop else len(text)
+
+
 def _triggered(form: Form, claim: Claim, a: measure.Amount) -> bool:
     """Is the condition of a conditional bound met in the sentence of amount ``a``?"""
     band = form.trigger
     assert band is not None
-    start = max([0] + [m.end() for m in re.finditer(r"[.!?;]\s+", claim.text[: a.start])])
-    stop = re.search(r"[.!?;](?:\s|$)", claim.text[a.end :])
-    end = a.end + stop.end() if stop else len(claim.text)
+    start, end = sentence_span(claim.text, a.start, a.end)
     return any(b.dim == band.dimension and start <= b.start < end and _in_band(b.lo, b.hi, band)
                for b, _ in claim.amounts + claim.chunk_amounts)
 
@@ -940,9 +946,7 @@ def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
 def _sentence_of(claim: Claim, clause: Clause, consequence: set[str]) -> Clause:
     """The clauses of the sentence holding ``clause``, merged: words, denials, modifiers; negation and
     permission from the clauses that speak of the consequence (or from ``clause`` itself)."""
-    start = max([0] + [m.end() for m in re.finditer(r"[.!?;]\s+", claim.text[: clause.start])])
-    stop = re.search(r"[.!?;](?:\s|$)", claim.text[clause.end :])
-    end = clause.end + stop.end() if stop else len(claim.text)
+    start, end = sentence_span(claim.text, clause.start, clause.end)
     same = [c for c in claim.clauses if start <= c.start < end] or [clause]
     speaking = [c for c in same if consequence & (c.keys | c.facts | c.denied)] or [clause]
     merged = Clause(start=start, end=end, text=claim.text[start:end], keys=set().union(*(c.keys for c in same)),
