@@ -97,7 +97,7 @@ class Outbox:
     def put(self, entries: list[Entry], *callbacks: Callback) -> None:
         """Queue records of the scheduler's own; retried until durable, callbacks after that."""
         group = _Group(entries, [c for c in callbacks if c is not None] if callbacks else [])
-        if entries and entries[0].type == "state" and _is_run_start(entries):
+        if _is_run_start(entries):
             group.hold_until = asyncio.get_running_loop().time() + LINGER_S
         self._queue.append(group)
         self._wake.set()
