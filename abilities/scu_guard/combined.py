@@ -126,6 +126,12 @@ def attachment_guess(claim: str, form: Form, f: Finding) -> str | None:
     return None
 
 
+def _names_only(form: Form) -> bool:
+    """Is a list of names all the typed reading checks of this rule?"""
+    bare = form.model_copy(update={"member_names": [], "member_prep": ""})
+    return bool(form.member_names) and not bare.checkable()
+
+
 @dataclass
 class Readings:
     """What the two readings say of a claim, before the pair model is asked: findings that stand,
@@ -158,7 +164,9 @@ def readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
     lexical = find_contradictions(claim, list(constraints))
     lex_by = {f.constraint: f for f in lexical}
     by_text = {f.text: f for f in forms}
-    typed_texts = set(by_text)
+    # a form read only as a list of names leaves the word-level reading its say on the same list: the two read
+    # different things ("zone B" against "zone H" is the lexicon's, a supplier's name is the typed reading's)
+    typed_texts = {t for t, f in by_text.items() if not _names_only(f)}
     out = Readings()
     seen: set[str] = set()
     for f in typed:

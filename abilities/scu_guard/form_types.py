@@ -68,12 +68,16 @@ class Form(BaseModel):
     # keys that tell each member apart, and the kind's noun key ("unit")
     members: list[list[str]] = Field(default_factory=list, max_length=50)
     member_kind: str = Field(default="", max_length=200)
+    # an allow-list of names or codes ("only from Claridge Optics, Norland Lens or Vesper Vision", "only to
+    # routes 4, 12 and 19"): each member as written, lowercased; the preposition that opens the list's slot
+    member_names: list[str] = Field(default_factory=list, max_length=50)
+    member_prep: str = Field(default="", max_length=20)
 
     def checkable(self) -> bool:
         """Is there something here the typed reading checks? A measured part, an agent, an exclusion, an
         allow-list, or a duty or prohibition with its thing named (a bare permission is not checked)."""
         if self.quantity or self.trigger or self.window or self.order or self.exclusion or self.allowed_members \
-                or self.agents or (self.members and self.member_kind):
+                or self.agents or (self.members and self.member_kind) or self.member_names:
             return True
         if self.modality == "must_not":
             return bool(self.subject or self.object) and bool(self.action or self.object)

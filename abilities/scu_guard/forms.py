@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from abilities.scu_guard import measure
 from abilities.scu_guard.form_types import Band, Form, Modality, Order, Window
+from abilities.scu_guard.names import read_named_list
 from abilities.scu_guard.nlp import key, parse, word_key
 
 CONTENT_POS = frozenset({"NOUN", "PROPN", "VERB", "ADJ", "NUM", "ADV"})
@@ -343,8 +344,15 @@ def understand(text: str) -> Form | None:
              if a.dim.startswith("money:")}
     if money and not amounts and modality == "must":
         form.allowed_members = sorted(money)
-    if only_list := _allow_list(text):
-        form.members, form.member_kind = only_list
+    named = read_named_list(text)
+    if (only_list := _allow_list(text)) and not (named and ":" in text):
+        form.members, form.member_kind = only_list  # "the approved platforms: CVP or ...": the names follow
+    elif named:
+        form.member_names, form.member_prep, form.member_kind = list(named.names), named.prep, named.kind
+        if only and not named.prep:  # "Only Kestrel K4, ... helicopters may use ...": things, not doers
+            form.agents, form.agent_qualifiers = [], []
+            if form.quantity is not None and any(form.quantity.text in n for n in named.names):
+                form.quantity = None  # the "7" of "Vireo 7" is a name, not a count
     unit_keys = {k for a in measure.find_amounts(text) for k in keys(parse(a.text))} | {"least", "most"}
     form.object = [k for k in form.object if k not in unit_keys]
     form.subject = [k for k in form.subject if k not in unit_keys]

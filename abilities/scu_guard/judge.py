@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
-from abilities.scu_guard import measure
+from abilities.scu_guard import measure, names
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Band, Form, keys
 from abilities.scu_guard.nlp import key, light_keys, parse, word_key
@@ -1848,8 +1848,120 @@ def check_allow_list(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     return out
 
 
+def _owner(claim: Claim, t: Any) -> Clause | None:
+    """The clause a token belongs to: the clause whose head it hangs from."""
+    heads = {c.head_i: c for c in claim.clauses}
+    a = t
+    while a.i not in heads and a.head.i != a.i:
+        a = a.head
+    return heads.get(a.i)
+
+
+def _label_codes(doc: Any, kind: str) -> Iterator[tuple[list[Any], names.Member]]:
+    """Codes the claim gives with the list's label ("routes 4 and 12", "route 21", "Room 3"): one per code."""
+    for t in doc:
+        if key(t) != kind:
+            continue
+        first = [c for c in t.children if c.dep_ in ("nummod", "appos", "compound", "npadvmod")
+                 and names._is_code(c.text) and c.i > t.i]
+        if not first and t.i + 1 < len(doc) and names._is_code(doc[t.i + 1].text):
+            first = [doc[t.i + 1]]
+        codes = first + [c for f in first for c in f.conjuncts if names._is_code(c.text)]
+        for c in codes:
+            yield [t, c], names.Member(frozenset({names._norm(t.text)}), frozenset({c.text.lower()}))
+
+
+def _slot_prep(run: list[Any]) -> str:
+    """The preposition a name run is the object of ("went to Orlen Couriers" -> "to"), or ""."""
+    head = max(run, key=lambda t: sum(1 for x in run if x.head.i == t.i))
+    for t in [head] + [x for x in run if x.dep_ in ("pobj", "conj", "appos")]:
+        a = t
+        while a.dep_ in ("conj", "appos", "compound", "nmod") and a.head.i != a.i:
+            a = a.head
+        if a.dep_ == "pobj" and a.head.pos_ == "ADP":
+            return a.head.lower_
+    first = run[0]
+    i = first.i - 1
+    while i >= 0 and first.doc[i].pos_ in ("DET", "ADJ", "NUM") and first.doc[i].lower_ not in ("and", "or"):
+        i -= 1
+    return first.doc[i].lower_ if i >= 0 and first.doc[i].pos_ == "ADP" else ""
+
+
+def _clause_words(claim: Claim, doc: Any, c: Clause) -> tuple[set[str], set[str]]:
+    """The words and verbs of a clause, with those of the clause it is joined to when it has no subject of
+    its own ("The artics went on routes 4 and 12, and [went on] route 21")."""
+    words, verbs = set(c.keys), set(c.verbs)  # not what a chunk says of a name in it: that may be another thing
+    h = doc[c.head_i]
+    if h.dep_ == "conj" and not any(x.dep_ in ("nsubj", "nsubjpass") for x in h.children):
+        parent = _owner(claim, h.head)
+        if parent is not None and parent is not c:
+            words, verbs = words | parent.keys, verbs | parent.verbs
+    return words, verbs
+
+
+def check_named_members(forms: Sequence[Form], claim: Claim) -> list[Finding]:
+    """An allow-list of names ("only from Claridge Optics, Norland Lens or Vesper Vision", "only to routes 4,
+    12 and 19"): the claim, speaking of the rule's thing in a clause that is not denied, puts a name or a code
+    in the list's slot (the object of the same kind of preposition, or a code given with the list's label)
+    that matches no member ("went to Orlen Couriers", "route 21"). A clause that names a member anywhere
+    ("from Tom at Norland") says nothing against the list."""
+    out: list[Finding] = []
+    lists = [f for f in forms if f.member_names]
+    if not lists:
+        return out
+    doc = parse(claim.text)
+    for f in lists:
+        members = [names.member_of(n) for n in f.member_names]
+        own = {names._norm(w) for m in f.member_names for w in m.split()}
+        topic = {k for k in set(f.subject) | set(f.object) | set(f.action)
+                 if k not in GENERIC and k != f.member_kind and k not in own}
+        coded = all(m.codes for m in members) and bool(f.member_kind)
+        candidates: list[tuple[list[Any], names.Member]] = list(_label_codes(doc, f.member_kind)) if coded else []
+        if not coded:
+            for s in (sentence_span(claim.text, c.start, c.end) for c in claim.clauses):
+                for run in names.name_spans(doc, s[0], s[1], f.member_kind):
+                    prep = _slot_prep(run)
+                    kinded = bool(f.member_kind) and (any(key(x) == f.member_kind or key(x.head) == f.member_kind
+                                                          for x in run) or (
+                        run[-1].i + 1 < len(doc) and key(doc[run[-1].i + 1]) == f.member_kind))
+                    if (f.member_prep and names.same_slot(f.member_prep, prep)) or (not f.member_prep and kinded):
+                        candidates.append((run, names.member_of(" ".join(x.text for x in run))))
+        seen: set[int] = set()
+        for run, cand in candidates:
+            if run[0].i in seen or names.matches(cand, members, [f.member_kind]):
+                continue
+            seen.add(run[0].i)
+            c = _owner(claim, run[0])
+            if c is None or c.negated or c.negverb:
+                continue
+            clause_text = c.text.lower()
+            if not coded and any(m.words and all(w in clause_text for w in m.words) for m in members):
+                continue  # a member is named in the same clause ("ordered from Tom at Norland Lens")
+            if all(x.lower_ in f.text.lower() for x in run if not names._is_code(x.text)) and not coded and \
+                    all(x.text.lower() in f.text.lower() for x in run):
+                continue  # the rule's own words
+            words, verbs = _clause_words(claim, doc, c)
+            kind_named = not f.member_prep and bool(f.member_kind) and any(
+                key(x) == f.member_kind or key(x.head) == f.member_kind for x in run)
+            # a code given with the list's label ("route 21") is a thing of the list's kind: one word of the
+            # rule's thing in its clause is enough; a name needs two, or the rule's verb and one
+            # (and the words that qualify the rule's subject, when it has them: "Bus 256" is no articulated bus)
+            qualifier = {k for k in f.subject[:-1] if k not in GENERIC and k not in own}
+            need = 1 if coded else min(2, len(topic))
+            if coded and qualifier and not _stem_hits(qualifier, words):
+                continue
+            if not kind_named and not (_stem_hits(topic, words) >= need or (set(f.action) & verbs and
+                                                                          _stem_hits(topic, words))):
+                continue  # the name's own clause speaks of something else ("empties unloaded into Warehouse 3")
+            start, end = run[0].idx, run[-1].idx + len(run[-1].text)
+            out.append(_finding(f, claim, c.start, c.end, "allow_list",
+                                f"{claim.text[start:end]!r} is not on the list of {f.text!r}", basis="named"))
+            break
+    return out
+
+
 CHECKS = (check_bounds, check_counts, check_unbounded, check_triggers, check_modal, check_agents, check_order, check_windows,
-          check_exclusion, check_members, check_allow_list)
+          check_exclusion, check_members, check_allow_list, check_named_members)
 
 
 def evaluated(forms: Sequence[Form], claim: Claim) -> set[str]:
