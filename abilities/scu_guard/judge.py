@@ -1525,7 +1525,12 @@ def check_order(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         if b is None:
             continue
         if a is None or a is b:
-            if a is b and a is not None and not b.negated and (first_w - then_w) & b.denied:
+            if a is not None and not b.negated and _timed_order(claim, then_w - first_w, first_w - then_w):
+                # one clause to the parser, but two stretches each with its own time ("the first run left at
+                # 08:05, and the grip test was completed at 08:30")
+                out.append(_finding(f, claim, b.start, b.end, "order",
+                                    f"the claim's times put the events of {f.text!r} in the wrong order", firm=True))
+            elif a is b and a is not None and not b.negated and (first_w - then_w) & b.denied:
                 out.append(_finding(f, claim, b.start, b.end, "order", f"the claim skips the step {f.text!r} puts first"))
             elif a is b and a is not None and not b.negated and MARKERS.search(b.text) and \
                     _precedes(claim, b, a, then_w - first_w, first_w - then_w):
@@ -1640,11 +1645,79 @@ def _precedes(claim: Claim, x: Clause, y: Clause, xw: set[str], yw: set[str]) ->
     if _FOLLOW_RE.search(text):
         fol = x if _FOLLOW_RE.search(x.text) else y
         return fol is y
+    timed = _timed_order(claim, xw, yw)
+    if timed is not None:
+        return timed
     dx = _when(claim, x)
     dy = _when(claim, y)
     if dx is not None and dy is not None:
         return dx < dy
     return False
+
+
+def _segments(doc: Any) -> list[tuple[int, int]]:
+    """Character spans of the claim's stretches between punctuation and the "and"/"then" that join two verbs:
+    each tells one event with its own time ("the first run left at 08:05, and the grip test was completed at
+    08:30"), whatever the parser made of the clauses."""
+    cuts = [0]
+    for t in doc:
+        joins_verbs = t.dep_ == "cc" and t.head.pos_ in ("VERB", "AUX") and any(
+            c.dep_ == "conj" and c.pos_ in ("VERB", "AUX") for c in t.head.children)
+        if t.text in (",", ";", ".", ":") or joins_verbs or (t.lower_ == "then" and t.dep_ == "advmod"):
+            cuts.append(t.idx)
+    cuts.append(len(doc.text))
+    return [(a, b) for a, b in zip(cuts, cuts[1:], strict=False) if b > a]
+
+
+def _anchor(doc: Any, words: set[str]) -> Any | None:
+    """The token that tells an event: a verb among its words, else its first word."""
+    hits = [t for t in doc if _stem_hits({key(t)}, words) and not t.is_stop]
+    verbs = [t for t in hits if t.pos_ == "VERB"]
+    return (verbs or hits or [None])[0]
+
+
+def _segment_time(claim: Claim, start: int, end: int) -> dict[str, int]:
+    """What a stretch says of its event's time: a date ("date"), a clock time ("clock"), and whether it says
+    it came later ("later": "five minutes later", "the following day", "afterwards")."""
+    out: dict[str, int] = {}
+    for d in claim.dates:
+        if start <= d.start < end and d.first == d.last:
+            out.setdefault("date", d.first)
+    for t in claim.clocks:
+        if start <= t.start < end and t.role == "at":
+            out.setdefault("clock", t.minutes)
+    if ORDER_LATER.search(claim.text[start:end]):
+        out["later"] = 1
+    return out
+
+
+def _timed_order(claim: Claim, xw: set[str], yw: set[str]) -> bool | None:
+    """Does event x come before event y by the times the claim gives each in its own stretch (two dates, or
+    two clock times on one day, or "later" on the second one told)? None when the claim does not say."""
+    doc = parse(claim.text)
+    ax, ay = _anchor(doc, xw), _anchor(doc, yw)
+    if ax is None or ay is None:
+        return None
+    spans = _segments(doc)
+    sx = next((s for s in spans if s[0] <= ax.idx < s[1]), None)
+    sy = next((s for s in spans if s[0] <= ay.idx < s[1]), None)
+    if sx is None or sy is None or sx == sy:
+        return None
+    for a in (ax, ay):
+        c = _owner(claim, a)
+        if c is not None and c.negated:
+            return None
+    tx, ty = _segment_time(claim, *sx), _segment_time(claim, *sy)
+    if "date" in tx and "date" in ty and tx["date"] != ty["date"]:
+        return tx["date"] < ty["date"]
+    same_day = not ("date" in tx and "date" in ty) or tx["date"] == ty["date"]
+    if same_day and "clock" in tx and "clock" in ty and tx["clock"] != ty["clock"]:
+        return tx["clock"] < ty["clock"]
+    if "later" in ty and "later" not in tx and sx[0] < sy[0]:
+        return True  # "x at 14:31, and y five minutes later"
+    if "later" in tx and "later" not in ty and sy[0] < sx[0]:
+        return False
+    return None
 
 
 def _when(claim: Claim, c: Clause) -> int | None:
