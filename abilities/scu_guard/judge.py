@@ -621,7 +621,7 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
                 firm = firm and len(claim.dates) == 1 and _overlap(form, _clause_at(claim.clauses, d.start)) > 0 \
                     and bool(re.search(r"\b(?:next|due|booked|scheduled|planned|programmed)\b", claim.text, re.I))
                 out.append(((first - last) * 86400.0, False, d.start, d.end, firm))
-        return out
+        return out + _repeat_gaps(form, claim)
     if len(claim.clocks) >= 2:
         a, b = claim.clocks[0], claim.clocks[1]
         overnight = re.search(r"\b(?:until|till|to|next|overnight|following)\b", claim.text[a.end : b.end], re.I)
@@ -683,6 +683,144 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
         n = measure.business_days_between(base, base + cal)
         out.append((n * 86400.0, True, s1, e2, True))
     return out
+
+
+# verbs that only carry an event named by their object ("had a vet check", "passed its inspection", "put through
+# their test", "the next test came on 8 June"): the event is in their arguments, not in the verb
+_SUPPORT_VERBS = LIGHT_VERBS | frozenset(word_key(w) for w in "undergo receive pass complete carry perform hold "
+                                                               "happen occur follow fall".split())
+# between two dates of one event: a list ("on 2 May, 19 May and 1 June") or a word saying the event recurs
+_LIST_JOINT_RE = re.compile(r"^[\s,]*(?:and\s+)?(?:then\s+)?(?:again\s+)?(?:on|at)?\s*(?:the\s+)?$", re.I)
+_NOT_SEQUENCE_RE = re.compile(r"^\s*(?:-|–|to|until|till|through)\s*$|\b(?:or|respectively)\b", re.I)
+_RECUR_RE = re.compile(r"\b(?:next|again|then|later|subsequently|afterwards|following)\b", re.I)
+
+
+def _token_at(doc: Any, pos: int) -> Any:
+    """The token of a parse covering character ``pos``."""
+    for t in doc:
+        if t.idx <= pos < t.idx + len(t.text):
+            return t
+    return doc[-1]
+
+
+def _date_anchor(doc: Any, d: measure.DateMention, spans: list[tuple[int, int]]) -> tuple[Any, int | None]:
+    """(word the date is said of, index of the date this one is listed with): up from the date's root past
+    prepositions to the first verb or noun outside any date ("tested on 3 June" -> tested, "a vet check on 4
+    January" -> check); a date coordinated with another date ("on 2 May, 19 May and 1 June") is listed."""
+    toks = [t for t in doc if d.start <= t.idx < d.end]
+    if not toks:
+        return None, None
+    root = next((t for t in toks if not (d.start <= t.head.idx < d.end) or t.head is t), toks[-1])
+    tok = root
+    while tok.head is not tok:
+        h = tok.head
+        if tok.dep_ in ("conj", "appos"):
+            for n, (s, e) in enumerate(spans):
+                if s <= h.idx < e:
+                    return None, n
+        if h.pos_ == "ADP" or any(s <= h.idx < e for s, e in spans):
+            tok = h
+            continue
+        if h.pos_ in ("VERB", "AUX", "NOUN", "PROPN", "NUM", "PRON"):
+            return h, None
+        tok = h
+    return None, None
+
+
+def _anchor_keys(anchor: Any) -> tuple[set[str], bool]:
+    """(keys naming the event a date is said of, is the anchor a word of its own event): a support verb
+    or a copula brings the keys of its subject, object or prepositional object ("the next test came")."""
+    own = key(anchor)
+    if anchor.pos_ in ("NOUN", "PROPN", "VERB") and own not in _SUPPORT_VERBS and anchor.lower_ != "one":
+        return {own}, True
+    out = {own}
+    for c in anchor.children:
+        if c.dep_ in ("nsubj", "nsubjpass", "dobj", "attr", "csubj"):
+            out.add(key(c))
+        elif c.dep_ == "prep":
+            out |= {key(p) for p in c.children if p.dep_ == "pobj"}
+    return out, False
+
+
+def _repeat_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int, bool]]:
+    """Gaps between successive dates the claim gives for one repeated event ("checked the seals on 1 July and
+    was next in to check them on 17 July", "tested on 2 May, 19 May and 1 June"), smallest reading (a month
+    counts from its last day). Two dates are of one event when the second is listed with the first or said
+    to recur ("next", "again", "then"); firm when a date is said of the rule's own action (or its
+    object, after a support verb: "passed its inspection") and no date of the chain is said of another
+    event, unless the claim says it recurs ("examined on 10 January and seen again on 2 April")."""
+    ev = (set(form.action) | set(form.object)) - GENERIC - LIGHT_VERBS
+    dates = claim.dates
+    if len(dates) < 2 or not ev:
+        return []
+    doc = parse(claim.text)
+    spans = [(d.start, d.end) for d in dates]
+    info: list[tuple[bool, bool]] = []  # (said of the rule's event, said of another event)
+    for d in dates:
+        anchor, listed = _date_anchor(doc, d, spans)
+        if listed is not None:
+            info.append(info[listed] if listed < len(info) else (False, False))
+        elif anchor is None:
+            info.append((False, False))
+        else:
+            ks, own = _anchor_keys(anchor)
+            hit = _stem_hits(ev, ks) > 0
+            info.append((hit, own and not hit))
+    out = []
+    firsts = _chain_ordinals(dates)
+    for i in range(1, len(dates)):
+        a, b = dates[i - 1], dates[i]
+        between = claim.text[a.end : b.start]
+        if re.search(r"[.!?;]", between) or _NOT_SEQUENCE_RE.search(between) or re.search(
+                r"\b(?:between|from)\s+(?:the\s+)?$", claim.text[: a.start], re.I):
+            continue  # alternatives, a range, "respectively" (dates of several things)
+        marked = _RECUR_RE.search(between) and not _LATER_TIME_RE.search(between)
+        if not (marked or _LIST_JOINT_RE.match(between)):
+            continue
+        (a_ev, a_other), (b_ev, b_other) = info[i - 1], info[i]
+        # "the next measurement was on 11 March": the recurring word is the rule's event
+        b_ev = b_ev or any(t.lower_ in ("next", "again") and _stem_hits(ev, {key(t.head)}) > 0
+                           for t in doc if a.end <= t.idx < b.start)
+        recur = bool(re.search(r"\b(?:next|again)\b", between, re.I))
+        if (a_other or b_other) and not (recur and (a_ev or b_ev)):
+            continue
+        gap = firsts[i][0] - firsts[i - 1][1]
+        if gap <= 0:
+            continue
+        chain_ev = a_ev or b_ev or any(x for x, _ in info)
+        out.append((gap * 86400.0, False, a.start, b.end, chain_ev and not (a_other and b_other)))
+    return out
+
+
+def _chain_ordinals(dates: list[measure.DateMention]) -> list[tuple[int, int]]:
+    """(first, last) day of each date of a sequence, a date without a year taking the year of the next date
+    that has one ("on 2 January and 15 February 2024"), and a sequence without years running forward
+    ("1 December, 1 January and 1 February")."""
+    out: list[tuple[int, int]] = []
+    for n, d in enumerate(dates):
+        first, last = d.first, d.last
+        if not d.year_known:
+            later = next((x for x in dates[n + 1 :] if x.year_known), None)
+            y = dt.date.fromordinal(later.first).year if later else None
+            if y is None and out:
+                y = dt.date.fromordinal(out[-1][0]).year
+            if y is not None:
+                first, last = _with_year(first, y), _with_year(last, y)
+                if later is not None and first > later.first:
+                    first, last = _with_year(first, y - 1), _with_year(last, y - 1)
+                elif later is None and out and first < out[-1][0]:
+                    first, last = _with_year(first, y + 1), _with_year(last, y + 1)
+        out.append((first, last))
+    return out
+
+
+def _with_year(ordinal: int, year: int) -> int:
+    """The same day and month in another year (29 February falls back to the 28th)."""
+    d = dt.date.fromordinal(ordinal)
+    try:
+        return d.replace(year=year).toordinal()
+    except ValueError:
+        return d.replace(year=year, day=28).toordinal()
 
 
 def sentence_span(text: str, start: int, end: int) -> tuple[int, int]:

@@ -1,0 +1,53 @@
+"""scu_guard: time and date arithmetic a claim states, read on real parses (spaCy, no mocks): gaps between
+successive dates of one repeated event, start + duration against a window, a duration stated as "N minutes
+later", "the Friday before". Each reading is tested with the contradicting wording and a kept wording beside
+it. Sentences here are written for these tests; none is in the labelled sets."""
+
+from __future__ import annotations
+
+import pytest
+
+from abilities.lock import lock_constraints
+from abilities.scu_guard.check import run_checks
+from abilities.scu_guard.combined import forms_for
+
+
+def verdict(constraints: list[str], claim: str, chunks: dict[str, str] | None = None) -> str:
+    """The verdict of the whole check pipeline for a claim citing every chunk given."""
+    chunks = chunks or {"c1": "Context."}
+    lock = lock_constraints(constraints)
+    answer = {"claim": claim, "citations": list(chunks), "constraints_echo": constraints}
+    return run_checks(lock, list(chunks), answer, forms=forms_for(constraints)[0], chunk_texts=chunks).verdict
+
+
+SEALS = ["The warden must check the boiler valves at least every 14 days."]
+
+
+@pytest.mark.parametrize(("claim", "want"), [
+    ("The warden checked the boiler valves on 1 July and next checked them on 19 July.", "REJECT"),
+    ("The warden checked the boiler valves on 1 July and next checked them on 12 July.", "OK"),
+    ("The boiler valves were checked on 3 May, 10 May and 29 May.", "REJECT"),
+    ("The boiler valves were checked on 3 May, 10 May and 17 May.", "OK"),
+    ("After the 4 June check, the next check of the boiler valves came on 25 June.", "REJECT"),
+    ("The valves were checked on 2 February and looked at again on 28 February.", "REJECT"),
+    ("The valves were checked on 2 February and looked at again on 9 February.", "OK"),
+])
+def test_gap_between_successive_dates_of_a_repeated_event(claim: str, want: str) -> None:
+    assert verdict(SEALS, claim) == want
+
+
+@pytest.mark.parametrize("claim", [
+    # dates of several things, alternatives, a range: no succession of one event
+    "The east valve was checked on 1 July and the west valve on 19 July, respectively.",
+    "The boiler valves will be checked on 1 July or 19 July.",
+    "The boiler valves were delivered on 1 July and first checked on 29 July.",
+])
+def test_dates_that_are_not_one_event_repeated_are_no_gap(claim: str) -> None:
+    assert verdict(SEALS, claim) == "OK"
+
+
+def test_a_sequence_without_years_runs_forward_and_borrows_a_later_year() -> None:
+    rule = ["Each kiln must be serviced at least every 45 days."]
+    assert verdict(rule, "Kiln 4 was serviced on 2 January and again on 15 March 2024.") == "REJECT"
+    assert verdict(rule, "Kiln 4 was serviced on 20 December and again on 10 January.") == "OK"
+    assert verdict(rule, "Kiln 4 was serviced on 1 December and again on 20 February.") == "REJECT"
