@@ -51,3 +51,38 @@ def test_a_sequence_without_years_runs_forward_and_borrows_a_later_year() -> Non
     assert verdict(rule, "Kiln 4 was serviced on 2 January and again on 15 March 2024.") == "REJECT"
     assert verdict(rule, "Kiln 4 was serviced on 20 December and again on 10 January.") == "OK"
     assert verdict(rule, "Kiln 4 was serviced on 1 December and again on 20 February.") == "REJECT"
+
+
+HAUL = ["Chrome shavings must be collected by a licensed hauler no later than 30 days after they are bagged."]
+
+
+@pytest.mark.parametrize(("claim", "want"), [
+    ("The S-4 shavings, bagged on 2 May, stayed in the yard until the hauler collected them on 6 June.", "REJECT"),
+    ("The S-4 shavings, bagged on 2 May, stayed in the yard until the hauler collected them on 28 May.", "OK"),
+])
+def test_the_claim_restating_the_reference_date_is_measured_by_its_other_date(claim: str, want: str) -> None:
+    assert verdict(HAUL, claim, {"c1": "Waste yard: chrome shavings lot S-4 bagged 2 May."}) == want
+
+
+NOTICE = ["Repair notices must be issued within 3 business days of the inspection."]
+
+
+@pytest.mark.parametrize(("claim", "want"), [
+    ("The notice for the 5 June inspection went out on Wednesday 11 June.", "REJECT"),
+    ("The notice for the 5 June inspection went out on Tuesday 10 June.", "OK"),
+])
+def test_business_days_count_on_the_weekday_the_claim_names(claim: str, want: str) -> None:
+    # no year anywhere: "Tuesday 10 June" puts the days on their weekdays (5 June a Thursday)
+    assert verdict(NOTICE, claim, {"c1": "Inspection of unit 4: Thursday 5 June."}) == want
+
+
+BOOKING = ["Group bookings must be confirmed at least 2 business days before the tour date."]
+
+
+@pytest.mark.parametrize(("claim", "want"), [
+    ("The Ridgeway group's tour for Monday 9 September 2024 was confirmed on the Friday before.", "REJECT"),
+    ("The Ridgeway group's tour for Monday 9 September 2024 was confirmed on the Thursday before.", "OK"),
+])
+def test_the_weekday_before_a_date(claim: str, want: str) -> None:
+    chunks = {"c1": "Booking RG-2: group tour, tour date Mon 9 Sep 2024."}
+    assert verdict(BOOKING, claim, chunks) == want

@@ -640,19 +640,15 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
     ref = _reference_ordinal(form, claim)
     dates = claim.dates
     if ref is not None and dates:
-        d = dates[0]
-        first = d.first
-        if not d.year_known:
-            ref_year = dt.date.fromordinal(ref).year
-            first = dt.date.fromordinal(first).replace(year=ref_year).toordinal()
+        first, s0, e0, shift, firm = _event_date(claim, ref)
         days = first - ref if band.reference_side == "after" else ref - first
         if band.low is not None and band.high is None:
             days = abs(days)
         if band.business_days:
-            n = measure.business_days_between(min(ref, first), max(ref, first))
-            out.append((n * 86400.0, True, d.start, d.end, True))
+            n = measure.business_days_between(min(ref, first) + shift, max(ref, first) + shift)
+            out.append((n * 86400.0, True, s0, e0, firm))
         else:
-            out.append((days * 86400.0, False, d.start, d.end, True))
+            out.append((days * 86400.0, False, s0, e0, firm))
     elif len(dates) >= 2:
         a, b = dates[0], dates[1]
         out.append((abs(b.first - a.first) * 86400.0, False, a.start, b.end, True))
@@ -823,6 +819,65 @@ def _with_year(ordinal: int, year: int) -> int:
         return d.replace(year=year, day=28).toordinal()
 
 
+def _event_date(claim: Claim, ref: int) -> tuple[int, int, int, int, bool]:
+    """(day, start, end, weekday shift, firm) of the claim's date for the rule's event, against ``ref``, the
+    chunk's date of the event the rule counts from. The claim's first date, in the reference's year when it
+    gives none; but when the claim restates the reference date too ("bagged on 2 May, ... picked them up on
+    6 June"), the other date it gives, firm when there is one other ("the Friday before" a date counts).
+    ``shift`` moves both days so the event's day falls on the weekday the claim names for it ("Monday 2
+    June" in a year the text does not give), so business days count on the right weekdays."""
+    ref_year = dt.date.fromordinal(ref).year
+    cands = [(d.first if d.year_known else _with_year(d.first, ref_year), d.start, d.end)
+             for d in claim.dates if d.first == d.last or d is claim.dates[0]]
+    cands += _relative_days(claim)
+    firm = True
+    if len(cands) > 1 and any(c[0] == ref for c in cands):
+        others = sorted({c for c in cands if c[0] != ref}, key=lambda c: c[1])
+        if others:
+            firm = len({c[0] for c in others}) == 1
+            cands = others
+    first, s0, e0 = cands[0]
+    shift = 0
+    for w, _, ws, we in claim.weekdays:  # "Monday 2 June", "Friday, 6 June", "2 June (a Monday)"
+        if (we <= s0 and re.fullmatch(r"[\s,(]*(?:the\s+)?", claim.text[we:s0])) or (
+                e0 <= ws and re.fullmatch(r"[\s,(]*(?:a\s+)?", claim.text[e0:ws])):
+            shift = (w - dt.date.fromordinal(first).weekday()) % 7
+            break
+    return first, s0, e0, shift, firm
+
+
+def _relative_days(claim: Claim) -> list[tuple[int, int, int]]:
+    """(day, start, end) of a weekday the claim places by another date: "confirmed on the Friday before"
+    (the one date the claim gives), "repaired on the Thursday after the 3 May inspection"."""
+    if not claim.weekdays or not claim.dates:
+        return []
+    doc = parse(claim.text)
+    out = []
+    for w, _, s, e in claim.weekdays:
+        tok = _token_at(doc, s)
+        if tok.i + 1 >= len(doc) or not any(c.lower_ == "the" for c in tok.children):
+            continue
+        nxt = doc[tok.i + 1]
+        if nxt.lower_ not in ("before", "after"):
+            continue
+        objs = [c for c in nxt.children if c.dep_ == "pobj"]
+        if objs:
+            lo, hi = objs[0].left_edge.idx, objs[0].right_edge.idx + len(objs[0].right_edge.text)
+            base = [d for d in claim.dates if lo <= d.start < hi and d.first == d.last]
+        else:
+            base = [d for d in claim.dates if d.first == d.last]
+            base = base if len({d.first for d in base}) == 1 else []
+        if not base:
+            continue
+        day = base[0].first
+        if nxt.lower_ == "before":
+            day -= (dt.date.fromordinal(day).weekday() - w) % 7 or 7
+        else:
+            day += (w - dt.date.fromordinal(day).weekday()) % 7 or 7
+        out.append((day, s, nxt.idx + len(nxt.text)))
+    return out
+
+
 def sentence_span(text: str, start: int, end: int) -> tuple[int, int]:
     """(start, end) of the sentence of ``text`` holding ``text[start:end]``: from just after the last
     ".", "!", "?" or ";" and space before ``start`` to just after the first one from ``end`` on."""
@@ -909,7 +964,8 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 out.append(_finding(f, claim, s, e, "numeric_bound",
                                     f"the time between the events the claim dates is outside {f.text!r}",
                                     sure=spoken and firm, arbitrable=firm or own, basis="gap"))
-    return out
+    # a constraint keeps one finding: a sure one (a gap between dates the claim gives) before a guessed amount
+    return sorted(out, key=lambda x: not (x.sure and x.basis == "gap"))
 
 
 def _same_scale(gap: float, band: Band) -> bool:
