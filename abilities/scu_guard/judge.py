@@ -853,7 +853,7 @@ def _relative_days(claim: Claim) -> list[tuple[int, int, int]]:
         return []
     doc = parse(claim.text)
     out = []
-    for w, _, s, e in claim.weekdays:
+    for w, _, s, _ in claim.weekdays:
         tok = _token_at(doc, s)
         if tok.i + 1 >= len(doc) or not any(c.lower_ == "the" for c in tok.children):
             continue
@@ -965,7 +965,10 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                                     f"the time between the events the claim dates is outside {f.text!r}",
                                     sure=spoken and firm, arbitrable=firm or own, basis="gap"))
     # a constraint keeps one finding: a sure one (a gap between dates the claim gives) before a guessed amount
-    return sorted(out, key=lambda x: not (x.sure and x.basis == "gap"))
+    first = {}
+    for n, x in enumerate(out):
+        first.setdefault(x.constraint, n)
+    return sorted(out, key=lambda x: (first[x.constraint], not (x.sure and x.basis == "gap")))
 
 
 def _same_scale(gap: float, band: Band) -> bool:
