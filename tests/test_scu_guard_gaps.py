@@ -86,3 +86,32 @@ BOOKING = ["Group bookings must be confirmed at least 2 business days before the
 def test_the_weekday_before_a_date(claim: str, want: str) -> None:
     chunks = {"c1": "Booking RG-2: group tour, tour date Mon 9 Sep 2024."}
     assert verdict(BOOKING, claim, chunks) == want
+
+
+SAW = ["The power press may be run only between 08:00 and 19:00."]
+
+
+@pytest.mark.parametrize(("claim", "want"), [
+    ("The power press was started at 18:20 and ran for fifty minutes.", "REJECT"),
+    ("The power press was started at 18:00 and ran for fifty minutes.", "OK"),
+    ("The power press was switched on at 18:30 and ran for forty-five minutes.", "REJECT"),
+    ("The power press was switched on at 18:10 and ran for forty-five minutes.", "OK"),
+])
+def test_a_start_and_a_duration_end_inside_the_forbidden_window(claim: str, want: str) -> None:
+    assert verdict(SAW, claim) == want
+
+
+def test_a_duration_of_another_event_does_not_extend_the_rule_s_event() -> None:
+    claim = "The power press was started at 18:20 and the crew rested for fifty minutes."
+    assert verdict(SAW, claim) == "OK"
+
+
+DEPOT = ["No bus may leave the depot before 04:30."]
+
+
+@pytest.mark.parametrize(("claim", "want"), [
+    ("Bus 12 left the depot ten minutes before half past four.", "REJECT"),
+    ("Bus 12 left the depot ten minutes after half past four.", "OK"),
+])
+def test_a_time_placed_by_a_duration_before_or_after_a_clock_time(claim: str, want: str) -> None:
+    assert verdict(DEPOT, claim) == want

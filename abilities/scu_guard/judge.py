@@ -1868,7 +1868,14 @@ def check_windows(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             if _overlap(f, c) == 0 or c.negated or c.negverb:
                 continue
             if w.kind == "clock":
-                clocks = [t for t in claim.clocks if c.start <= t.start < c.end] or (
+                points, replaced = _clock_points(f, claim, c)
+                hit = next(((s, e, firm) for m, s, e, firm, end_point in points
+                            if _in_clock(w.start, w.end, m, end_point=end_point)), None)
+                if hit is not None and not PROHIBITIVE_RE.search(c.text):
+                    out.append(_finding(f, claim, hit[0], hit[1], "temporal", "the time the claim's arithmetic "
+                                        f"gives falls in the window {f.text!r} forbids", firm=hit[2]))
+                    continue
+                clocks = [t for t in claim.clocks if c.start <= t.start < c.end and t.start not in replaced] or (
                     [t for t in _chunk_clocks(claim, c)])
                 for t in clocks:
                     m = t.minutes % (24 * 60) if t.minutes != 24 * 60 else 24 * 60
@@ -1894,6 +1901,45 @@ def check_windows(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                                             f"the date falls in the period {f.text!r} forbids"))
                         break
     return out
+
+
+def _clock_points(form: Form, claim: Claim, c: Clause) -> tuple[list[tuple[int, int, int, bool, bool]], set[int]]:
+    """Times of day the claim states by arithmetic on a clock time of clause ``c``: (minute, start, end,
+    firm, is an end point), and the starts of the clock times they replace. A start and a duration of the
+    same event ("started at 18:20 and ran for fifty minutes": it ran until 19:10, an end point), a time
+    placed by a duration ("ten minutes before half past four" is 04:20). Firm when a verb of the event is
+    the rule's own action and the clause names the rule's thing."""
+    clocks = [t for t in claim.clocks if c.start <= t.start < c.end]
+    spans = [a for a, _ in claim.amounts if a.dim == "[time]" and a.direction == "eq" and not a.period
+             and 0 < a.lo < 86400 and a.lo == a.hi]
+    if not clocks or not spans:
+        return [], set()
+    doc = parse(claim.text)
+    action = set(form.action) - GENERIC
+    things = (set(form.subject) | set(form.object)) - GENERIC
+    out: list[tuple[int, int, int, bool, bool]] = []
+    replaced: set[int] = set()
+    for t in clocks:
+        tok = _token_at(doc, t.start)
+        verb = tok
+        while verb.pos_ not in ("VERB", "AUX") and verb.head is not verb:
+            verb = verb.head
+        event = {verb.i} | {v.i for v in verb.conjuncts if v.pos_ in ("VERB", "AUX")}
+        for a in spans:
+            unit = _token_at(doc, a.end - 1)
+            mod = unit.head if unit.dep_ == "npadvmod" else (  # "left the depot ten minutes before ..."
+                doc[unit.i + 1] if unit.i + 1 < len(doc) and doc[unit.i + 1].dep_ == "prep" else None)
+            if mod is not None and mod.lower_ in ("before", "after", "past") and tok.i in {x.i for x in mod.subtree}:
+                sign = -1 if mod.lower_ == "before" else 1  # "ten minutes before half past four"
+                firm = bool(action & {key(verb)}) and _overlap(form, c) > len(action & c.keys)
+                out.append(((t.minutes + sign * round(a.lo / 60)) % 1440, a.start, t.end, firm, False))
+                replaced.add(t.start)
+            elif t.role in ("at", "from") and unit.dep_ == "pobj" and unit.head.lower_ == "for" \
+                    and unit.head.head.i in event and (unit.head.head.i == verb.i or key(unit.head.head) in action):
+                run = unit.head.head  # "started at 18:20 and ran for fifty minutes": the run ends at 19:10
+                firm = bool(action & {key(run), key(verb)}) and bool(things & c.keys)
+                out.append(((t.minutes + round(a.lo / 60)) % 1440, t.start, a.end, firm, True))
+    return out, replaced
 
 
 def _chunk_clocks(claim: Claim, c: Clause) -> list[measure.Clock]:
