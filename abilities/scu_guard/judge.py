@@ -621,7 +621,7 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
                 firm = firm and len(claim.dates) == 1 and _overlap(form, _clause_at(claim.clauses, d.start)) > 0 \
                     and bool(re.search(r"\b(?:next|due|booked|scheduled|planned|programmed)\b", claim.text, re.I))
                 out.append(((first - last) * 86400.0, False, d.start, d.end, firm))
-        return out
+        return out + _repeat_gaps(form, claim)
     if len(claim.clocks) >= 2:
         a, b = claim.clocks[0], claim.clocks[1]
         overnight = re.search(r"\b(?:until|till|to|next|overnight|following)\b", claim.text[a.end : b.end], re.I)
@@ -640,19 +640,15 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
     ref = _reference_ordinal(form, claim)
     dates = claim.dates
     if ref is not None and dates:
-        d = dates[0]
-        first = d.first
-        if not d.year_known:
-            ref_year = dt.date.fromordinal(ref).year
-            first = dt.date.fromordinal(first).replace(year=ref_year).toordinal()
+        first, s0, e0, shift, firm = _event_date(claim, ref)
         days = first - ref if band.reference_side == "after" else ref - first
         if band.low is not None and band.high is None:
             days = abs(days)
         if band.business_days:
-            n = measure.business_days_between(min(ref, first), max(ref, first))
-            out.append((n * 86400.0, True, d.start, d.end, True))
+            n = measure.business_days_between(min(ref, first) + shift, max(ref, first) + shift)
+            out.append((n * 86400.0, True, s0, e0, firm))
         else:
-            out.append((days * 86400.0, False, d.start, d.end, True))
+            out.append((days * 86400.0, False, s0, e0, firm))
     elif len(dates) >= 2:
         a, b = dates[0], dates[1]
         out.append((abs(b.first - a.first) * 86400.0, False, a.start, b.end, True))
@@ -682,6 +678,203 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
         base = dt.date(2001, 1, 1 + w1).toordinal()  # 1 Jan 2001 was a Monday
         n = measure.business_days_between(base, base + cal)
         out.append((n * 86400.0, True, s1, e2, True))
+    return out
+
+
+# verbs that only carry an event named by their object ("had a vet check", "passed its inspection", "put through
+# their test", "the next test came on 8 June"): the event is in their arguments, not in the verb
+_SUPPORT_VERBS = LIGHT_VERBS | frozenset(word_key(w) for w in "undergo receive pass complete carry perform hold "
+                                                               "happen occur follow fall".split())
+# between two dates of one event: a list ("on 2 May, 19 May and 1 June") or a word saying the event recurs
+_LIST_JOINT_RE = re.compile(r"^[\s,]*(?:and\s+)?(?:then\s+)?(?:again\s+)?(?:on|at)?\s*(?:the\s+)?$", re.I)
+_NOT_SEQUENCE_RE = re.compile(r"^\s*(?:-|–|to|until|till|through)\s*$|\b(?:or|respectively)\b", re.I)
+_RECUR_RE = re.compile(r"\b(?:next|again|then|later|subsequently|afterwards|following)\b", re.I)
+
+
+def _token_at(doc: Any, pos: int) -> Any:
+    """The token of a parse covering character ``pos``."""
+    for t in doc:
+        if t.idx <= pos < t.idx + len(t.text):
+            return t
+    return doc[-1]
+
+
+def _date_anchor(doc: Any, d: measure.DateMention, spans: list[tuple[int, int]]) -> tuple[Any, int | None]:
+    """(word the date is said of, index of the date this one is listed with): up from the date's root past
+    prepositions to the first verb or noun outside any date ("tested on 3 June" -> tested, "a vet check on 4
+    January" -> check); a date coordinated with another date ("on 2 May, 19 May and 1 June") is listed."""
+    toks = [t for t in doc if d.start <= t.idx < d.end]
+    if not toks:
+        return None, None
+    root = next((t for t in toks if not (d.start <= t.head.idx < d.end) or t.head is t), toks[-1])
+    tok = root
+    while tok.head is not tok:
+        h = tok.head
+        if tok.dep_ in ("conj", "appos"):
+            for n, (s, e) in enumerate(spans):
+                if s <= h.idx < e:
+                    return None, n
+        if h.pos_ == "ADP" or any(s <= h.idx < e for s, e in spans):
+            tok = h
+            continue
+        if h.pos_ in ("VERB", "AUX", "NOUN", "PROPN", "NUM", "PRON"):
+            return h, None
+        tok = h
+    return None, None
+
+
+def _anchor_keys(anchor: Any) -> tuple[set[str], bool]:
+    """(keys naming the event a date is said of, is the anchor a word of its own event): a support verb
+    or a copula brings the keys of its subject, object or prepositional object ("the next test came")."""
+    own = key(anchor)
+    if anchor.pos_ in ("NOUN", "PROPN", "VERB") and own not in _SUPPORT_VERBS and anchor.lower_ != "one":
+        return {own}, True
+    out = {own}
+    for c in anchor.children:
+        if c.dep_ in ("nsubj", "nsubjpass", "dobj", "attr", "csubj"):
+            out.add(key(c))
+        elif c.dep_ == "prep":
+            out |= {key(p) for p in c.children if p.dep_ == "pobj"}
+    return out, False
+
+
+def _repeat_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int, bool]]:
+    """Gaps between successive dates the claim gives for one repeated event ("checked the seals on 1 July and
+    was next in to check them on 17 July", "tested on 2 May, 19 May and 1 June"), smallest reading (a month
+    counts from its last day). Two dates are of one event when the second is listed with the first or said
+    to recur ("next", "again", "then"); firm when a date is said of the rule's own action (or its
+    object, after a support verb: "passed its inspection") and no date of the chain is said of another
+    event, unless the claim says it recurs ("examined on 10 January and seen again on 2 April")."""
+    ev = (set(form.action) | set(form.object)) - GENERIC - LIGHT_VERBS
+    dates = claim.dates
+    if len(dates) < 2 or not ev:
+        return []
+    doc = parse(claim.text)
+    spans = [(d.start, d.end) for d in dates]
+    info: list[tuple[bool, bool]] = []  # (said of the rule's event, said of another event)
+    for d in dates:
+        anchor, listed = _date_anchor(doc, d, spans)
+        if listed is not None:
+            info.append(info[listed] if listed < len(info) else (False, False))
+        elif anchor is None:
+            info.append((False, False))
+        else:
+            ks, own = _anchor_keys(anchor)
+            hit = _stem_hits(ev, ks) > 0
+            info.append((hit, own and not hit))
+    out = []
+    firsts = _chain_ordinals(dates)
+    for i in range(1, len(dates)):
+        a, b = dates[i - 1], dates[i]
+        between = claim.text[a.end : b.start]
+        if re.search(r"[.!?;]", between) or _NOT_SEQUENCE_RE.search(between) or re.search(
+                r"\b(?:between|from)\s+(?:the\s+)?$", claim.text[: a.start], re.I):
+            continue  # alternatives, a range, "respectively" (dates of several things)
+        marked = _RECUR_RE.search(between) and not _LATER_TIME_RE.search(between)
+        if not (marked or _LIST_JOINT_RE.match(between)):
+            continue
+        (a_ev, a_other), (b_ev, b_other) = info[i - 1], info[i]
+        # "the next measurement was on 11 March": the recurring word is the rule's event
+        b_ev = b_ev or any(t.lower_ in ("next", "again") and _stem_hits(ev, {key(t.head)}) > 0
+                           for t in doc if a.end <= t.idx < b.start)
+        recur = bool(re.search(r"\b(?:next|again)\b", between, re.I))
+        if (a_other or b_other) and not (recur and (a_ev or b_ev)):
+            continue
+        gap = firsts[i][0] - firsts[i - 1][1]
+        if gap <= 0:
+            continue
+        chain_ev = a_ev or b_ev or any(x for x, _ in info)
+        out.append((gap * 86400.0, False, a.start, b.end, chain_ev and not (a_other and b_other)))
+    return out
+
+
+def _chain_ordinals(dates: list[measure.DateMention]) -> list[tuple[int, int]]:
+    """(first, last) day of each date of a sequence, a date without a year taking the year of the next date
+    that has one ("on 2 January and 15 February 2024"), and a sequence without years running forward
+    ("1 December, 1 January and 1 February")."""
+    out: list[tuple[int, int]] = []
+    for n, d in enumerate(dates):
+        first, last = d.first, d.last
+        if not d.year_known:
+            later = next((x for x in dates[n + 1 :] if x.year_known), None)
+            y = dt.date.fromordinal(later.first).year if later else None
+            if y is None and out:
+                y = dt.date.fromordinal(out[-1][0]).year
+            if y is not None:
+                first, last = _with_year(first, y), _with_year(last, y)
+                if later is not None and first > later.first:
+                    first, last = _with_year(first, y - 1), _with_year(last, y - 1)
+                elif later is None and out and first < out[-1][0]:
+                    first, last = _with_year(first, y + 1), _with_year(last, y + 1)
+        out.append((first, last))
+    return out
+
+
+def _with_year(ordinal: int, year: int) -> int:
+    """The same day and month in another year (29 February falls back to the 28th)."""
+    d = dt.date.fromordinal(ordinal)
+    try:
+        return d.replace(year=year).toordinal()
+    except ValueError:
+        return d.replace(year=year, day=28).toordinal()
+
+
+def _event_date(claim: Claim, ref: int) -> tuple[int, int, int, int, bool]:
+    """(day, start, end, weekday shift, firm) of the claim's date for the rule's event, against ``ref``, the
+    chunk's date of the event the rule counts from. The claim's first date, in the reference's year when it
+    gives none; but when the claim restates the reference date too ("bagged on 2 May, ... picked them up on
+    6 June"), the other date it gives, firm when there is one other ("the Friday before" a date counts).
+    ``shift`` moves both days so the event's day falls on the weekday the claim names for it ("Monday 2
+    June" in a year the text does not give), so business days count on the right weekdays."""
+    ref_year = dt.date.fromordinal(ref).year
+    cands = [(d.first if d.year_known else _with_year(d.first, ref_year), d.start, d.end)
+             for d in claim.dates if d.first == d.last or d is claim.dates[0]]
+    cands += _relative_days(claim)
+    firm = True
+    if len(cands) > 1 and any(c[0] == ref for c in cands):
+        others = sorted({c for c in cands if c[0] != ref}, key=lambda c: c[1])
+        if others:
+            firm = len({c[0] for c in others}) == 1
+            cands = others
+    first, s0, e0 = cands[0]
+    shift = 0
+    for w, _, ws, we in claim.weekdays:  # "Monday 2 June", "Friday, 6 June", "2 June (a Monday)"
+        if (we <= s0 and re.fullmatch(r"[\s,(]*(?:the\s+)?", claim.text[we:s0])) or (
+                e0 <= ws and re.fullmatch(r"[\s,(]*(?:a\s+)?", claim.text[e0:ws])):
+            shift = (w - dt.date.fromordinal(first).weekday()) % 7
+            break
+    return first, s0, e0, shift, firm
+
+
+def _relative_days(claim: Claim) -> list[tuple[int, int, int]]:
+    """(day, start, end) of a weekday the claim places by another date: "confirmed on the Friday before"
+    (the one date the claim gives), "repaired on the Thursday after the 3 May inspection"."""
+    if not claim.weekdays or not claim.dates:
+        return []
+    doc = parse(claim.text)
+    out = []
+    for w, _, s, _ in claim.weekdays:
+        tok = _token_at(doc, s)
+        if tok.i + 1 >= len(doc) or not any(c.lower_ == "the" for c in tok.children):
+            continue
+        nxt = doc[tok.i + 1]
+        if nxt.lower_ not in ("before", "after"):
+            continue
+        objs = [c for c in nxt.children if c.dep_ == "pobj"]
+        if objs:
+            lo, hi = objs[0].left_edge.idx, objs[0].right_edge.idx + len(objs[0].right_edge.text)
+            base = [d for d in claim.dates if lo <= d.start < hi and d.first == d.last]
+        else:
+            base = [d for d in claim.dates if d.first == d.last]
+            base = base if len({d.first for d in base}) == 1 else []
+        if not base:
+            continue
+        day = base[0].first
+        if nxt.lower_ == "before":
+            day -= (dt.date.fromordinal(day).weekday() - w) % 7 or 7
+        else:
+            day += (w - dt.date.fromordinal(day).weekday()) % 7 or 7
+        out.append((day, s, nxt.idx + len(nxt.text)))
     return out
 
 
@@ -771,7 +964,11 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 out.append(_finding(f, claim, s, e, "numeric_bound",
                                     f"the time between the events the claim dates is outside {f.text!r}",
                                     sure=spoken and firm, arbitrable=firm or own, basis="gap"))
-    return out
+    # a constraint keeps one finding: a sure one (a gap between dates the claim gives) before a guessed amount
+    first = {}
+    for n, x in enumerate(out):
+        first.setdefault(x.constraint, n)
+    return sorted(out, key=lambda x: (first[x.constraint], not (x.sure and x.basis == "gap")))
 
 
 def _same_scale(gap: float, band: Band) -> bool:
@@ -1744,7 +1941,14 @@ def check_windows(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             if _overlap(f, c) == 0 or c.negated or c.negverb:
                 continue
             if w.kind == "clock":
-                clocks = [t for t in claim.clocks if c.start <= t.start < c.end] or (
+                points, replaced = _clock_points(f, claim, c)
+                hit = next(((s, e, firm) for m, s, e, firm, end_point in points
+                            if _in_clock(w.start, w.end, m, end_point=end_point)), None)
+                if hit is not None and not PROHIBITIVE_RE.search(c.text):
+                    out.append(_finding(f, claim, hit[0], hit[1], "temporal", "the time the claim's arithmetic "
+                                        f"gives falls in the window {f.text!r} forbids", firm=hit[2]))
+                    continue
+                clocks = [t for t in claim.clocks if c.start <= t.start < c.end and t.start not in replaced] or (
                     [t for t in _chunk_clocks(claim, c)])
                 for t in clocks:
                     m = t.minutes % (24 * 60) if t.minutes != 24 * 60 else 24 * 60
@@ -1770,6 +1974,45 @@ def check_windows(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                                             f"the date falls in the period {f.text!r} forbids"))
                         break
     return out
+
+
+def _clock_points(form: Form, claim: Claim, c: Clause) -> tuple[list[tuple[int, int, int, bool, bool]], set[int]]:
+    """Times of day the claim states by arithmetic on a clock time of clause ``c``: (minute, start, end,
+    firm, is an end point), and the starts of the clock times they replace. A start and a duration of the
+    same event ("started at 18:20 and ran for fifty minutes": it ran until 19:10, an end point), a time
+    placed by a duration ("ten minutes before half past four" is 04:20). Firm when a verb of the event is
+    the rule's own action and the clause names the rule's thing."""
+    clocks = [t for t in claim.clocks if c.start <= t.start < c.end]
+    spans = [a for a, _ in claim.amounts if a.dim == "[time]" and a.direction == "eq" and not a.period
+             and 0 < a.lo < 86400 and a.lo == a.hi]
+    if not clocks or not spans:
+        return [], set()
+    doc = parse(claim.text)
+    action = set(form.action) - GENERIC
+    things = (set(form.subject) | set(form.object)) - GENERIC
+    out: list[tuple[int, int, int, bool, bool]] = []
+    replaced: set[int] = set()
+    for t in clocks:
+        tok = _token_at(doc, t.start)
+        verb = tok
+        while verb.pos_ not in ("VERB", "AUX") and verb.head is not verb:
+            verb = verb.head
+        event = {verb.i} | {v.i for v in verb.conjuncts if v.pos_ in ("VERB", "AUX")}
+        for a in spans:
+            unit = _token_at(doc, a.end - 1)
+            mod = unit.head if unit.dep_ == "npadvmod" else (  # "left the depot ten minutes before ..."
+                doc[unit.i + 1] if unit.i + 1 < len(doc) and doc[unit.i + 1].dep_ == "prep" else None)
+            if mod is not None and mod.lower_ in ("before", "after", "past") and tok.i in {x.i for x in mod.subtree}:
+                sign = -1 if mod.lower_ == "before" else 1  # "ten minutes before half past four"
+                firm = bool(action & {key(verb)}) and _overlap(form, c) > len(action & c.keys)
+                out.append(((t.minutes + sign * round(a.lo / 60)) % 1440, a.start, t.end, firm, False))
+                replaced.add(t.start)
+            elif t.role in ("at", "from") and unit.dep_ == "pobj" and unit.head.lower_ == "for" \
+                    and unit.head.head.i in event and (unit.head.head.i == verb.i or key(unit.head.head) in action):
+                run = unit.head.head  # "started at 18:20 and ran for fifty minutes": the run ends at 19:10
+                firm = bool(action & {key(run), key(verb)}) and bool(things & c.keys)
+                out.append(((t.minutes + round(a.lo / 60)) % 1440, t.start, a.end, firm, True))
+    return out, replaced
 
 
 def _chunk_clocks(claim: Claim, c: Clause) -> list[measure.Clock]:
