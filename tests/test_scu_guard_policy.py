@@ -30,8 +30,10 @@ GUEST = ["Guest rooms must be kept below 24 °C."]
         # an exclusion both readings make stands; one the typed reading alone makes through a place is a guess
         (SHELF, "Bleach and ammonia are stored on the same shelf.", None, REJECT),
         (SHELF, "The bleach now sits on shelf 2.", {"c1": "Shelf 2 holds the ammonia."}, REVIEW),
-        # a count matched by its noun ("eleven passengers" queued, waited, rode in turns?)
-        (LIFT, "Eleven passengers rode in the lift at once.", None, REVIEW),
+        # a count matched by its noun alone ("eleven passengers" queued for the lift, rode in turns?)
+        (LIFT, "Eleven passengers queued for the lift.", None, REVIEW),
+        # ... but stands where the claim ties it to the rule's own event (its verb, its place)
+        (LIFT, "Eleven passengers rode in the lift at once.", None, REJECT),
         # more than one amount of the rule's dimension: which one is about the rule is a guess
         (FREEZER, "The chest freezer ran at -20 °C and the blast freezer at -10 °C.", None, REVIEW),
         (FREEZER, "The blast freezer ran at -10 °C.", None, REJECT),
@@ -50,8 +52,9 @@ def test_what_a_finding_answers(constraints: list[str], claim: str, chunks: dict
 
 def test_each_finding_names_its_source_and_why_it_was_sorted_there() -> None:
     assert sources(FREEZER, "The blast freezer ran at -10 °C.") == ["typed numeric_bound/amount both"]
-    assert sources(LIFT, "Eleven passengers rode in the lift at once.") == [
+    assert sources(LIFT, "Eleven passengers queued for the lift.") == [
         "typed numeric_bound/count doubt: a count matched by its noun"]
+    assert sources(LIFT, "Eleven passengers rode in the lift at once.") == ["typed numeric_bound/count_total both"]
     # both readings name a doer, but the lexicon's doer check is the same guess as the typed one
     assert sources(["Only pharmacists may dispense insulin."], "A pharmacy clerk dispensed insulin.") == [
         "typed only_agent/event both, not firm"]

@@ -214,7 +214,7 @@ def doubt(form: Form, finding: Finding, claim: Claim) -> str | None:
     switched on by an amount only a chunk gives. A forbidden event whose clause does not name the rule's
     action."""
     clause = _clause_at(claim.clauses, finding.start) if claim.clauses else None
-    if finding.basis in ("amount", "count", "gap", "entry_amount"):
+    if finding.basis in ("amount", "count", "count_total", "gap", "entry_amount"):
         band = form.quantity
         if not read_whole(form.text, form.modality, form.trigger is not None):
             return "the rule holds a condition, an exception or more than one amount"
@@ -234,7 +234,7 @@ def doubt(form: Form, finding: Finding, claim: Claim) -> str | None:
             return "the claim gives the amount as a circumstance"
         if finding.basis == "amount" and not _speaks_of_rule(form, claim, finding.start):
             return "the claim's sentence names nothing of the rule but the amount's unit"
-        if band is not None and finding.basis in ("amount", "count") and _amount_in_scope(form, band.text or ""):
+        if band is not None and finding.basis in ("amount", "count", "count_total") and _amount_in_scope(form, band.text or ""):
             return "the rule's amount says which things the duty is for, not what it bounds"
 
         if finding.basis == "amount" and band is not None and band.dimension == "[time]" and not band.period \

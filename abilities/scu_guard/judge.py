@@ -2276,8 +2276,16 @@ def check_named_members(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     return out
 
 
-CHECKS = (check_bounds, check_counts, check_unbounded, check_triggers, check_modal, check_agents, check_order, check_windows,
-          check_exclusion, check_members, check_allow_list, check_named_members)
+def check_count_totals(forms: Sequence[Form], claim: Claim) -> list[Finding]:
+    """Totals of counted things the claim ties to the rule's event ("two dozen riders on the track",
+    "four stacks of a dozen trays each"); see ``counts``."""
+    from abilities.scu_guard.counts import count_totals
+
+    return count_totals(forms, claim)
+
+
+CHECKS = (check_bounds, check_count_totals, check_counts, check_unbounded, check_triggers, check_modal, check_agents,
+          check_order, check_windows, check_exclusion, check_members, check_allow_list, check_named_members)
 
 
 def evaluated(forms: Sequence[Form], claim: Claim) -> set[str]:

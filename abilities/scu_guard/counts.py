@@ -1,0 +1,408 @@
+"""Counts a claim states itself, read whole: number phrases, groups, and sums of one kind of thing.
+
+Why its own reading: a claim seldom gives a count bound's number as one numeral. It says "two dozen
+riders", "a dozen and a half documents", "a couple of pairs of trials and a pair of monthlies", "four
+stacks of a dozen trays each", "two families of four", "all four owls ..., plus a trio of hawks", "a
+dozen passes ..., and then three more", "took byes twice ... and once more". Each is a count of the
+things a rule bounds, once the phrase is read as English numbers are: a number noun ("dozen", "score",
+"pair", "couple", "trio") times what it multiplies, a group times its size, parts of one event added up.
+
+Why the claim must tie the count to the rule's event: the same noun is counted for other reasons
+("Fourteen riders queued for the open session, but only twelve went onto the track"). A total is read
+as a contradiction only where the clause that holds it names the rule's own event: its verb, or the
+place or holder the rule bounds (with its modifiers: "the North Charging Hall" is not "the wash hall"),
+or where the counted thing fills the very slot of the very verb the rule's noun fills ("carried two
+families of four" for "may carry no more than 6 passengers"). A rule that bounds each of several places
+("to a single lane") is not broken by a number spread over several of them ("split between lanes 3 and
+4"). Pure functions over the cached parse.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from abilities.scu_guard import measure
+from abilities.scu_guard.detect import Finding
+from abilities.scu_guard.forms import GENERIC, Form
+from abilities.scu_guard.nlp import key, parse
+
+# English number nouns: how many one of them is ("a pair of", "a dozen", "a score of")
+NUMBER_NOUNS = {"pair": 2, "couple": 2, "trio": 3, "quartet": 4, "dozen": 12, "score": 20}
+# members of a group counted as the rule's things, not the group ("two families of four")
+MEMBERS = "<members>"
+_LIGHT = frozenset(key(t) for t in parse("be have go come get take put make do let keep"))
+# prepositions that name where the rule's things are (a place or holder), not when or per what
+_PLACE_PREPS = frozenset({"on", "in", "at", "off", "into", "onto", "inside", "aboard", "to", "within", "under"})
+_UNIT_DETS = frozenset({"single", "each", "every", "any", "one", "per"})
+# a count spread over several places or holders, not in one of them
+_SPREAD_VERBS = frozenset(key(t) for t in parse("split divide spread share distribute spread"))
+_SPREAD_WORDS = frozenset({"between", "among", "across", "apiece", "respectively", "evenly", "each", "per"})
+_TOTAL_RE = re.compile(r"\b(?:in all|in total|altogether|all told|the whole|the entire|total of)\b", re.I)
+_EXHAUSTIVE_RE = re.compile(r"\b(?:only|just|merely|no more than|in all|in total|altogether|all told|single|sole|lone|"
+                            r"enough|sufficient|suffices?|by (?:it|him|her|them)sel(?:f|ves)|alone)\b", re.I)
+_SIMULTANEOUS_RE = re.compile(r"\b(?:at (?:the same|one|any one|any) time|at once|simultaneously|together)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Count:
+    """A counted phrase: the keys it counts with how many of each (a group gives its own noun and its
+    members), its head token, where it sits, and how it relates to others in its sentence."""
+
+    counts: tuple[tuple[str, float], ...]
+    head: int  # token index of the phrase's head noun
+    start: int
+    end: int
+    more: bool  # "three more", "another two": added to what was counted before
+    total: bool  # "in all", "the whole": the sum itself, not a part of it
+    partitive: bool  # "two of them", "one of the pairs": a part of something counted elsewhere
+
+
+def _simple_number(t: Any) -> float | None:
+    """The value of one number token ("4", "four", "twelve"), not "a"/"one of"."""
+    if t.lower_ in ("a", "an") or t.lower_ in NUMBER_NOUNS:
+        return None
+    if t.like_num or t.lower_ in measure.NUMBER_WORDS:
+        n = measure._number(t.text)
+        return n if n is not None and n == int(n) and 0 < n < 100000 else None
+    return None
+
+
+def _value(doc: Any, i: int) -> tuple[float, int] | None:
+    """A number phrase starting at token ``i``: (value, index after it). "half a dozen" 6, "two dozen" 24,
+    "a dozen and a half" 18, "a score of" 20, "4" 4; "a"/"an" alone is no number."""
+    n = len(doc)
+    low = [t.lower_ for t in doc[i : min(n, i + 5)]]
+    if low[:3] == ["half", "a", "dozen"]:
+        return 6.0, i + 3
+    first = _simple_number(doc[i])
+    j = i + 1 if first is not None else i + 1 if low[0] in ("a", "an") else None
+    if j is None:
+        return None
+    mult = first if first is not None else 1.0
+    if j < n and doc[j].lower_ in ("dozen", "score") and (doc[j].lower_ == "dozen" or (
+            j + 1 < n and doc[j + 1].lower_ == "of")):
+        v = mult * NUMBER_NOUNS[doc[j].lower_]
+        j += 1
+        if [t.lower_ for t in doc[j : j + 3]] == ["and", "a", "half"]:
+            v *= 1.5
+            j += 3
+        if j < n and doc[j].lower_ == "of" and doc[i + 1].lower_ == "score":
+            j += 1
+        return v, j
+    if first is None:  # "a pair of", "a trio of", "a group of eight"; otherwise "a" is the article
+        head = _head_after(doc, j)
+        if head is None:
+            return None
+        k = head.i + 1
+        sized = k + 1 < len(doc) and doc[k].lower_ == "of" and _simple_number(doc[k + 1]) is not None
+        return (1.0, j) if head.lower_ in NUMBER_NOUNS or sized else None
+    return first, j
+
+
+def _head_after(doc: Any, j: int) -> Any:
+    """The noun a phrase starting at ``j`` ends on ("daily trials", "500 g punnets" is no count head)."""
+    last = None
+    k = j
+    while k < len(doc) and k - j <= 4 and (doc[k].pos_ in ("NOUN", "PROPN", "ADJ", "VERB") and doc[k].dep_ in (
+            "compound", "amod", "nmod", "dobj", "pobj", "nsubj", "nsubjpass", "conj", "attr", "appos", "ROOT", "npadvmod")
+            or doc[k].text == "-"):
+        if doc[k].pos_ in ("NOUN", "PROPN"):
+            last = doc[k]
+            if doc[k].dep_ not in ("compound", "amod", "nmod") and doc[k].text != "-":
+                break
+        k += 1
+    return last
+
+
+def _group(doc: Any, i: int, depth: int = 0) -> tuple[list[tuple[str, float]], Any, int] | None:
+    """The counts of a phrase starting at token ``i``: [(key, how many)], its head noun, its end."""
+    got = _value(doc, i)
+    if got is None:
+        return None
+    v, j = got
+    head = _head_after(doc, j)
+    if head is None:
+        return None
+    if any(t.like_num for t in doc[j : head.i]):
+        return None  # "a dozen 500 g punnets": a measured thing, read as an amount elsewhere
+    out = [(key(head), v)]
+    end = head.i + 1
+    size = NUMBER_NOUNS.get(head.lower_.rstrip("s")) if head.lower_ not in ("dozens", "scores") else None
+    if end < len(doc) and doc[end].lower_ == "of" and end + 1 < len(doc) and depth < 2:
+        inner = _group(doc, end + 1, depth + 1)
+        if inner is not None and not any(k == "of" for k, _ in inner[0]):
+            # "four stacks of a dozen trays": 48 trays; "a couple of pairs of trials": 4 trials
+            out += [(k, v * m) for k, m in inner[0]]
+            return out, head, inner[2]
+        nxt = doc[end + 1]
+        if nxt.like_num or nxt.lower_ in measure.NUMBER_WORDS:
+            m = _simple_number(nxt)
+            follow = doc[end + 2] if end + 2 < len(doc) else None
+            if m is not None and (follow is None or follow.pos_ not in ("NOUN", "PROPN")):
+                return out + [(MEMBERS, v * m)], head, end + 2  # "two families of four"
+        if size is not None:
+            det = 1 if nxt.lower_ in ("the", "their", "its", "his", "her", "these", "those") else 0
+            thing = _head_after(doc, end + 1 + det)
+            if thing is not None and not det:
+                return out + [(key(thing), v * size)], head, thing.i + 1  # "a trio of hawks"
+    return out, head, end
+
+
+def read_counts(text: str) -> list[Count]:
+    """The counted phrases of a text, each once (the longest reading at its start)."""
+    doc = parse(text)
+    out: list[Count] = []
+    i = 0
+    while i < len(doc):
+        t = doc[i]
+        if t.like_num and (re.fullmatch(r"\d+[:.]\d+", t.text) or t.head.lower_ in measure.MONTHS or (
+                i + 1 < len(doc) and re.fullmatch(r"[ap]\.?m\.?", doc[i + 1].lower_))):
+            i += 1
+            continue
+        got = _group(doc, i) if (_simple_number(t) is not None or t.lower_ in ("a", "an", "half")) else None
+        n = _simple_number(t)
+        if got is None and n is not None and out and i + 1 < len(doc) and doc[i + 1].lower_ == "more" and (
+                i + 2 >= len(doc) or doc[i + 2].pos_ not in ("NOUN", "PROPN", "ADJ")):
+            # "a dozen passes ..., and then three more": more of the kind counted last
+            out.append(Count(((out[-1].counts[0][0], n),), i, t.idx, doc[i + 1].idx + 4, True, False, False))
+            i += 2
+            continue
+        val = _value(doc, i) if got is None and i >= 2 and doc[i - 1].lower_ == "of" else None
+        if val is not None and doc[i - 2].pos_ == "NOUN" and (val[1] >= len(doc) or doc[val[1]].pos_ not in (
+                "NOUN", "PROPN", "ADJ")):
+            # "the office party of a dozen": the group's members
+            g = doc[i - 2]
+            out.append(Count(((key(g), 1.0), (MEMBERS, val[0])), g.i, g.idx, doc[val[1] - 1].idx + len(doc[val[1] - 1]),
+                             False, False, False))
+            i = val[1]
+            continue
+        if got is None:
+            i += 1
+            continue
+        counts, head, end = got
+        if counts[0][0] in measure.MONTHS or head.lower_ in measure.UNIT_WORDS:
+            i += 1
+            continue
+        s, e = t.idx, doc[end - 1].idx + len(doc[end - 1].text)
+        before = text[max(0, s - 20) : s].lower()
+        after = text[e : e + 20].lower()
+        out.append(Count(tuple(counts), head.i, s, e,
+                         more=bool(re.search(r"\b(?:another|further|additional|extra)\s*$", before)
+                                   or re.match(r"\s*more\b", text[doc[i].idx + len(doc[i].text):])),
+                         total=bool(_TOTAL_RE.search(before) or _TOTAL_RE.match(after.strip())),
+                         partitive=bool(re.match(r"\s*of\s+(?:the|them|those|these|its|their|us)\b",
+                                                 text[doc[i].idx + len(doc[i].text):]))))
+        i = end
+    return out
+
+
+@dataclass(frozen=True)
+class _Core:
+    """What a count rule's noun does, read from its parse: the verb it is the subject or object of (not a
+    light verb), the places or holders it is bounded in (each a set of keys, head and modifiers), the nouns
+    bounded one by one ("a single lane", "per antenna"), and whether the bound is at one time."""
+
+    verb: str
+    role: str
+    places: tuple[frozenset[str], ...]
+    per_unit: frozenset[str]
+    simultaneous: bool
+
+
+def _place_keys(t: Any) -> frozenset[str]:
+    mods = {key(c) for c in t.children if c.dep_ in ("compound", "amod") and c.lower_ not in _UNIT_DETS}
+    return frozenset({key(t)} | mods) - GENERIC
+
+
+def _role(t: Any) -> str:
+    """"obj" for the thing a verb acts on, "subj" for its doer, "" otherwise; a conjunct takes its first
+    conjunct's role ("four owls ... and three hawks")."""
+    while t.dep_ == "conj" and t.head.pos_ in ("NOUN", "PROPN"):
+        t = t.head
+    if t.dep_ in ("dobj", "nsubjpass"):
+        return "obj"
+    if t.dep_ == "nsubj":  # "had all four owls tethered": the subject of a bare participle is its patient
+        return "obj" if t.head.tag_ == "VBN" and not any(c.dep_ in ("aux", "auxpass") for c in t.head.children) \
+            else "subj"
+    return ""
+
+
+@lru_cache(maxsize=2048)
+def _core(text: str, noun: str) -> _Core | None:
+    """The rule's event around its counted noun (see ``_Core``), or None when the noun is not found."""
+    doc = parse(text)
+    n = next((t for t in doc if key(t) == noun and any(c.dep_ == "nummod" for c in t.children)), None)
+    if n is None:
+        return None
+    p = n.head
+    while p.pos_ in ("NOUN", "PROPN", "ADP") and p.head.i != p.i:
+        p = p.head
+    preds = [p] + [c for c in p.children if c.dep_ in ("acomp", "xcomp") and c.pos_ == "VERB"]
+    verb = next((key(v) for v in reversed(preds) if v.pos_ == "VERB" and key(v) not in _LIGHT), "")
+    places: list[frozenset[str]] = []
+    per_unit: set[str] = set()
+    for v in preds + [n]:
+        for prep in (c for c in v.children if c.dep_ == "prep"):
+            for obj in (c for c in prep.children if c.dep_ == "pobj" and c.pos_ in ("NOUN", "PROPN")):
+                if prep.lower_ == "per" or any(c.lower_ in _UNIT_DETS for c in obj.children):
+                    per_unit.add(key(obj))
+                if prep.lower_ in _PLACE_PREPS and obj.lower_ != "time":
+                    places.append(_place_keys(obj))
+    for t in doc:
+        if t.dep_ == "pobj" and t.head.lower_ == "per":
+            per_unit.add(key(t))
+    if _role(n) == "obj" or n.dep_ == "nsubj" and any(v.tag_ == "VBN" for v in preds[1:]):
+        for s in (c for c in p.children if c.dep_ == "nsubj" and c.i != n.i and c.pos_ in ("NOUN", "PROPN")):
+            places.append(_place_keys(s))  # the holder: "a roll cage may hold at most 40 trays"
+            if any(c.lower_ in _UNIT_DETS for c in s.children):
+                per_unit.add(key(s))
+    role = _role(n)
+    if n.dep_ == "nsubj" and any(v.tag_ == "VBN" for v in preds[1:]):
+        role = "obj"  # "birds may be tethered", parsed with "be" as the root: still the passive's patient
+    return _Core(verb, role, tuple(pl for pl in places if pl), frozenset(per_unit),
+                 bool(_SIMULTANEOUS_RE.search(text)))
+
+
+def _governor(t: Any) -> Any:
+    """The verb a noun phrase belongs to, through coordination and "of" ("a trio of hawks" joined by "plus")."""
+    while t.dep_ in ("conj", "appos", "pobj", "prep") and t.head.i != t.i and t.head.pos_ not in ("VERB", "AUX"):
+        t = t.head
+    return t.head if t.head.pos_ in ("VERB", "AUX") else t
+
+
+def _scope(t: Any) -> list[Any]:
+    """The tokens of a counted phrase's own event: the subtree of the verb it belongs to, without the
+    clauses joined to it that have a subject of their own ("Fourteen riders queued ..., but the steward
+    let only twelve onto the track": the track is the second clause's)."""
+    gov = _governor(t)
+    out: list[Any] = []
+    stack = [gov]
+    while stack:
+        x = stack.pop()
+        out.append(x)
+        for c in x.children:
+            if c.i != t.i and c.dep_ in ("conj", "advcl", "ccomp", "parataxis", "relcl") and any(
+                    g.dep_ in ("nsubj", "nsubjpass", "expl") for g in c.children):
+                continue
+            stack.append(c)
+    return out
+
+
+def _in_place(scope: list[Any], gov: Any, place: frozenset[str]) -> bool:
+    """Does the event put its things in the rule's place or holder: the place after a preposition of
+    place ("on the track", "in the wash hall"), or as the holder ("the jellyfish gallery held", "Cage 18
+    went out with"), with every modifier the rule gives it? "Queued for the lift" is not in the lift."""
+    keys_ = {key(x) for x in scope}
+    for x in scope:
+        if key(x) not in place or not (x.dep_ == "pobj" and x.head.lower_ in _PLACE_PREPS
+                                       or x.dep_ in ("nsubj", "nsubjpass") and x.head.i == gov.i):
+            continue
+        # the rule's modifiers all said, or none of the claim's own ("Cage 18" is a roll cage; the North
+        # Charging Hall is not the wash hall)
+        if place <= keys_ or not _place_keys(x) - {key(x)}:
+            return True
+    return False
+
+
+def _spread(doc: Any, clause_start: int, clause_end: int, core: _Core, counted: list[Count]) -> bool:
+    """Is the number spread over several of the places the rule bounds one by one ("split evenly between
+    lanes 3 and 4", "per lane")? An appositive count that places each part ("one pair in each lane") is
+    not the claim's own spreading of the total."""
+    appos = [(t.left_edge.idx, t.right_edge.idx + len(t.right_edge)) for t in doc if t.dep_ == "appos"]
+    ends = {c.end for c in counted}
+    for t in doc:
+        if not clause_start <= t.idx < clause_end or any(s <= t.idx < e for s, e in appos):
+            continue
+        if key(t) in _SPREAD_VERBS or (t.lower_ in _SPREAD_WORDS and not (t.lower_ == "each" and t.idx - 1 in ends)):
+            return True
+        if key(t) in core.per_unit and (t.tag_ in ("NNS", "NNPS") or any(c.dep_ == "conj" for c in t.children)):
+            return True
+    return False
+
+
+def count_totals(forms: Sequence[Form], claim: Any) -> list[Finding]:
+    """Count bounds broken by a total the claim states and ties to the rule's event (see the module
+    docstring). Only findings on that evidence are returned; other counts are left to ``check_counts``."""
+    from abilities.scu_guard.judge import _clause_at, _finding, _outside, band_guessed, sentence_span
+
+    out: list[Finding] = []
+    rules = [f for f in forms if f.quantity is not None and f.quantity.dimension.startswith("count:")]
+    if not rules:
+        return out
+    counted = read_counts(claim.text)
+    if not counted:
+        return out
+    doc = parse(claim.text)
+    for f in rules:
+        band = f.quantity
+        assert band is not None
+        noun = band.dimension[6:]
+        core = _core(f.text, noun)
+        if core is None or band_guessed(f, band):
+            continue
+        tied: list[tuple[Count, float, Any]] = []
+        for c in counted:
+            clause = _clause_at(claim.clauses, c.start)
+            if clause.negated or c.partitive:
+                continue
+            scope = _scope(doc[c.head])
+            said = {key(x) for x in scope}
+            gov = _governor(doc[c.head])
+            # another noun counts as the rule's things only in the rule noun's own slot of its own verb, and
+            # only as a count ("the 100 fly" names a race: a plural count needs a plural noun)
+            head = doc[c.head]
+            agrees = head.tag_ in ("NNS", "NNPS") or c.counts[0][1] == 1
+            same_slot = bool(core.verb) and key(gov) == core.verb and core.role != "" and _role(head) == core.role \
+                and agrees
+            for k, v in c.counts:
+                own = k == noun
+                if not (own and (core.verb and core.verb in said or any(
+                        _in_place(scope, gov, pl) for pl in core.places)) or (not own and k != MEMBERS and same_slot and len(c.counts) == 1)
+                        or (k == MEMBERS and same_slot)):
+                    continue
+                if _spread(doc, clause.start, clause.end, core, counted):
+                    continue
+                tied.append((c, v, clause))
+                break
+        for c, _, _clause in list(tied):
+            # "a dozen passes ..., and then three more were scheduled": more of the very things counted before
+            prev = [d for d in counted if d.end <= c.start and sentence_span(claim.text, d.start, d.end)
+                    == sentence_span(claim.text, c.start, c.end)]
+            if c.more and prev and all(d is not x for d in prev[-1:] for x, _, _ in tied):
+                v = dict(prev[-1].counts).get(noun)
+                own_clause = _clause_at(claim.clauses, prev[-1].start)
+                if v is not None and not own_clause.negated:
+                    tied.append((prev[-1], v, own_clause))
+        tied.sort(key=lambda x: x[0].start)
+        if not tied:
+            continue
+        best = max(tied, key=lambda x: x[1])
+        total, start, end = best[1], best[0].start, best[0].end
+        by_sentence: dict[tuple[int, int], list[tuple[Count, float, Any]]] = {}
+        for c, v, clause in tied:
+            if c.total or doc[c.head].dep_ == "appos":
+                continue
+            by_sentence.setdefault(sentence_span(claim.text, c.start, c.end), []).append((c, v, clause))
+        for (s0, s1), parts in by_sentence.items():
+            if core.simultaneous:
+                parts = [p for p in parts if p[2] is parts[0][2]]  # one clause: one moment
+            days = [d for d in claim.dates if s0 <= d.start < s1] + [w for w in claim.weekdays if s0 <= w[2] < s1]
+            if len(parts) < 2 or len(days) > 1:
+                continue
+            if sum(v for _, v, _ in parts) > total:
+                total, start, end = sum(v for _, v, _ in parts), parts[0][0].start, parts[-1][0].end
+        a = measure.Amount(total, total, band.dimension, "eq", False, start, end, claim.text[start:end])
+        if band.low is not None and total < band.low:
+            s0, s1 = sentence_span(claim.text, start, end)
+            if not _EXHAUSTIVE_RE.search(claim.text[s0:s1]):
+                continue  # "a couple of samples went to the lab" says nothing of how many were taken
+        if measure._direction(claim.text, start, end) != "eq" or not _outside(a, band):
+            continue
+        out.append(_finding(f, claim, start, end, "numeric_bound",
+                            f"{claim.text[start:end]!r} counts {total:g} {noun}, outside what {f.text!r} allows",
+                            basis="count_total"))
+    return out
