@@ -2072,6 +2072,70 @@ def _contained(claim: Claim, c: Clause, a_own: set[str], b_own: set[str]) -> boo
     return False
 
 
+_PLACE_PREPS = frozenset({"in", "into", "inside", "onto", "on", "to", "at", "through", "within"})
+_ARGUMENT_DEPS = frozenset({"nsubj", "nsubjpass", "dobj"})
+_PHRASE_DEPS = frozenset({"compound", "amod", "nmod", "conj", "appos", "poss", "nummod"})
+
+
+def _verb_of(t: Any, place: bool) -> Any | None:
+    """The verb a noun phrase is an argument of: its subject or object, or, for a place, the object of a
+    preposition of place ("kept in Room 2", "moved onto shelf A"; not "out of", "from")."""
+    while t.dep_ in _PHRASE_DEPS and t.head.i != t.i:
+        t = t.head
+    if t.dep_ in _ARGUMENT_DEPS and t.head.pos_ in ("VERB", "AUX"):
+        return t.head
+    if place and t.dep_ == "pobj" and t.head.lower_ in _PLACE_PREPS and t.head.dep_ == "prep" and \
+            t.head.head.pos_ in ("VERB", "AUX") and not any(s.lower_ in ("out", "away", "off") and s.dep_ in (
+                "prep", "prt", "advmod") for s in t.head.head.children):
+        return t.head.head
+    return None
+
+
+def _claim_places(claim: Claim, member: set[str], place: str) -> bool:
+    """Does the claim, by its grammar, put this member in the labelled place: the member and the label are
+    arguments of one verb ("The ammonia drums are now kept in Room 2", "Magazine B now also stores the
+    explosives"), in a clause that is not negated, undone or optional?"""
+    doc = parse(claim.text)
+    low = claim.text.lower()
+    at = low.find(place)
+    while at >= 0:
+        span = [t for t in doc if at <= t.idx < at + len(place)]
+        head = next((t for t in span if not (at <= t.head.idx < at + len(place)) or t.head.i == t.i), None)
+        verb = _verb_of(head, True) if head is not None else None
+        if verb is not None:
+            c = _clause_at(claim.clauses, verb.idx)
+            # a verb that undoes is the member's own word ("manure removal": "manure is removed through gate 1")
+            undone = c.negverb and key(verb) not in member
+            if not (c.negated or undone or c.optional or c.permissive):
+                for t in doc:
+                    if t.pos_ in ("NOUN", "PROPN", "ADJ") and key(t) in member and t not in span and (
+                            (v := _verb_of(t, False)) is not None and (v.i == verb.i or verb.i in {x.i for x in v.conjuncts})):
+                        return True
+        at = low.find(place, at + 1)
+    return False
+
+
+def _placed_beside(claim: Claim, a_own: set[str], b_own: set[str], place: str) -> bool:
+    """Is "both in one labelled place" read firmly? The claim names one member only and puts it there by its
+    grammar; a cited chunk sentence names the other member (not the claim's) with that label and no other,
+    not negated ("Room 2 holds the chlorine cylinders" + "the ammonia drums are now kept in Room 2"). A label
+    that is a date or a weekday ("Friday 13") is no place."""
+    if measure.find_dates(place) or measure.find_weekdays(place):
+        return False
+    claim_words = light_keys(claim.text)
+    for mine, other in ((a_own, b_own), (b_own, a_own)):
+        if not (mine & claim_words) or other & claim_words or not _claim_places(claim, mine, place):
+            continue
+        for chunk in claim.chunk_texts:
+            for sent in split_sentences(chunk):
+                words = light_keys(sent)
+                labels = _labels(sent)
+                if other & words and not (mine & words) and len(labels) == 1 and labels[0][0] == place and \
+                        not any(t.dep_ == "neg" or t.lower_ in ("never", "no", "formerly", "until") for t in parse(sent)):
+                    return True
+    return False
+
+
 def check_exclusion(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     """A and B kept apart: the claim puts them together ("together", "the same", "share"), or in one
     labelled place, by its own words or with what a cited chunk says is there."""
@@ -2093,8 +2157,9 @@ def check_exclusion(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             together = re.search(r"\b(?:together|same|share[sd]?|sharing|alongside|also)\b", c.text, re.I)
             apart = re.search(r"\b(?:away from|apart|separate\w*|isolat\w*|different|another)\b", c.text, re.I)
             if has_a and has_b and not apart and (together or _contained(claim, c, a_own, b_own)):
+                beside = whole and any(_placed_beside(claim, a_own, b_own, lab) for lab, _ in _labels(claim.text))
                 out.append(_finding(f, claim, c.start, c.end, "exclusion",
-                                    f"the claim puts together what {f.text!r} keeps apart", sure=whole))
+                                    f"the claim puts together what {f.text!r} keeps apart", sure=whole, firm=beside))
                 break
         else:
             texts = [claim.text] + list(claim.chunk_texts)
@@ -2104,7 +2169,8 @@ def check_exclusion(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             if place_a and place_a == place_b and in_claim and not re.search(
                     r"\b(?:not|never|no longer|away from|separate\w*|different|another|other)\b", claim.text, re.I):
                 out.append(_finding(f, claim, 0, len(claim.text), "exclusion",
-                                    f"the claim puts both of {f.text!r} in {place_a}", sure=whole))
+                                    f"the claim puts both of {f.text!r} in {place_a}", sure=whole,
+                                    firm=whole and _placed_beside(claim, a_own, b_own, place_a)))
     return out
 
 
