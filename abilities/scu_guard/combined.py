@@ -22,11 +22,12 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from abilities.scu_guard import measure
+from abilities.scu_guard.conditions import unmet
 from abilities.scu_guard.detect import Finding, find_contradictions
-from abilities.scu_guard.evidence import doubt
+from abilities.scu_guard.evidence import RELATIVE_DOUBT, doubt
 from abilities.scu_guard.forms import Form, understand
-from abilities.scu_guard.judge import LONG_CLAIM, Claim, _pieces, assess, read_claim
-from abilities.scu_guard.nlp import parse
+from abilities.scu_guard.judge import LONG_CLAIM, Claim, _in_band, _pieces, assess, read_claim
+from abilities.scu_guard.nlp import light_keys, parse
 
 Arbiter = Callable[[str, str, str], bool]  # (constraint, claim, hint) -> does the pair model call it one
 # (constraint, claim, cited chunk texts, hint) -> may this unsure finding be dropped (a second reading sure
@@ -123,7 +124,51 @@ def attachment_guess(claim: str, form: Form, f: Finding) -> str | None:
     q = form.quantity
     if f.basis == "amount" and q is not None and _separate_amounts(claim, q.dimension) >= 2:
         return "the claim states more than one amount of the rule's dimension"
+    if f.basis == "trigger" and _mixed_trigger(claim, form):
+        return "the claim states amounts of the condition's dimension on both sides of it"
     return None
+
+
+# a trigger finding is the reading of a condition as met: never settled by reading it unmet
+_TRIGGER_BASES = frozenset({"trigger", "trigger_entry", "trigger_chunk"})
+
+
+def _reference_in_chunks(form: Form, chunk_texts: Sequence[str]) -> bool:
+    """Does a cited chunk name the event the rule's time counts from (a fungicide application)?"""
+    q = form.quantity
+    ref = set(q.reference) if q is not None else set()
+    return any(ref & set(light_keys(t)) for t in chunk_texts)
+
+
+def _mixed_trigger(claim: str, form: Form) -> bool:
+    """Does the claim state amounts of the condition's dimension both inside and outside its band ("an 18 mph
+    breeze that gusted to 25 mph" for "when sustained wind exceeds 30 km/h")? Which one the condition
+    measures is then a guess about what each number is of."""
+    t = form.trigger
+    if t is None:
+        return False
+    own = [a for a in measure.find_amounts(claim) if a.dim == t.dimension]
+    inside = [a for a in own if _in_band(a.lo, a.hi, t)]
+    outside = [a for a in own if not _in_band(a.lo, a.hi, t)]
+    if not inside or not outside:
+        return False
+    # "7 km at Ashby Green and 4 km at Stowe Field": parallel readings of one kind, each of its own place or time
+    return not all(_coordinated(claim, a, b) for a in inside for b in outside)
+
+
+def _coordinated(claim: str, a: measure.Amount, b: measure.Amount) -> bool:
+    """Are two amounts conjuncts of one another (the same measure told twice, for different things)?"""
+    doc = parse(claim)
+
+    def head(m: measure.Amount) -> int | None:
+        toks = [t for t in doc if m.start <= t.idx < m.end]
+        ids = {t.i for t in toks}
+        top = [t for t in toks if t.head.i not in ids]
+        return top[0].i if top else None
+
+    ha, hb = head(a), head(b)
+    return ha is not None and hb is not None and (doc[ha].dep_ == "conj" and doc[ha].head.i == hb or
+                                                  doc[hb].dep_ == "conj" and doc[hb].head.i == ha)
 
 
 def _names_only(form: Form) -> bool:
@@ -173,7 +218,11 @@ def readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
         seen.add(f.constraint)
         both = f.constraint in lex_by and f.rule not in BOTH_NOT_ENOUGH
         kind = f"typed {f.rule}/{f.basis or 'event'}"
+        settled = f.basis not in _TRIGGER_BASES and unmet(by_text[f.constraint], claim)
         if f.by_name or not f.arbitrable:
+            if settled:  # the claim shows the rule's condition unmet: nothing to review
+                out.put(out.cleared, f, f"{kind} condition unmet")
+                continue
             # no text can tell who a name is, nor what a guessed band meant
             out.put(out.suspected, f, f"{kind} {'by_name' if f.by_name else 'unarbitrable'}")
             continue
@@ -186,6 +235,10 @@ def readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
         elif f.basis == "chunk_amount" and _own_amounts_keep(claim, by_text[f.constraint]):
             # the claim states its own amount, inside the band: the chunk's is not its
             out.put(out.cleared, f, f"{kind} own amounts keep")
+        elif settled:
+            out.put(out.cleared, f, f"{kind} condition unmet")
+        elif why and why.startswith(RELATIVE_DOUBT) and not _reference_in_chunks(by_text[f.constraint], chunk_texts):
+            out.put(out.cleared, f, f"{kind} relative time, reference event unnamed")
         else:
             out.unsure.append((f, f"typed {f.rule}"))
             alone = "both, not firm" if f.constraint in lex_by else "one reading"
@@ -195,7 +248,9 @@ def readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
             continue  # kept: the reserved doer named with its qualifier is positive evidence
         seen.add(f.constraint)
         kind = f"lexicon {f.rule}"
-        if f.constraint in measured:
+        if f.constraint in by_text and unmet(by_text[f.constraint], claim):
+            out.put(out.cleared, f, f"{kind} condition unmet")
+        elif f.constraint in measured:
             # the typed reading, the authority on amounts, measured this constraint in the claim and found
             # it kept: the word-level amount (a label, a number without its unit or direction) is refuted
             out.put(out.cleared if f.rule == "numeric_bound" else out.suspected, f, f"{kind} measured kept")

@@ -206,6 +206,26 @@ def _speaks_of_rule(form: Form, claim: Claim, start: int) -> bool:
     return not words or bool(words & said) or _claim_triggers(form, claim)
 
 
+RELATIVE_DOUBT = "the claim's relative time counts from an event the rule does not count from"
+# a time told relative to the event before it in the claim: "the next morning", "the following week", "two days later"
+_RELATIVE_TIME_RE = re.compile(r"^(?:the\s+)?(?:next|following|day after|week after)\b|\blater$", re.I)
+
+
+def _relative_to_other_event(form: Form, claim: Claim, start: int, end: int) -> bool:
+    """Is a duration the claim gives as a relative time ("picking carried on the next morning") set against a
+    rule that counts from a named event ("within 7 days after a fungicide application") while the claim names
+    nothing of that event? The time then counts from whatever the claim told before, not from the rule's event."""
+    band = form.quantity
+    reference = set(band.reference) - _WEAK_REFERENCE - GENERIC if band is not None else set()
+    if not reference or not _RELATIVE_TIME_RE.search(claim.text[start:end].strip()):
+        return False
+    told_before = [c for c in claim.clauses if c.end <= start and c.verbs]
+    if not told_before:
+        return False  # "Doping control can wait until the next morning": no other event to count from
+    said = set(light_keys(claim.text)).union(*(c.keys | c.verbs | c.facts for c in claim.clauses))
+    return not any(r in said or any(w.startswith(r[:5]) for w in said if len(r) >= 5) for r in reference)
+
+
 def doubt(form: Form, finding: Finding, claim: Claim) -> str | None:
     """Why a typed finding the readers call sure is still no ground to reject on, or None when the
     evidence is there. Amount findings: the rule read whole, its condition met by an amount the claim
@@ -232,6 +252,8 @@ def doubt(form: Form, finding: Finding, claim: Claim) -> str | None:
             return "the rule's amount says when its event happens, not what it bounds"
         if finding.basis != "gap" and _as_circumstance(claim, finding.start):
             return "the claim gives the amount as a circumstance"
+        if finding.basis == "amount" and _relative_to_other_event(form, claim, finding.start, finding.end):
+            return RELATIVE_DOUBT
         if finding.basis == "amount" and not _speaks_of_rule(form, claim, finding.start):
             return "the claim's sentence names nothing of the rule but the amount's unit"
         if band is not None and finding.basis in ("amount", "count", "count_total") and _amount_in_scope(form, band.text or ""):

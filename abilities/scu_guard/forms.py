@@ -64,7 +64,26 @@ _LEADING_BOUND_RE = re.compile(r"^\s*(?:no more than|not more than|at most|up to
 # a comparative that leaves its own amount out of a condition's band
 _STRICT_RE = re.compile(r"(?:\b(?:more|longer|greater|higher|heavier|larger|older|later|bigger|wider|taller|faster|"
                         r"deeper|less|fewer|shorter|lower|lighter|smaller|younger)\s+than|\b(?:above|over|under|below|"
-                        r"exceeding|exceeds))\s*$", re.I)
+                        r"exceeding|exceeds|exceed))\s*$", re.I)
+
+
+# a condition met once a level is reached: "if the reading reaches 28 °C", "when the gauge hits 40 cm"
+_REACH_RE = re.compile(r"\b(?:reach(?:es|ed)?|hits?|attains?|touch(?:es)?)\s*$", re.I)
+_CONDITION_MARKS = ("when", "if", "whenever")
+
+
+def _condition_clause(doc: Any) -> Any:
+    """The verb of a when/if clause. The parser hangs it as ``advcl`` or, after a passive duty ("must be
+    cancelled when sustained wind exceeds 30 km/h"), as ``ccomp`` whose first word is "when" (hung on a
+    word inside the clause); either way the clause opens with its conjunction."""
+    for t in doc:
+        if t.dep_ == "advcl" and any(c.lower_ in _CONDITION_MARKS for c in t.children):
+            return t
+        if t.dep_ == "ccomp" and t.head.dep_ == "ROOT":
+            first = min(t.subtree, key=lambda w: w.i)
+            if first.lower_ in _CONDITION_MARKS and first.i > t.head.i:
+                return t
+    return None
 
 
 def band_from(amount: measure.Amount, text: str, deny: bool) -> Band:
@@ -223,8 +242,7 @@ def understand(text: str) -> Form | None:
         form.object = [k for k in keys(obj_tokens) if k not in form.action]
 
     # quantities: a trigger in the subject or a when/if clause, else the rule's own bound
-    cond_clause = next((t for t in doc if t.dep_ == "advcl" and any(c.lower_ in ("when", "if", "whenever")
-                                                                     for c in t.children)), None)
+    cond_clause = _condition_clause(doc)
     cond_span = _span_of(cond_clause.subtree) if cond_clause is not None else (0, 0)
     taken = [(a.start, a.end) for a in amounts] + [(d.start, d.end) for d in measure.find_dates(text)]
     between = re.search(r"\bbetween\b", low)
@@ -259,6 +277,8 @@ def understand(text: str) -> Form | None:
             trig = band_from(a, text, False)
             if _STRICT_RE.search(text[: a.start]):  # "a delay longer than 45 minutes": 45 minutes does not trigger
                 trig = trig.model_copy(update={"strict": True})
+            elif trig.low is not None and trig.low == trig.high and _REACH_RE.search(text[: a.start]):
+                trig = trig.model_copy(update={"high": None})  # "if the WBGT reaches 28 °C": 28 °C and above
             form.trigger = trig
             form.subject = [k for k in form.subject if k not in keys(parse(a.text))]
         elif form.quantity is None:

@@ -22,6 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 from abilities.scu_guard import measure, names
+from abilities.scu_guard.conditions import condition_keys
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Band, Form, keys
 from abilities.scu_guard.nlp import key, light_keys, parse, word_key
@@ -910,6 +911,44 @@ def _names_the_limit(claim: Claim, a: measure.Amount, band: Band) -> bool:
 
 
 
+def _measured_thing(doc: Any, a: measure.Amount) -> set[str]:
+    """Keys of what a claim amount measures, by grammar: the noun it modifies ("a 4 km visibility"), the
+    noun it is "of" ("visibility of 4 km"), the subject of the verb it completes ("visibility was 4 km",
+    "the WBGT climbed to 83 °F"), or else the noun right before it in its phrase ("with visibility only 4 km")."""
+    toks = [t for t in doc if a.start <= t.idx < a.end]
+    if not toks:
+        return set()
+    unit = next((t for t in reversed(toks) if t.head.i not in {x.i for x in toks}), toks[-1])
+    head = unit.head
+    if unit.dep_ in ("compound", "amod", "nummod") and head.pos_ in ("NOUN", "PROPN"):
+        return {key(head)}
+    if unit.dep_ == "pobj" and head.lower_ == "of" and head.head.pos_ in ("NOUN", "PROPN"):
+        return {key(head.head)}
+    verb = head.head if unit.dep_ == "pobj" and head.dep_ == "prep" else head
+    if unit.dep_ in ("attr", "dobj", "pobj", "acomp") and verb.pos_ in ("VERB", "AUX"):
+        subj = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
+        if subj:
+            return {key(subj[0])}
+    first = toks[0].i
+    for t in reversed(doc[max(0, first - 3) : first]):
+        if t.pos_ in ("NOUN", "PROPN"):
+            return {key(t)}
+        if t.pos_ not in ("ADV", "DET", "ADJ", "PART"):
+            break
+    return set()
+
+
+def _measures_other_condition(a: measure.Amount, form: Form, forms: Sequence[Form], claim: Claim) -> bool:
+    """Does the amount measure what another rule's condition names, a thing this rule never names ("with
+    visibility only 4 km" against "flights must not climb above 3,000 feet" beside "If visibility is below
+    5 kilometres, the flight must be cancelled")? Then the amount is that condition's, not this bound's."""
+    thing = _measured_thing(parse(claim.text), a)
+    if not thing or thing & set(light_keys(form.text)) or thing & set(keys(parse(form.text))):
+        return False
+    return any(g is not form and g.trigger is not None and g.trigger.dimension == a.dim
+               and thing & condition_keys(g.text) for g in forms)
+
+
 def _negation_read(text: str, a: measure.Amount) -> bool:
     """Whether the amount's own words already hold the clause's negation ("never fewer than 13")."""
     return measure.direction_info(text, a.start, a.end)[1]
@@ -925,6 +964,8 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             assert band is not None
             if f.trigger is not None and not _triggered(f, claim, a):
                 continue  # "Students under 12 may not dive deeper than 12 m" says nothing of adults
+            if id(a) in own and _measures_other_condition(a, f, forms, claim):
+                continue  # "with visibility only 4 km" is the condition of "If visibility is below 5 km, ..."
             if band.reference_side == "before" and f.modality == "may":
                 continue
             if _overlap(f, clause) == 0 and not _distinctive(f, forms):
@@ -1119,6 +1160,7 @@ def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 carried_on = bool(consequence & STOP_CONSEQUENCE) and bool(re.search(
                     r"\b(?:kept|keeps|keep|continued|continues|carried on|went ahead|goes ahead|stayed open|"
                     r"remained open|stays open|did not stop|didn't stop|never stopped)\b", clause.text, re.I))
+                carried_on = carried_on or _stopped_event_done(f, claim, clause)
                 undone = carried_on or bool(consequence & NEGATING_CONSEQUENCE) and bool(re.search(
                     r"\b(?:stands?|counts?|valid|accepted|holds?|ratified|approved|kept|keep|recogni[sz]ed)\b",
                     clause.text, re.I))
@@ -1128,7 +1170,9 @@ def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 # own", "played unsupervised")
                 alone = alone or bool(consequence & COMPANY_VERBS) and bool(ALONE_RE.search(clause.text))
                 other = _other_kind(f, clause)  # "business class" where the rule triggers "economy class"
-                broken = denied or undone or alone or other or (clause.negverb and bool(said)) or (
+                # "must be called off" done as "was called off": the undoing word is the consequence itself
+                undoing = clause.negverb and not (consequence & NEGATING)
+                broken = denied or undone or alone or other or (undoing and bool(said)) or (
                     clause.permissive and not said) or bool(re.search(r"\bdespite\b", clause.text, re.I))
             if broken:
                 out.append(_finding(f, claim, clause.start, clause.end, "conditional",
@@ -1138,6 +1182,34 @@ def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                                     not re.search(r"\b(?:before|until|after|unless|without|except)\b", f.text, re.I)
                                     else "trigger_chunk"))
     return out
+
+
+# an event told as having run its course: "the display was completed", "the tour went on", "the match took place"
+_RAN_ITS_COURSE = frozenset(word_key(w) for w in "complete proceed finish run operate continue".split())
+_RAN_ITS_COURSE_RE = re.compile(r"\b(?:took place|went on|ran to (?:the end|completion|time|schedule)|"
+                                r"as (?:planned|scheduled|normal|usual))\b", re.I)
+
+
+def _stopped_event_done(form: Form, claim: Claim, clause: Clause) -> bool:
+    """A rule that stops, cancels or suspends its subject ("Free-flight displays must be cancelled when ...")
+    broken by a clause of the same sentence that names that subject and says it ran its course ("the display
+    was completed"), with no word of stopping, undoing or denial in the sentence."""
+    consequence = set(form.object) | set(form.action)
+    subject = set(form.subject) - GENERIC
+    if not (consequence & STOP_CONSEQUENCE) or not subject:
+        return False
+    if consequence & (clause.keys | clause.facts | clause.verbs) or clause.negated or clause.negverb:
+        return False
+    if PROHIBITIVE_RE.search(clause.text) or re.search(r"\b(?:not|no|never|n't|without)\b", clause.text, re.I):
+        return False
+    for c in claim.clauses:
+        if not (clause.start <= c.start < clause.end) or c.negated or c.negverb or c.permissive or c.optional:
+            continue
+        if c.verbs & (STOP_CONSEQUENCE | NEGATING) or not (subject & c.keys):
+            continue
+        if c.verbs & _RAN_ITS_COURSE or _RAN_ITS_COURSE_RE.search(c.text):
+            return True
+    return False
 
 
 def _sentence_of(claim: Claim, clause: Clause, consequence: set[str]) -> Clause:
