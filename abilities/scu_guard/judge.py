@@ -159,7 +159,10 @@ def read_clauses(claim: str) -> list[Clause]:
                 denied |= set(keys([doc[t.i + 1]]))
         if negated and denied == set():
             pass
-        auxes = {key(t) for t in toks if t.dep_ in ("aux", "auxpass")} | {t.lemma_.lower() for t in toks}
+        # a permission word that only describes a noun ("free-flight", "open day", "an acceptable dose") grants nothing
+        auxes = {key(t) for t in toks if t.dep_ in ("aux", "auxpass")} | {
+            t.lemma_.lower() for t in toks if t.dep_ not in ("amod", "compound") and not (
+                t.i + 1 < len(doc) and doc[t.i + 1].text == "-")}
         permissive = bool(auxes & PERMISSIVE) and not negated
         negverb = bool({key(t) for t in toks if t.pos_ in ("VERB", "ADJ", "ADV", "ADP")
                         and t.dep_ not in ("amod", "compound")} & NEGATING) or bool(

@@ -1,11 +1,13 @@
-"""scu_guard order of two events told by the times the claim gives each (``judge._timed_order``): two
-stretches of the claim, each with its own clock time, date or "later", whatever the parser made of the
-clauses. Real spaCy parses; sentences written for these tests, none is in the labelled sets."""
+"""scu_guard readings of the claim added in round 10: the order of two events told by the times the claim
+gives each (``judge._timed_order``: two stretches of the claim, each with its own clock time, date or
+"later", whatever the parser made of the clauses), and permission words that only describe a noun. Real
+spaCy parses; sentences written for these tests, none is in the labelled sets."""
 
 from __future__ import annotations
 
 import pytest
 
+from abilities.scu_guard.judge import read_clauses
 from tests.scu_guard_support import OK, REJECT, verdict
 
 LIFT = "The brake test must be completed before the first public ride of the day."
@@ -27,3 +29,10 @@ BOARD = "The harness check must be done before any climber leaves the platform."
 ])
 def test_the_times_of_two_events_order_them(rule: str, claim: str, want: tuple[str, str]) -> None:
     assert verdict([rule], claim) == want
+
+
+def test_a_permission_word_that_describes_a_noun_grants_nothing() -> None:
+    """"free-flight", "open day": the adjective names a kind of thing; "are free to" grants."""
+    assert not any(c.permissive for c in read_clauses("The free-flight display ran at noon."))
+    assert not any(c.permissive for c in read_clauses("It was an open day with an acceptable crowd."))
+    assert any(c.permissive for c in read_clauses("Visitors are free to leave early."))
