@@ -1448,7 +1448,8 @@ def _name_in(text: str, claim_text: str, chunks: Sequence[str]) -> str | None:
             continue
         full = {m.group(0) for t in chunks for m in re.finditer(
             rf"(?:\b[A-Z][\w.'-]*\s+){{0,2}}\b{re.escape(w.capitalize())}\b(?:\s+[A-Z][a-z'-]+)?", t)}
-        if len(full) == 1 and len(next(iter(full)).split()) >= 2:
+        if len(full) == 1 and len(next(iter(full)).split()) >= 2 and roles.same_given_name(
+                claim_text, words, w, next(iter(full))):
             return next(iter(full)).lower()
     return None
 

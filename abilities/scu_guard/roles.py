@@ -37,6 +37,12 @@ _DENY_RE = re.compile(r"\b(?:not|no|none|never|without|pending|awaiting|expired|
 # a group noun a rule qualifies with a credential: another job title says nothing of the credential
 _GROUP_NOUNS = frozenset(word_key(w) for w in "member person people staff worker individual employee crew team "
                                                 "personnel operative officer colleague".split())
+_NEGATION_RE = re.compile(r"\b(?:not|no|none|never|without)\b", re.I)
+# a level, grade or class with its number ("Level 2", "NC2", "Class 3"): a lower one of the same label lacks it
+_LEVEL_RE = re.compile(r"\b(?P<label>[A-Za-z]+)\s?(?P<n>\d{1,2})\b")
+# agentive endings of a noun that names a person ("operator", "foreman", "chemist", "trainee"): a word before
+# a name in a chunk is a title only with one ("signature J. Farrant", "sign-off - E. Ruiz" are field labels)
+_PERSON_NOUN_RE = re.compile(r"(?:er|or|ist|ian|ant|ent|man|men|ee|eer|ess|ive|ic|ain|al|ot|ef|ard|ide)s?$", re.I)
 _TITLES_RE = re.compile(r"^(?:dr|mr|mrs|ms|miss|mx|prof)\.?$", re.I)
 _DASH = "-\u2013\u2014"
 
@@ -74,6 +80,19 @@ def _head_noun(desc: str) -> Any | None:
     return root if root.pos_ in ("NOUN", "PROPN") else None
 
 
+def _lower_level(form: Form, desc: str) -> bool:
+    """Does the description give a lower level of a label the rule qualifies its doer with ("Level 1" for
+    "Level 2", "NC1" for "NC2")? The rule's amount scope ("cases above 2") is no level: only a label that
+    also labels the doer, in the rule's phrase for the doer."""
+    tok = _agent_token(form)
+    if tok is None:
+        return False
+    phrase = " ".join(t.text for t in tok.subtree)  # "a Level 2 certified inspector", "operatives holding ..."
+    rule_levels = {m.group("label").lower(): int(m.group("n")) for m in _LEVEL_RE.finditer(phrase)}
+    return any(m.group("label").lower() in rule_levels and int(m.group("n")) < rule_levels[m.group("label").lower()]
+               for m in _LEVEL_RE.finditer(desc))
+
+
 def _similar(a: str, b: str) -> bool:
     """Same key, or one word's derivation of the other ("licence"/"licensed"): five letters in common."""
     return a == b or (len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5])
@@ -93,11 +112,15 @@ def describes(form: Form, desc: str) -> bool | None:
     agents, quals = set(form.agents), set(form.agent_qualifiers)
     reserved = agents | quals | set().union(*_alternatives(form))
     shares = any(_similar(k, r) for k in dk for r in reserved)
-    if _DENY_RE.search(desc):
+    if _DENY_RE.search(desc) and (shares or _NEGATION_RE.search(desc)):
         return False if shares else None
+    if _lower_level(form, desc):
+        return False  # "Level 1 inspector" for "a Level 2 certified inspector"
     if head is None:
         return None
     hk = key(head)
+    if _DENY_RE.search(desc) and hk not in agents:
+        return False if _role_rule(form.text, tuple(form.agents)) and head.pos_ == "NOUN" else None
     if hk in agents:
         own = {key(c) for c in head.children if c.dep_ in ("amod", "compound")} - GENERIC
         return True if quals <= dk and own <= quals | agents else None
@@ -164,6 +187,22 @@ def claim_descriptions(claim_text: str, doer_text: str) -> tuple[list[str], list
     return names, descs
 
 
+def same_given_name(claim_text: str, words: Sequence[str], surname: str, full: str) -> bool:
+    """May the chunk's "H. Moss" be the claim's "Ilona Moss"? Not when the claim gives the person a first
+    name whose initial (or whole word) differs from the one the chunk gives."""
+    at = [n for n, w in enumerate(words) if w == surname]
+    given = words[at[0] - 1] if at and at[0] > 0 else ""
+    if not given or _TITLES_RE.match(given) or not re.search(rf"\b{re.escape(given.capitalize())}\b", claim_text):
+        return True  # the claim names no first name ("Moss", "mechanic Moss")
+    parts = full.split()
+    other = parts[parts.index(surname.capitalize()) - 1] if surname.capitalize() in parts[1:] else ""
+    if not other or not other[:1].isupper() or _TITLES_RE.match(other):
+        return True
+    if re.fullmatch(r"[A-Z]\.?", other):
+        return other[0].lower() == given[0].lower()
+    return other.lower() == given.lower()
+
+
 # ---- a cited chunk's roster -------------------------------------------------------------------------------
 
 _NAME_WORD = r"[A-Z][a-z'\-]+"
@@ -195,7 +234,7 @@ def _segments(text: str) -> Iterator[tuple[int, str]]:
         yield at, piece
 
 
-_AFTER_RE = re.compile(rf"^\s*(?:\((?P<paren>[^)]*)\)|[{_DASH}:]\s*(?P<dash>[^;()]*)|,\s*(?P<comma>[a-z][^;(]*))")
+_AFTER_RE = re.compile(rf"^\s*(?:\((?P<paren>[^)]*)\)(?:\s*[{_DASH}]\s*(?P<more>[^;()]*))?|[{_DASH}:]\s*(?P<dash>[^;()]*)|,\s*(?P<comma>[a-z][^;(]*))")
 _BEFORE_RE = re.compile(r"(?:^|[:;,(]|\bby)\s*(?P<role>(?:[a-z][\w-]*\s+){1,4}?)$")
 _OTHER_NAME_RE = re.compile(rf"^\s*(?:,|and|&)\s+(?:(?:[A-Z]\.\s?|{_NAME_WORD}\s+)?{_NAME_WORD})")
 
@@ -214,8 +253,11 @@ def chunk_descriptions(names: Sequence[str], chunks: Sequence[str]) -> list[str]
                 if a:
                     desc = a.group("paren") or a.group("dash") or a.group("comma") or ""
                     out.append(desc.split(",")[0] if a.group("comma") else desc)
+                    if a.group("more"):  # "Dilan Kaya (Turkish) - Trainee status"
+                        out.append(a.group("more"))
                 b = _BEFORE_RE.search(seg[: m.start()])
-                if b and _head_noun(b.group("role").strip()) is not None:
+                if b and _head_noun(b.group("role").strip()) is not None and _PERSON_NOUN_RE.search(
+                        b.group("role").strip()):
                     out.append(b.group("role"))
     return [d for d in out if d.strip()]
 
