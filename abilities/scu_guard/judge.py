@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
-from abilities.scu_guard import measure, names
+from abilities.scu_guard import measure, names, roles
 from abilities.scu_guard.conditions import condition_keys
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Band, Form, keys
@@ -1523,7 +1523,8 @@ def _name_in(text: str, claim_text: str, chunks: Sequence[str]) -> str | None:
             continue
         full = {m.group(0) for t in chunks for m in re.finditer(
             rf"(?:\b[A-Z][\w.'-]*\s+){{0,2}}\b{re.escape(w.capitalize())}\b(?:\s+[A-Z][a-z'-]+)?", t)}
-        if len(full) == 1 and len(next(iter(full)).split()) >= 2:
+        if len(full) == 1 and len(next(iter(full)).split()) >= 2 and roles.same_given_name(
+                claim_text, words, w, next(iter(full))):
             return next(iter(full)).lower()
     return None
 
@@ -1642,8 +1643,11 @@ def cleared(forms: Sequence[Form], claim: Claim) -> set[str]:
 
 def _doer_reserved(form: Form, words: set[str], text: str, clause: Clause, claim: Claim) -> bool:
     """Is this doer the reserved one: by a chunk-given role for a name, else by the words the claim uses?"""
-    if text in clause.named:
-        return bool(_named_holds(form, text, claim)[0])
+    holds = _named_holds(form, text, claim)[0] if text in clause.named else None
+    if holds is None:
+        holds = roles.named_role(form, claim.text, text, claim.chunk_texts)[0]
+    if holds is not None or text in clause.named:
+        return bool(holds)
     return _reserved_agent(form, words, text, clause.mods)
 
 
@@ -1680,6 +1684,8 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 if not words or words & (set(f.object) | set(f.action)) and not words & set(f.agents):
                     continue  # the rule's own thing or patient ("the lane closure ran", "the client signed")
                 holds, role = _named_holds(f, text, claim) if text in c.named else (None, None)
+                if holds is None:  # a title, an apposition, a roster entry under the person's initials
+                    holds, role = roles.named_role(f, claim.text, text, claim.chunk_texts)
                 if holds:
                     continue  # a cited chunk says the named doer holds the reserved role
                 role = role if holds is not None else None  # a state the rule does not name: unknown
@@ -1689,7 +1695,7 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                     continue
                 if words <= {"who", "that", "which", "it", "they", "he", "she", "we"}:
                     continue
-                detail = (f"a cited chunk says {text!r} is {' '.join(sorted(role))}, not who {f.text!r} reserves "
+                detail = (f"the claim or a cited chunk says {text!r} is {' '.join(sorted(role))}, not who {f.text!r} reserves "
                           "the action for") if role is not None else (
                     f"{text!r} is not who {f.text!r} reserves the action for")
                 # the clause's doer does the reserved action when that action is the clause's verb or the
