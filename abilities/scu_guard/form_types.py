@@ -72,12 +72,19 @@ class Form(BaseModel):
     # routes 4, 12 and 19"): each member as written, lowercased; the preposition that opens the list's slot
     member_names: list[str] = Field(default_factory=list, max_length=50)
     member_prep: str = Field(default="", max_length=20)
+    # the places where the rule's thing may be kept or done ("only on the clinic's secure records server", "only
+    # in the north paddock or the display arena"): each place's phrase as written, the preposition before them,
+    # and the key of the thing's noun (the rule's subject)
+    places: list[str] = Field(default_factory=list, max_length=20)
+    place_prep: str = Field(default="", max_length=20)
+    place_thing: str = Field(default="", max_length=200)
 
     def checkable(self) -> bool:
         """Is there something here the typed reading checks? A measured part, an agent, an exclusion, an
         allow-list, or a duty or prohibition with its thing named (a bare permission is not checked)."""
         if self.quantity or self.trigger or self.window or self.order or self.exclusion or self.allowed_members \
-                or self.agents or (self.members and self.member_kind) or self.member_names:
+                or self.agents or (self.members and self.member_kind) or self.member_names \
+                or (self.places and self.place_thing):
             return True
         if self.modality == "must_not":
             return bool(self.subject or self.object) and bool(self.action or self.object)

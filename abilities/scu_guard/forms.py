@@ -17,6 +17,7 @@ from abilities.scu_guard import measure
 from abilities.scu_guard.form_types import Band, Form, Modality, Order, Window
 from abilities.scu_guard.names import read_named_list
 from abilities.scu_guard.nlp import key, parse, word_key
+from abilities.scu_guard.places import read_places
 
 CONTENT_POS = frozenset({"NOUN", "PROPN", "VERB", "ADJ", "NUM", "ADV"})
 FUNCTION_POS = frozenset({"DET", "PRON", "PUNCT", "NUM", "ADP", "CCONJ", "SCONJ", "AUX", "PART", "SYM", "SPACE"})
@@ -373,6 +374,8 @@ def understand(text: str) -> Form | None:
             form.agents, form.agent_qualifiers = [], []
             if form.quantity is not None and any(form.quantity.text in n for n in named.names):
                 form.quantity = None  # the "7" of "Vireo 7" is a name, not a count
+    if (place := read_places(text)) is not None:  # "may be stored only on the clinic's secure records server"
+        form.places, form.place_prep, form.place_thing = list(place.places), place.prep, place.thing
     unit_keys = {k for a in measure.find_amounts(text) for k in keys(parse(a.text))} | {"least", "most"}
     form.object = [k for k in form.object if k not in unit_keys]
     form.subject = [k for k in form.subject if k not in unit_keys]

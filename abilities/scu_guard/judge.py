@@ -2431,8 +2431,16 @@ def check_count_totals(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     return count_totals(forms, claim)
 
 
+def check_places(forms: Sequence[Form], claim: Claim) -> list[Finding]:
+    """A rule's thing put in a place surely none of those it may be kept or done in; see ``places``."""
+    from abilities.scu_guard.places import check_places as places_check
+
+    return places_check(forms, claim)
+
+
 CHECKS = (check_bounds, check_count_totals, check_counts, check_unbounded, check_triggers, check_modal, check_agents,
-          check_order, check_windows, check_exclusion, check_members, check_allow_list, check_named_members)
+          check_order, check_windows, check_exclusion, check_members, check_allow_list, check_named_members,
+          check_places)
 
 
 def evaluated(forms: Sequence[Form], claim: Claim) -> set[str]:

@@ -1,0 +1,273 @@
+"""Where a thing may be kept or done: a rule's allowed places, and a claim that puts the thing elsewhere.
+
+"Audiograms may be stored only on the clinic's secure records server", "Free flights may take place only in
+the north paddock or the display arena": the rule names its thing (the subject's noun) and one or a few
+places after "only" and a preposition of place. A claim breaks it when, in a clause that is not denied, it
+puts that very thing (its noun, as an argument of the verb the place hangs from, or the noun the place hangs
+from) in, on or at a place that is surely none of the allowed ones.
+
+Why "surely" is narrow: a place named another way may be the allowed one under another description ("the
+locked cabinet" may stand in the strongroom; "the secure server" may be "the records server"). Two places
+are surely different only when the text itself tells them apart:
+
+- the same kind of place (the same head noun, or one compound word ending in the other's: "strongroom" is a
+  room) told apart by what identifies it: a name or code ("Building A", "Building C"), a position ("north",
+  "south"), a noun naming its use ("the store room", "the mechanics' room") or its owner;
+- a place the claim calls someone's own ("her own laptop", "his personal phone", "at home") against an
+  allowed place that is not anyone's own.
+
+A plain difference of head nouns ("a cupboard" and "the mechanics' room") says nothing: one may be inside
+the other. Words such as "locked", "secure", "licensed" describe a place and tell none apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from abilities.scu_guard.nlp import key, parse
+
+# prepositions that put a thing in a place, and those that move it there (an export "to her own laptop" leaves
+# it on the laptop)
+PLACE_PREPS = frozenset({"in", "on", "at", "inside", "within", "over", "into", "onto", "to"})
+_RULE_PREPS = frozenset({"in", "on", "at", "inside", "within", "over"})
+# prepositions inside a place phrase that name what holds it ("the store in Building C", "the room of the
+# museum")
+_HOLDER_PREPS = frozenset({"in", "at", "on", "inside", "within", "of"})
+# a position that tells two places of one kind apart: the compass and the sides of a thing
+_POSITIONS = frozenset({"north", "south", "east", "west", "northern", "southern", "eastern", "western", "upper",
+                        "lower", "front", "rear", "back", "inner", "outer", "left", "right", "top", "bottom",
+                        "northeast", "northwest", "southeast", "southwest", "middle", "main"})
+_CONDITIONS = frozenset({"if", "when", "whenever", "unless", "except", "while", "during", "until"})
+_OWN = frozenset({"own", "personal", "private", "home"})
+_PERSONAL_POSS = frozenset({"my", "your", "his", "her", "their", "our"})
+_TIME_NOUNS = frozenset({"day", "days", "weekday", "weekdays", "weekend", "weekends", "morning", "afternoon",
+                         "evening", "night", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
+                         "sunday", "mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays",
+                         "sundays", "hour", "hours", "shift", "shifts", "occasion", "basis", "request", "way"})
+
+
+@dataclass(frozen=True)
+class Place:
+    """One place as its phrase identifies it: the head noun's key; per sort of identifying word before it the
+    keys it has (positions, nouns of use, owners); the places that hold it ("the store in Building C"); the
+    labels with their codes anywhere in the phrase (("build", "c")); whether it is someone's own."""
+
+    head: str
+    marks: dict[str, frozenset[str]]
+    holders: tuple[Place, ...]
+    labels: frozenset[tuple[str, str]]
+    own: bool
+
+
+def _is_code(t: Any) -> bool:
+    """A code that names one of a kind: a number, a capital letter or two ("A", "C."), letters with digits."""
+    text = t.text.strip(".")
+    return t.like_num or (len(text) <= 2 and text.isalpha() and text.isupper()) or (
+        any(ch.isdigit() for ch in text) and any(ch.isalpha() for ch in text))
+
+
+def _labels(noun: Any) -> frozenset[tuple[str, str]]:
+    """Labels with their codes in a noun's phrase, landmarks included: "Building A" -> ("build", "a"), "Room 2"
+    -> ("room", "2"); "a pallet by the Building A loading dock" is by Building A, so not in Building C."""
+    out = set()
+    for w in noun.subtree:
+        if _is_code(w) and w.i > 0:
+            prev = w.doc[w.i - 1]
+            if prev.is_alpha and prev.pos_ in ("NOUN", "PROPN") and not _is_code(prev):
+                out.add((key(prev), w.text.strip(".").lower()))
+    return frozenset(out)
+
+
+def place_of(noun: Any, depth: int = 0) -> Place:
+    """What identifies the place a noun names ("the north paddock", "her own laptop", "the store room")."""
+    positions: set[str] = set()
+    uses: set[str] = set()
+    owners: set[str] = set()
+    own = noun.lower_ == "home"
+    before = [w for left in noun.lefts for w in left.subtree]
+    for w in before:
+        low = w.lower_
+        if low in _OWN:
+            own = True
+        if low in _POSITIONS:
+            positions.add(low)
+        elif w.dep_ == "poss" and w.pos_ in ("NOUN", "PROPN") and not _is_code(w):
+            owners.add(key(w))
+        elif w.dep_ in ("compound", "amod", "nmod") and w.pos_ in ("NOUN", "PROPN") and not _is_code(w) and not (
+                w.i + 1 < len(w.doc) and _is_code(w.doc[w.i + 1])):
+            uses.add(key(w))
+    holders = tuple(place_of(p, depth + 1) for prep in noun.rights if prep.dep_ == "prep" and
+                    prep.lower_ in _HOLDER_PREPS and depth < 3 for p in prep.children if p.dep_ == "pobj")
+    marks = {"position": frozenset(positions), "use": frozenset(uses), "owner": frozenset(owners)}
+    head = noun.text.strip(".").lower() if _is_code(noun) else key(noun)
+    return Place(head, marks, holders, _labels(noun), own)
+
+
+def _same_kind(a: Place, b: Place) -> tuple[Place, Place] | None:
+    """The two places as one kind of place, or None: the same head, or a compound word ending in the other's
+    head ("strongroom", "room"), whose first part then counts as a noun of use."""
+    if a.head == b.head:
+        return a, b
+    for x, y in ((a, b), (b, a)):
+        if len(y.head) >= 4 and x.head.endswith(y.head) and len(x.head) - len(y.head) >= 4:
+            marks = dict(x.marks) | {"use": x.marks["use"] | {x.head[: -len(y.head)]}}
+            x2 = Place(y.head, marks, x.holders, x.labels, x.own)
+            return (x2, y) if x is a else (y, x2)
+    return None
+
+
+def _told_apart(a: Place, b: Place) -> bool:
+    """Do two places of one kind carry identifying words of one sort with none in common (and no identifying
+    word shared across sorts: "the mechanics' store room" may be "the mechanics' room")?"""
+    pair = _same_kind(a, b)
+    if pair is None:
+        return False
+    a, b = pair
+    every_a = frozenset().union(*a.marks.values())
+    every_b = frozenset().union(*b.marks.values())
+    if every_a & every_b:
+        return False
+    return any(a.marks[s] and b.marks[s] for s in a.marks)
+
+
+def _chain(p: Place) -> list[Place]:
+    return [p] + [x for h in p.holders for x in _chain(h)]
+
+
+def surely_other(claim_place: Place, allowed: Place) -> bool:
+    """Is the claim's place surely not the allowed one? Someone's own place against one that is nobody's own;
+    a label with another code ("Building A" for "Building C"); or the place or what holds it told apart from
+    the allowed place or what holds that, kind by kind."""
+    if claim_place.own and not any(p.own for p in _chain(allowed)):
+        return True
+    claim_labels = frozenset().union(*(p.labels for p in _chain(claim_place)))
+    allowed_labels = frozenset().union(*(p.labels for p in _chain(allowed)))
+    for label, code in claim_labels:
+        codes = {c for lab, c in allowed_labels if lab == label}
+        if codes and code not in codes:
+            return True
+    return any(_told_apart(c, a) for c in _chain(claim_place) for a in _chain(allowed))
+
+
+def _thing(doc: Any) -> Any | None:
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None:
+        return None
+    return next((t for t in root.children if t.dep_ in ("nsubj", "nsubjpass") and t.pos_ in ("NOUN", "PROPN")),
+                None)
+
+
+@dataclass(frozen=True)
+class PlaceRule:
+    """A rule's allowed places as read: each place's phrase, the preposition before them and the key of the
+    thing kept or done there (the subject's noun)."""
+
+    places: tuple[str, ...]
+    prep: str
+    thing: str
+
+
+def read_places(text: str) -> PlaceRule | None:
+    """The allowed places of a rule ("X may be V-ed only in P [or Q]"), as written, or None. Times ("only on Tuesdays",
+    "only in the morning"), amounts and named lists read elsewhere are not places here."""
+    doc = parse(text)
+    thing = _thing(doc)
+    if thing is None or any(t.lower_ in _CONDITIONS for t in doc):
+        return None  # "If it is raining, displays may be flown only in the covered arena": not always
+    for only in doc:
+        if only.lower_ != "only" or only.dep_ != "advmod":
+            continue
+        verb = only.head.head if only.head.dep_ == "prep" else only.head  # "only" may hang from the preposition
+        nxt = doc[only.i + 1] if only.i + 1 < len(doc) else None
+        preps = [nxt] if nxt is not None and nxt.dep_ == "prep" and nxt.lower_ in _RULE_PREPS else [
+            c for c in verb.children if c.dep_ == "prep" and c.lower_ in _RULE_PREPS and c.i > only.i]
+        if verb.pos_ not in ("VERB", "AUX") or not preps or preps[0].head.i != verb.i:
+            continue
+        prep = preps[0]
+        objs = [p for p in prep.children if p.dep_ == "pobj"]
+        if len(objs) != 1 or objs[0].pos_ not in ("NOUN", "PROPN"):
+            return None
+        heads = [objs[0]] + [c for c in objs[0].conjuncts]
+        if any(h.lower_ in _TIME_NOUNS or h.like_num or any(w.like_num for w in h.subtree) for h in heads):
+            return None
+        phrases = []
+        for h in heads:
+            cut = {w.i for c in h.children if c.dep_ in ("cc", "conj", "punct") for w in c.subtree}
+            words = [w for w in h.subtree if w.i not in cut]  # "the north paddock" of "... or the display arena"
+            phrases.append(doc[min(w.i for w in words): max(w.i for w in words) + 1].text)
+        return PlaceRule(tuple(phrases), prep.lower_, key(thing))
+    return None
+
+
+def allowed_places(phrases: Sequence[str]) -> list[Place]:
+    """The allowed places of a form, each read from its phrase."""
+    out = []
+    for ph in phrases:
+        doc = parse(ph)
+        root = next((t for t in doc if t.dep_ == "ROOT"), None)
+        if root is not None:
+            out.append(place_of(root))
+    return out
+
+
+def _thing_in(prep: Any, thing: str) -> Any | None:
+    """The rule's thing where the place phrase puts it: the noun the phrase hangs from, or an argument (subject,
+    object, or one joined to them) of the verb it hangs from."""
+    head = prep.head
+    if head.pos_ in ("NOUN", "PROPN") and key(head) == thing:
+        return head
+    verb = head if head.pos_ in ("VERB", "AUX") else None
+    if verb is None:
+        return None
+    for arg in verb.children:
+        if arg.dep_ in ("nsubj", "nsubjpass", "dobj"):
+            for t in [arg, *arg.conjuncts]:
+                if t.pos_ in ("NOUN", "PROPN") and key(t) == thing:
+                    return t
+    return None
+
+
+def check_places(forms: Sequence[Any], claim: Any) -> list[Any]:
+    """A rule's thing put, in a clause that is not denied, in a place surely none of the rule's allowed places
+    ("exported the audiograms to her own laptop" for "only on the clinic's secure records server"). Sure when
+    the claim's thing carries the rule's words for it ("chemical drums") or the rule has none; a thing named
+    only by the rule's noun, where the rule narrows it, is unsure (REVIEW); one the claim narrows otherwise
+    ("the diesel buses" for "electric buses") is another thing."""
+    from abilities.scu_guard.forms import GENERIC
+    from abilities.scu_guard.judge import _finding, _owner, _stem_hits
+
+    out: list[Any] = []
+    lists = [f for f in forms if f.places and f.place_thing]
+    if not lists:
+        return out
+    doc = parse(claim.text)
+    for f in lists:
+        allowed = allowed_places(f.places)
+        if not allowed:
+            continue
+        qualifiers = set(f.subject) - {f.place_thing} - GENERIC
+        for p in doc:
+            if p.dep_ != "prep" or p.lower_ not in PLACE_PREPS:
+                continue
+            thing = _thing_in(p, f.place_thing)
+            if thing is None:
+                continue
+            own_words = {key(w) for w in thing.lefts if w.dep_ in ("compound", "nmod") and w.pos_ == "NOUN"}
+            if qualifiers and own_words and not own_words & qualifiers:
+                continue  # "the diesel buses" are not "electric buses" ("full drums" may still be "chemical drums")
+            c = _owner(claim, p)
+            if c is None or c.negated or c.negverb:
+                continue
+            objs = [o for o in p.children if o.dep_ == "pobj" and o.pos_ in ("NOUN", "PROPN")]
+            objs += [x for o in objs for x in o.conjuncts]
+            other = next((o for o in objs if all(surely_other(place_of(o), a) for a in allowed)), None)
+            if other is None:
+                continue
+            sure = not qualifiers or bool(_stem_hits(qualifiers, c.keys))
+            phrase = doc[min(w.i for w in other.subtree): max(w.i for w in other.subtree) + 1].text
+            out.append(_finding(f, claim, c.start, c.end, "allow_list",
+                                f"{phrase!r} is not where {f.text!r} allows", sure=sure, basis="place"))
+            break
+    return out
