@@ -1,9 +1,15 @@
-"""Amounts a claim states in more than one piece: a count continued by "another 51", read whole.
+"""Amounts a claim states in pieces, and amounts a rule does not measure but another rule does.
 
 Why its own reading: once a ceiling is read with its direction ("must not exceed the auditorium's 1,450
 seats"), "sold 1,412 seats online and another 51 over the counter" states no single count above it; the
 sum of the two does. Such a sum is a guess about what the parts have in common (one performance, one
-day), so it is never sure: it is REVIEW, never a REJECT on its own. Pure functions over the cached parse.
+day), so it is never sure: it is REVIEW, never a REJECT on its own.
+
+Why a duration can be cleared: "The visit ended after one hour and fifty minutes" was REVIEW against
+"Visits must be booked at least 2 working days before the visit date" (the duration belongs to another
+event than booking) although the locked list also says "A social visit must not last longer than 2 hours",
+which measures that very duration and is kept. The claim's own words then keep the rules. Pure functions
+over the cached parse.
 """
 
 from __future__ import annotations
@@ -66,3 +72,34 @@ def check_count_additions(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                     break
     return out
 
+
+# doubts that say the rule's amount does not measure what the claim's amount measures
+OTHER_THING_DOUBTS = ("the claim's duration belongs to another event than the rule's",
+                      "the rule's amount is the window a count is taken over, not its bound")
+
+
+def kept_by_its_own_rule(form: Form, finding: Finding, claim: Claim, forms: Sequence[Form]) -> bool:
+    """Is the claim's amount, which this rule does not measure (its duration belongs to another event, or the
+    rule's amount is the window of a count), what another locked rule bounds, and kept there ("The visit ended
+    after one hour and fifty minutes" against "Visits must be booked at least 2 working days before the visit
+    date" beside "A social visit must not last longer than 2 hours")? That rule must be read whole, name no
+    event it counts from and share the claim clause's words at least as much: the amount is then about the
+    thing it bounds, and the claim keeps it."""
+    from abilities.scu_guard.evidence import read_whole
+    from abilities.scu_guard.judge import _outside, _overlap
+
+    hit = next(((a, c) for a, c in claim.amounts if a.start == finding.start and a.end == finding.end), None)
+    if hit is None:
+        return False
+    a, clause = hit
+    mine = _overlap(form, clause)
+    for g in forms:
+        q = g.quantity
+        if g.text == form.text or q is None or g.trigger is not None or q.reference or q.dimension != a.dim \
+                or q.period != a.period or (q.low is None and q.high is None):
+            continue
+        if not read_whole(g.text, g.modality, False) or _overlap(g, clause) < max(1, mine):
+            continue
+        if not _outside(a, q):
+            return True
+    return False

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from abilities.scu_guard import measure
+from abilities.scu_guard.amounts import OTHER_THING_DOUBTS, kept_by_its_own_rule
 from abilities.scu_guard.detect import Finding, find_contradictions
 from abilities.scu_guard.evidence import doubt
 from abilities.scu_guard.forms import Form, understand
@@ -186,6 +187,10 @@ def readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
         elif f.basis == "chunk_amount" and _own_amounts_keep(claim, by_text[f.constraint]):
             # the claim states its own amount, inside the band: the chunk's is not its
             out.put(out.cleared, f, f"{kind} own amounts keep")
+        elif why in OTHER_THING_DOUBTS and kept_by_its_own_rule(by_text[f.constraint], f,
+                                                                _read_at(claim, f, chunk_texts)[1], forms):
+            # the amount is not this rule's; the rule that bounds what it measures is kept
+            out.put(out.cleared, f, f"{kind} kept by its own rule")
         else:
             out.unsure.append((f, f"typed {f.rule}"))
             alone = "both, not firm" if f.constraint in lex_by else "one reading"
