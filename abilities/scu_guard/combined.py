@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from abilities.scu_guard import measure
+from abilities.scu_guard.amounts import OTHER_THING_DOUBTS, kept_by_its_own_rule
 from abilities.scu_guard.conditions import unmet
 from abilities.scu_guard.detect import Finding, find_contradictions
 from abilities.scu_guard.evidence import RELATIVE_DOUBT, doubt
@@ -242,6 +243,10 @@ def readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
             out.put(out.cleared, f, f"{kind} condition unmet")
         elif why and why.startswith(RELATIVE_DOUBT) and not _reference_in_chunks(by_text[f.constraint], chunk_texts):
             out.put(out.cleared, f, f"{kind} relative time, reference event unnamed")
+        elif why in OTHER_THING_DOUBTS and kept_by_its_own_rule(by_text[f.constraint], f,
+                                                                _read_at(claim, f, chunk_texts)[1], forms):
+            # the amount is not this rule's; the rule that bounds what it measures is kept
+            out.put(out.cleared, f, f"{kind} kept by its own rule")
         else:
             out.unsure.append((f, f"typed {f.rule}"))
             alone = "both, not firm" if f.constraint in lex_by else "one reading"

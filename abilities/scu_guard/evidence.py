@@ -88,6 +88,7 @@ def _as_circumstance(claim: Claim, start: int) -> bool:
 # a retention rule ("records must be kept for at least 7 years") is measured by the thing's disposal just as
 # well: "the records are shredded after 5 years" kept them 5 years
 _KEEP_VERBS = frozenset(word_key(w) for w in "keep retain store hold preserve archive save withhold".split())
+_RETAIN_VERBS = frozenset(word_key(w) for w in "keep retain store hold preserve archive".split())
 _DISPOSE_VERBS = frozenset(word_key(w) for w in "delete destroy discard dispose shred purge recycle donate erase wipe "
                                                 "scrap bin throw dump incinerate".split())
 # words the parser leaves in a form's object from the bound itself ("at least", "no later than", "more than")
@@ -101,9 +102,9 @@ _FOLLOWING_REFERENCE_RE = re.compile(r"\s*(?:after|before|of|from|since|followin
 def _tied_to_rule(form: Form, claim: Claim, end: int, clause_keys: set[str], clause_verbs: set[str]) -> bool:
     """Is a duration the claim states tied to the rule by grammar, though its clause does something else:
     counted from the very event the rule counts from ("picked a week after the final fungicide spray" for
-    "must not be harvested within 14 days of the last fungicide spray"), or the disposal of the thing a
-    retention rule keeps ("spray records are discarded after 18 months" for "must be kept for at least 3
-    years")?"""
+    "must not be harvested within 14 days of the last fungicide spray"), or the keeping or disposal of the
+    thing a retention rule keeps ("spray records are discarded after 18 months", "are held for two years"
+    for "must be kept for at least 3 years")?"""
     band = form.quantity
     reference = set(band.reference) - _WEAK_REFERENCE - GENERIC if band is not None else set()
     if reference:
@@ -114,7 +115,11 @@ def _tied_to_rule(form: Form, claim: Claim, end: int, clause_keys: set[str], cla
         if m and reference & light_keys(m.group(1)):
             return True
     things = (set(form.subject) | set(form.object)) - GENERIC - _BOUND_WORDS
-    return bool(set(form.action) & _KEEP_VERBS and clause_verbs & _DISPOSE_VERBS and things & clause_keys)
+    # "trip records are held for two years" keeps them as much as "retained" does (not "withheld": milk held
+    # at 72 °C is not milk kept from sale)
+    retained = set(form.action) & _RETAIN_VERBS and clause_verbs & _RETAIN_VERBS
+    return bool(set(form.action) & _KEEP_VERBS and (clause_verbs & _DISPOSE_VERBS or retained)
+                and things & clause_keys)
 
 
 def _event_words(form: Form) -> set[str]:

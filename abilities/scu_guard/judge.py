@@ -2438,9 +2438,16 @@ def check_places(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     return places_check(forms, claim)
 
 
-CHECKS = (check_bounds, check_count_totals, check_counts, check_unbounded, check_triggers, check_modal, check_agents,
-          check_order, check_windows, check_exclusion, check_members, check_allow_list, check_named_members,
-          check_places)
+def check_count_additions(forms: Sequence[Form], claim: Claim) -> list[Finding]:
+    """A count continued by "another N" above a ceiling (suspected only); see ``amounts``."""
+    from abilities.scu_guard.amounts import check_count_additions as additions
+
+    return additions(forms, claim)
+
+
+CHECKS = (check_bounds, check_count_totals, check_counts, check_count_additions, check_unbounded, check_triggers,
+          check_modal, check_agents, check_order, check_windows, check_exclusion, check_members, check_allow_list,
+          check_named_members, check_places)
 
 
 def evaluated(forms: Sequence[Form], claim: Claim) -> set[str]:

@@ -188,11 +188,16 @@ _NUM = r"[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
 _WORDNUM = _alt([w for w in NUMBER_WORDS if " " in w] + [w for w in NUMBER_WORDS if " " not in w])
 _TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
 _UNITS = "one|two|three|four|five|six|seven|eight|nine"
+# the fraction after a whole number: "four and three-quarter hours", "an hour and three quarters", "4¾ hours"
+_FRACTIONS = {"a half": 0.5, "one half": 0.5, "a quarter": 0.25, "one quarter": 0.25, "three-quarter": 0.75,
+              "three-quarters": 0.75, "three quarter": 0.75, "three quarters": 0.75, "a third": 1 / 3,
+              "one third": 1 / 3, "two-thirds": 2 / 3, "two thirds": 2 / 3, "½": 0.5, "¼": 0.25, "¾": 0.75}
+_FRAC = _alt([f for f in _FRACTIONS if len(f) > 1])
 _NUMBER_RE = re.compile(
-    rf"(?<![\w.:])(?:(?P<num>{_NUM})|(?P<word>(?:{_TENS})[- ](?:{_UNITS})|(?:{_WORDNUM})))"
-    rf"(?:\s+and\s+(?P<frac>a half|a quarter))?"
+    rf"(?<![\w.:])(?:(?P<num>{_NUM})(?P<vulgar>[½¼¾])?|(?P<word>(?:{_TENS})[- ](?:{_UNITS})|(?:{_WORDNUM})))"
+    rf"(?:\s+and\s+(?P<frac>{_FRAC}))?"
     rf"(?:\s*[- ]?\s*(?P<unit>{_alt(_UNIT_KEYS)}))(?![\w])"
-    rf"(?:\s+and\s+(?P<frac2>a half|a quarter))?",
+    rf"(?:\s+and\s+(?P<frac2>{_FRAC})(?![\w-])(?!\s+of\b))?",
     re.I,
 )
 _CURRENCY_PREFIX_RE = re.compile(rf"(?P<cur>[$€£])\s?(?P<num>{_NUM})", re.I)
@@ -255,8 +260,10 @@ def direction_info(text: str, start: int, end: int) -> tuple[str, bool]:
     best, where = "eq", 10**9
     for words, d in ((_MAX_WORDS, "max"), (_MIN_WORDS, "min")):
         for w in words:  # the longest phrase ending at the amount wins ("never fewer than" over "fewer than")
+            # "must not exceed the auditorium's 1,450 seats": a holder between the bound word and its amount
             for m in re.finditer(rf"(?<![\w]){re.escape(w)}(?:\s+(?:a|an|the|of|about))?"
-                                 rf"(?:\s+(?:a|an|the)\s+\w+\s+of|\s+\w+\s+of)?\s*$", before):
+                                 rf"(?:\s+(?:a|an|the)\s+\w+\s+of|\s+\w+\s+of|\s+[\w-]+(?:['’]s|s['’])"
+                                 rf"|\s+(?:its|their|his|her|our|your))?\s*$", before):
                 if m.start() < where:
                     best, where = d, m.start()
     negated = best != "eq" and bool(re.search(r"\b(?:not|no|never|n't)\b", before[where:]))
@@ -385,9 +392,9 @@ def find_amounts(text: str) -> list[Amount]:
         n = _number(raw)
         if n is None:
             continue
-        for frac in (m.group("frac"), m.group("frac2")):
+        for frac in (m.group("vulgar"), m.group("frac"), m.group("frac2")):
             if frac:
-                n += 0.5 if "half" in frac else 0.25
+                n += _FRACTIONS[frac.lower()]
         u = m.group("unit").lower()
         if (raw.lower() in ("a", "an", "one") and _rate_base(text, m.start(), u, out)):
             continue
@@ -428,6 +435,38 @@ def find_amounts(text: str) -> list[Amount]:
         _, v = to_base(float(m.group("n")), "day")
         add(v, v, "[time]", False, m.start(), m.end())
     out.sort(key=lambda a: a.start)
+    return _join_mixed_units(text, out)
+
+
+_MIXED_JOIN_RE = re.compile(r"\s+(?:and\s+)?$|,?\s+and\s+$", re.I)
+
+
+def _unit_size(amount: Amount) -> float | None:
+    """The base value of one of the amount's own unit ("2 hours" -> 3600), or None when it is no plain
+    number with a unit."""
+    m = _NUMBER_RE.fullmatch(amount.text)
+    unit = m.group("unit").lower() if m is not None else ""
+    if unit not in UNIT_WORDS or unit in BUSINESS_DAY or UNIT_WORDS[unit] in ("degC", "degF"):
+        return None
+    return to_base(1.0, UNIT_WORDS[unit])[1]
+
+
+def _join_mixed_units(text: str, found: list[Amount]) -> list[Amount]:
+    """ "one hour and fifty minutes", "2 h 15 min", "5 ft 10 in": a whole number of a larger unit followed by
+    less than one of it in a smaller unit of the same dimension is one amount, not two (read apart, "one hour"
+    would be judged alone and the fifty minutes lost)."""
+    out: list[Amount] = []
+    for a in found:
+        prev = out[-1] if out else None
+        if prev is not None and not prev.period and not a.period and prev.dim == a.dim and prev.lo == prev.hi \
+                and a.lo == a.hi and _MIXED_JOIN_RE.match(text[prev.end : a.start]) and "\n" not in text[prev.end : a.start]:
+            big, small = _unit_size(prev), _unit_size(a)
+            if big is not None and small is not None and small < big and 0 < a.lo < big:
+                d = _direction(text, prev.start, a.end)
+                out[-1] = Amount(prev.lo + a.lo, prev.hi + a.hi, prev.dim, d, False, prev.start, a.end,
+                                 text[prev.start : a.end], prev.business)
+                continue
+        out.append(a)
     return out
 
 
