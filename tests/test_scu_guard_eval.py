@@ -40,6 +40,10 @@ HELD_OUT = {
     # (bench/results/scu_guard_firstrun_v27_v30_round9.json; round 8's code on them: ..._round8.json)
     "heldout_v27.jsonl": (0.41, 0.70), "heldout_v28.jsonl": (0.41, 0.61),
     "heldout_v29.jsonl": (0.47, 0.76), "heldout_v30.jsonl": (0.53, 1.00),
+    # v31-v32: written before round 10 by writers who did not read the guard, first run on the starting code of
+    # round 10 (bench/results/scu_guard_firstrun_v31_v32_round9.json) and at round 10's midpoint (..._round10a.json);
+    # development data for the second half of round 10. These are the midpoint's first-run figures
+    "heldout_v31.jsonl": (0.49, 0.93), "heldout_v32.jsonl": (0.57, 0.85),
 }
 # Round 9 (decision policy, docs "Round 9: decision policy"): a count matched by its noun, a claim stating two
 # amounts of the rule's dimension and an exclusion only the typed reading finds wait in REVIEW (each was wrong
