@@ -576,19 +576,86 @@ def _last_done(form: Form, claim: Claim) -> tuple[int, bool] | None:
     April; bike 318 last checked on 28 April") the entry of the thing the claim names. ``firm``: the
     entry says the event was last done then ("last swept 3 November 2024") and is the only one, or the
     one of the thing the claim names."""
+    got = _done_entries(form, claim)
+    if got is None:
+        return None
+    sent, entries, own = got
+    if len(own) == 1:
+        p, ds = own[0]
+        return ds[0].first, bool(_LAST_RE.search(p))
+    p, ds = entries[0]
+    return ds[0].first, len(entries) == 1 and len(ds) == 1 and bool(_LAST_RE.search(sent))
+
+
+def _done_entries(form: Form, claim: Claim) -> tuple[str, list[tuple[str, list[measure.DateMention]]],
+                                                     list[tuple[str, list[measure.DateMention]]]] | None:
+    """(sentence, dated entries, entries of the thing the claim names) of the first cited sentence about the
+    rule's own event that dates it. A date without a year takes the year the sentence gives ("filter log
+    2025: changed 3 February"), else the claim's: a log's "3 February" is not the year 2000."""
     names = _entities(claim.text)
+    claim_years = [d.first for d in claim.dates if d.year_known]
     for sent in _topic_sentences(form, claim):
-        entries = [(p, measure.find_dates(p)) for p in re.split(r";|,(?=[^,]*\b(?:last|latest)\b)", sent)]
+        sent = _with_entries(sent, claim.chunk_texts)
+        years = re.findall(r"\b((?:19|20)\d\d)\b", sent)
+        year = int(years[0]) if years else dt.date.fromordinal(claim_years[0]).year if claim_years else 2000
+        entries = [(p, measure.find_dates(p, year)) for p in re.split(r";|,(?=[^,]*\b(?:last|latest)\b)", sent)]
         entries = [(p, ds) for p, ds in entries if ds]
         if not entries:
             continue
-        own = [(p, ds) for p, ds in entries if names & _entities(p)]
-        if len(own) == 1:
-            p, ds = own[0]
-            return ds[0].first, bool(_LAST_RE.search(p))
-        p, ds = entries[0]
-        return ds[0].first, len(entries) == 1 and len(ds) == 1 and bool(_LAST_RE.search(sent))
+        return sent, entries, [(p, ds) for p, ds in entries if names & _entities(p)]
     return None
+
+
+def _with_entries(sent: str, chunk_texts: Sequence[str]) -> str:
+    """A sentence ending in ";" with the entries that follow it in its chunk and open with their date ("register:
+    Wed 1 Apr - G. Olsen; Wed 8 Apr - ..."): a log's later entries are of the same event though they repeat
+    none of its words."""
+    if not sent.rstrip().endswith(";"):
+        return sent
+    for text in chunk_texts:
+        parts = split_sentences(text)
+        if sent in parts:
+            n = parts.index(sent)
+            while n + 1 < len(parts) and parts[n].rstrip().endswith(";"):
+                n += 1
+                ds = measure.find_dates(parts[n])
+                if not ds or not _LOG_ENTRY_RE.fullmatch(parts[n][: ds[0].start]):
+                    break  # "; Kelso Bridge, last inspected May 2023" is another thing's entry
+                sent = f"{sent} {parts[n]}"
+            return sent
+    return sent
+
+
+_WEEKDAY_ABBR = r"(?:mon|tues?|wed|thu(?:rs)?|fri|sat|sun)(?:day|nesday|urday|sday)?\.?,?"
+_LOG_ENTRY_RE = re.compile(rf"\s*(?:{_WEEKDAY_ABBR}\s*|(?-i:[a-z]+)\s+(?:on\s+)?|on\s+)?", re.I)
+
+
+def _register_gap(form: Form, claim: Claim) -> tuple[int, int, int] | None:
+    """(days, start, end): the longest wait the claim's dates leave when a cited log lists the rule's event on
+    several dates ("inspection register: 1 Apr; 8 Apr; 14 Apr; ..."): each claim date counts from the latest
+    date before it, the log's or the claim's own. The first entry of a log is not when the event was last
+    done; measuring from it reads a kept schedule as a lapse."""
+    got = _done_entries(form, claim)
+    if got is None:
+        return None
+    _, entries, own = got
+    if own:
+        return None  # the entry of the thing the claim names ("Mill Bridge, last inspected ...") says when
+    # a later entry is of the same log only when it opens with its date ("; Wed 8 Apr - G. Olsen", "; greased
+    # 8 March"); one that opens with another name ("; Tara's on 20 September") is another thing's
+    log = sorted({d.first for d in entries[0][1]} | {
+        d.first for p, ds in entries[1:] for d in ds[:1] if _LOG_ENTRY_RE.fullmatch(p[: ds[0].start])})
+    if len(log) < 2 or not claim.dates:
+        return None
+    year = dt.date.fromordinal(log[-1]).year
+    days = [(d.first, d.last, d) if d.year_known else (_with_year(d.first, year), _with_year(d.last, year), d)
+            for d in claim.dates]
+    worst = None
+    for first, _, d in days:  # a month named ("through February") counts from its last day
+        before = [x for x in log if x < first] + [last for _, last, _ in days if last < first]
+        if before and (worst is None or first - max(before) > worst[0]):
+            worst = (first - max(before), d.start, d.end)
+    return worst
 
 
 def _topic_clock(form: Form, claim: Claim) -> int | None:
@@ -615,7 +682,15 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
         return out
     if band.period:  # "last leak-tested on 10 January" (chunk) .. "next test in October" (claim)
         done = _last_done(form, claim)
-        if done is not None and claim.dates:
+        register = _register_gap(form, claim)
+        if register is not None:  # a log of the event: each claim date counts from the latest before it
+            days, s0, e0 = register
+            firm = done is not None and done[1] and len(claim.dates) == 1 and _overlap(
+                form, _clause_at(claim.clauses, s0)) > 0 and bool(re.search(
+                    r"\b(?:next|due|booked|scheduled|planned|programmed)\b", claim.text, re.I))
+            if days > 0:
+                out.append((days * 86400.0, False, s0, e0, firm))
+        elif done is not None and claim.dates:
             last, firm = done
             d = claim.dates[0]
             first = d.first
