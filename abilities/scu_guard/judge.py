@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
-from abilities.scu_guard import measure, names, roles
+from abilities.scu_guard import measure, names, recurrence, roles
 from abilities.scu_guard.conditions import condition_keys
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Band, Form, keys
@@ -615,6 +615,10 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
         return out
     if band.period:  # "last leak-tested on 10 January" (chunk) .. "next test in October" (claim)
         done = _last_done(form, claim)
+        if done is not None and claim.dates and recurrence.day_key(claim.dates[0].first) in recurrence.register_days(
+                set(form.action) - GENERIC - LIGHT_VERBS, (set(form.subject) | set(form.object)) - GENERIC,
+                claim.chunk_texts):
+            done = None  # the claim restates a register entry: the gaps between entries speak, not the first one
         if done is not None and claim.dates:
             last, firm = done
             d = claim.dates[0]
@@ -750,7 +754,7 @@ def _repeat_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int, 
     object, after a support verb: "passed its inspection") and no date of the chain is said of another
     event, unless the claim says it recurs ("examined on 10 January and seen again on 2 April")."""
     ev = (set(form.action) | set(form.object)) - GENERIC - LIGHT_VERBS
-    dates = claim.dates
+    dates = recurrence.listed_dates(claim.text, claim.dates)
     if len(dates) < 2 or not ev:
         return []
     doc = parse(claim.text)
@@ -768,9 +772,12 @@ def _repeat_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int, 
             info.append((hit, own and not hit))
     out = []
     firsts = _chain_ordinals(dates)
+    # a cited register of the rule's own action that holds a claim date dates that very event
+    logged = recurrence.register_days(set(form.action) - GENERIC - LIGHT_VERBS,
+                                      (set(form.subject) | set(form.object)) - GENERIC, claim.chunk_texts)
     for i in range(1, len(dates)):
         a, b = dates[i - 1], dates[i]
-        between = claim.text[a.end : b.start]
+        between = recurrence.without_weekdays(claim.text[a.end : b.start])
         if re.search(r"[.!?;]", between) or _NOT_SEQUENCE_RE.search(between) or re.search(
                 r"\b(?:between|from)\s+(?:the\s+)?$", claim.text[: a.start], re.I):
             continue  # alternatives, a range, "respectively" (dates of several things)
@@ -782,13 +789,14 @@ def _repeat_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int, 
         b_ev = b_ev or any(t.lower_ in ("next", "again") and _stem_hits(ev, {key(t.head)}) > 0
                            for t in doc if a.end <= t.idx < b.start)
         recur = bool(re.search(r"\b(?:next|again)\b", between, re.I))
-        if (a_other or b_other) and not (recur and (a_ev or b_ev)):
+        in_log = {recurrence.day_key(firsts[i - 1][0]), recurrence.day_key(firsts[i][0])} <= logged
+        if (a_other or b_other) and not (recur and (a_ev or b_ev)) and not in_log:
             continue
         gap = firsts[i][0] - firsts[i - 1][1]
         if gap <= 0:
             continue
         chain_ev = a_ev or b_ev or any(x for x, _ in info)
-        out.append((gap * 86400.0, False, a.start, b.end, chain_ev and not (a_other and b_other)))
+        out.append((gap * 86400.0, False, a.start, b.end, in_log or (chain_ev and not (a_other and b_other))))
     return out
 
 
@@ -994,7 +1002,10 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         if band is None:
             continue
         for gap, business, s, e, firm in _derived_gaps(f, claim):
-            spoken = any(_topic(f) & c.keys for c in claim.clauses)
+            spoken = any(_topic(f) & c.keys for c in claim.clauses) or firm and band.period and recurrence.logged(
+                claim.text, s, e, recurrence.register_days(set(f.action) - GENERIC - LIGHT_VERBS,
+                                                           (set(f.subject) | set(f.object)) - GENERIC,
+                                                           claim.chunk_texts))  # "They were changed on ..."
             if not spoken and not _distinctive(f, forms):
                 continue  # the claim's own words, not facts borrowed from a chunk, must speak of the rule
             if not _same_scale(gap, band):
