@@ -657,7 +657,7 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
             out.append((n * 86400.0, True, s0, e0, firm))
         else:
             out.append((days * 86400.0, False, s0, e0, firm))
-    elif len(dates) >= 2:
+    elif len(dates) >= 2 and not _reference_unnamed(form, claim):
         a, b = dates[0], dates[1]
         out.append((abs(b.first - a.first) * 86400.0, False, a.start, b.end, True))
     elif dates and not band.reference:  # "Batch 112 will be kegged on 10 October" / "brewed on 1 October"
@@ -678,7 +678,7 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
         m = re.search(r"\b(?:until|till|right up to|up to)\s+(?:the\s+)?(.{0,40})", claim.text, re.I)
         if m and _stem_hits(set(band.reference), set(light_keys(m.group(1)))):
             out.append((0.0, False, m.start(), m.end(), True))
-    if len(claim.weekdays) >= 2 and band.business_days:
+    if len(claim.weekdays) >= 2 and band.business_days and not _reference_unnamed(form, claim):
         (w1, _, s1, _), (w2, _, _, e2) = claim.weekdays[0], claim.weekdays[1]
         cal = (w2 - w1) % 7 or 7
         if len(dates) >= 2 and (dates[1].first - w2 - dates[0].first + w1) % 7 == 0:  # the dates give the weeks
@@ -687,6 +687,24 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
         n = measure.business_days_between(base, base + cal)
         out.append((n * 86400.0, True, s1, e2, True))
     return out
+
+
+def _reference_unnamed(form: Form, claim: Claim) -> bool:
+    """Does the rule count from an event ("within 3 business days of the test") that none of the claim's first
+    two dates can be? The claim never names that event, and each date is said, by the parse, of an event of
+    its own: the rule's action ("entered on 22 May") or another ("the 13 June regatta", "shot on 5 April").
+    A date said through a light verb ("came in on 3 June", "the appointment is 19 June") may be the event
+    under another word, and keeps the gap; so does a month, which this reading does not place."""
+    ref = set(form.quantity.reference) - GENERIC if form.quantity else set()
+    if not ref or len(claim.dates) < 2 or _stem_hits(ref, set(light_keys(claim.text))):
+        return False
+    doc = parse(claim.text)
+    spans = [(d.start, d.end) for d in claim.dates] + [(s, e) for _, _, s, e in claim.weekdays]  # "Friday 22 May"
+    for d in claim.dates[:2]:
+        anchor, listed = _date_anchor(doc, d, spans)
+        if d.first != d.last or anchor is None or listed is not None or not _anchor_keys(anchor)[1]:
+            return False
+    return True
 
 
 # verbs that only carry an event named by their object ("had a vet check", "passed its inspection", "put through
