@@ -689,6 +689,19 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
     return out
 
 
+def _date_spans(claim: Claim, dates: Sequence[measure.DateMention]) -> list[tuple[int, int]]:
+    """(start, end) of each date with the weekday named just before it ("Friday 22 May", "Mon, 2 March"), so
+    the parse climbs from the date past its weekday to the word the date is said of."""
+    out = []
+    for d in dates:
+        start = d.start
+        for _, _, ws, we in claim.weekdays:
+            if we <= d.start and re.fullmatch(r"[\s,]*(?:the\s+)?", claim.text[we : d.start]):
+                start = ws
+        out.append((start, d.end))
+    return out
+
+
 def _reference_unnamed(form: Form, claim: Claim) -> bool:
     """Does the rule count from an event ("within 3 business days of the test") that none of the claim's first
     two dates can be? The claim never names that event, and each date is said, by the parse, of an event of
@@ -699,7 +712,7 @@ def _reference_unnamed(form: Form, claim: Claim) -> bool:
     if not ref or len(claim.dates) < 2 or _stem_hits(ref, set(light_keys(claim.text))):
         return False
     doc = parse(claim.text)
-    spans = [(d.start, d.end) for d in claim.dates] + [(s, e) for _, _, s, e in claim.weekdays]  # "Friday 22 May"
+    spans = _date_spans(claim, claim.dates)
     for d in claim.dates[:2]:
         anchor, listed = _date_anchor(doc, d, spans)
         if d.first != d.last or anchor is None or listed is not None or not _anchor_keys(anchor)[1]:
@@ -776,7 +789,7 @@ def _repeat_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int, 
     if len(dates) < 2 or not ev:
         return []
     doc = parse(claim.text)
-    spans = [(d.start, d.end) for d in dates]
+    spans = _date_spans(claim, dates)
     info: list[tuple[bool, bool]] = []  # (said of the rule's event, said of another event)
     for d in dates:
         anchor, listed = _date_anchor(doc, d, spans)
