@@ -100,6 +100,8 @@ def band_from(amount: measure.Amount, text: str, deny: bool) -> Band:
     if m:
         side = "before" if re.match(r"\s*(?:before|prior to)", after, re.I) else "after"
         ref = keys(parse(m.group(1)))
+        if side == "before":
+            direction = _lead_before(text[: amount.start], direction)
     low = amount.lo if direction == "min" else None
     high = amount.hi if direction == "max" else None
     if direction == "eq":
@@ -108,6 +110,17 @@ def band_from(amount: measure.Amount, text: str, deny: bool) -> Band:
             low = None
     return Band(dimension=amount.dim, low=low, high=high, period=amount.period,
                 business_days=amount.business, reference=ref, reference_side=side, text=amount.text)
+
+
+def _lead_before(lead: str, direction: str) -> str:
+    """The direction of a lead time said of a point in time: "no later than 10 days before the show" puts the
+    event at least 10 days ahead (a minimum lead), "no earlier than 3 days before" at most 3 days ahead; the
+    amount's own words ("later than") bound the date, not the gap."""
+    if re.search(r"\b(?:no|not|never)\s+later\s+than\s*$", lead, re.I):
+        return "min"
+    if re.search(r"\b(?:no|not|never)\s+(?:earlier|sooner)\s+than\s*$", lead, re.I):
+        return "max"
+    return direction
 
 
 def _span_of(tokens: Any) -> tuple[int, int]:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
-from abilities.scu_guard import measure, names, roles
+from abilities.scu_guard import measure, names, recurrence, roles
 from abilities.scu_guard.conditions import condition_keys
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Band, Form, keys
@@ -682,6 +682,10 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
         return out
     if band.period:  # "last leak-tested on 10 January" (chunk) .. "next test in October" (claim)
         done = _last_done(form, claim)
+        if done is not None and claim.dates and recurrence.day_key(claim.dates[0].first) in recurrence.register_days(
+                set(form.action) - GENERIC - LIGHT_VERBS, (set(form.subject) | set(form.object)) - GENERIC,
+                claim.chunk_texts):
+            done = None  # the claim restates a register entry: the gaps between entries speak, not the first one
         register = _register_gap(form, claim)
         if register is not None:  # a log of the event: each claim date counts from the latest before it
             days, s0, e0 = register
@@ -728,7 +732,7 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
             out.append((n * 86400.0, True, s0, e0, firm))
         else:
             out.append((days * 86400.0, False, s0, e0, firm))
-    elif len(dates) >= 2:
+    elif len(dates) >= 2 and not _reference_unnamed(form, claim):
         a, b = dates[0], dates[1]
         out.append((abs(b.first - a.first) * 86400.0, False, a.start, b.end, True))
     elif dates and not band.reference:  # "Batch 112 will be kegged on 10 October" / "brewed on 1 October"
@@ -749,7 +753,7 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
         m = re.search(r"\b(?:until|till|right up to|up to)\s+(?:the\s+)?(.{0,40})", claim.text, re.I)
         if m and _stem_hits(set(band.reference), set(light_keys(m.group(1)))):
             out.append((0.0, False, m.start(), m.end(), True))
-    if len(claim.weekdays) >= 2 and band.business_days:
+    if len(claim.weekdays) >= 2 and band.business_days and not _reference_unnamed(form, claim):
         (w1, _, s1, _), (w2, _, _, e2) = claim.weekdays[0], claim.weekdays[1]
         cal = (w2 - w1) % 7 or 7
         if len(dates) >= 2 and (dates[1].first - w2 - dates[0].first + w1) % 7 == 0:  # the dates give the weeks
@@ -758,6 +762,37 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
         n = measure.business_days_between(base, base + cal)
         out.append((n * 86400.0, True, s1, e2, True))
     return out
+
+
+def _date_spans(claim: Claim, dates: Sequence[measure.DateMention]) -> list[tuple[int, int]]:
+    """(start, end) of each date with the weekday named just before it ("Friday 22 May", "Mon, 2 March"), so
+    the parse climbs from the date past its weekday to the word the date is said of."""
+    out = []
+    for d in dates:
+        start = d.start
+        for _, _, ws, we in claim.weekdays:
+            if we <= d.start and re.fullmatch(r"[\s,]*(?:the\s+)?", claim.text[we : d.start]):
+                start = ws
+        out.append((start, d.end))
+    return out
+
+
+def _reference_unnamed(form: Form, claim: Claim) -> bool:
+    """Does the rule count from an event ("within 3 business days of the test") that none of the claim's first
+    two dates can be? The claim never names that event, and each date is said, by the parse, of an event of
+    its own: the rule's action ("entered on 22 May") or another ("the 13 June regatta", "shot on 5 April").
+    A date said through a light verb ("came in on 3 June", "the appointment is 19 June") may be the event
+    under another word, and keeps the gap; so does a month, which this reading does not place."""
+    ref = set(form.quantity.reference) - GENERIC if form.quantity else set()
+    if not ref or len(claim.dates) < 2 or _stem_hits(ref, set(light_keys(claim.text))):
+        return False
+    doc = parse(claim.text)
+    spans = _date_spans(claim, claim.dates)
+    for d in claim.dates[:2]:
+        anchor, listed = _date_anchor(doc, d, spans)
+        if d.first != d.last or anchor is None or listed is not None or not _anchor_keys(anchor)[1]:
+            return False
+    return True
 
 
 # verbs that only carry an event named by their object ("had a vet check", "passed its inspection", "put through
@@ -825,11 +860,11 @@ def _repeat_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int, 
     object, after a support verb: "passed its inspection") and no date of the chain is said of another
     event, unless the claim says it recurs ("examined on 10 January and seen again on 2 April")."""
     ev = (set(form.action) | set(form.object)) - GENERIC - LIGHT_VERBS
-    dates = claim.dates
+    dates = recurrence.listed_dates(claim.text, claim.dates)
     if len(dates) < 2 or not ev:
         return []
     doc = parse(claim.text)
-    spans = [(d.start, d.end) for d in dates]
+    spans = _date_spans(claim, dates)
     info: list[tuple[bool, bool]] = []  # (said of the rule's event, said of another event)
     for d in dates:
         anchor, listed = _date_anchor(doc, d, spans)
@@ -843,9 +878,12 @@ def _repeat_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int, 
             info.append((hit, own and not hit))
     out = []
     firsts = _chain_ordinals(dates)
+    # a cited register of the rule's own action that holds a claim date dates that very event
+    logged = recurrence.register_days(set(form.action) - GENERIC - LIGHT_VERBS,
+                                      (set(form.subject) | set(form.object)) - GENERIC, claim.chunk_texts)
     for i in range(1, len(dates)):
         a, b = dates[i - 1], dates[i]
-        between = claim.text[a.end : b.start]
+        between = recurrence.without_weekdays(claim.text[a.end : b.start])
         if re.search(r"[.!?;]", between) or _NOT_SEQUENCE_RE.search(between) or re.search(
                 r"\b(?:between|from)\s+(?:the\s+)?$", claim.text[: a.start], re.I):
             continue  # alternatives, a range, "respectively" (dates of several things)
@@ -857,13 +895,14 @@ def _repeat_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int, 
         b_ev = b_ev or any(t.lower_ in ("next", "again") and _stem_hits(ev, {key(t.head)}) > 0
                            for t in doc if a.end <= t.idx < b.start)
         recur = bool(re.search(r"\b(?:next|again)\b", between, re.I))
-        if (a_other or b_other) and not (recur and (a_ev or b_ev)):
+        in_log = {recurrence.day_key(firsts[i - 1][0]), recurrence.day_key(firsts[i][0])} <= logged
+        if (a_other or b_other) and not (recur and (a_ev or b_ev)) and not in_log:
             continue
         gap = firsts[i][0] - firsts[i - 1][1]
         if gap <= 0:
             continue
         chain_ev = a_ev or b_ev or any(x for x, _ in info)
-        out.append((gap * 86400.0, False, a.start, b.end, chain_ev and not (a_other and b_other)))
+        out.append((gap * 86400.0, False, a.start, b.end, in_log or (chain_ev and not (a_other and b_other))))
     return out
 
 
@@ -1069,7 +1108,10 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         if band is None:
             continue
         for gap, business, s, e, firm in _derived_gaps(f, claim):
-            spoken = any(_topic(f) & c.keys for c in claim.clauses)
+            spoken = any(_topic(f) & c.keys for c in claim.clauses) or firm and band.period and recurrence.logged(
+                claim.text, s, e, recurrence.register_days(set(f.action) - GENERIC - LIGHT_VERBS,
+                                                           (set(f.subject) | set(f.object)) - GENERIC,
+                                                           claim.chunk_texts))  # "They were changed on ..."
             if not spoken and not _distinctive(f, forms):
                 continue  # the claim's own words, not facts borrowed from a chunk, must speak of the rule
             if not _same_scale(gap, band):
