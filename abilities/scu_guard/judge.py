@@ -1467,6 +1467,10 @@ def chunk_role(name: str, claim: Claim) -> set[str] | None:
     return None
 
 
+# nouns for a body of people a rule qualifies with a credential ("staff trained in medicines", "crew holding ...")
+_CREW_NOUNS = frozenset(word_key(w) for w in "employee crew team personnel".split())
+
+
 def _role_is_reserved(form: Form, role: set[str]) -> bool | None:
     """Does a chunk-given role hold the rule's reserved agent with its qualifiers? None when the chunk
     gives a state that is not one of the rule's qualifiers (it says nothing of the role)."""
@@ -1476,6 +1480,8 @@ def _role_is_reserved(form: Form, role: set[str]) -> bool | None:
         if not quals or not (role & quals or any(k.startswith(("un", "non")) and k[2:] in quals for k in role)):
             return None
         return not denied and quals <= role
+    if set(form.agents) <= MEMBER_NOUNS | _CREW_NOUNS and not set(form.agents) & role:
+        return None  # "staff trained in medicines": a job title ("a kennel assistant") says nothing of it
     return bool(set(form.agents) & role) and quals <= role and not denied
 
 
@@ -1575,6 +1581,8 @@ def _alternatives(form: Form) -> list[set[str]]:
     phrase = form.text[: m.start()] if m else form.text
     if re.search(r"\bby\b", phrase):
         phrase = phrase.split(" by ", 1)[1]
+    elif m and not set(form.agents) & _desc_keys(phrase) and " by " in form.text[m.end():]:
+        phrase = form.text[m.end():].split(" by ", 1)[1]  # "may be handled only by staff with a licence"
     agents = set(form.agents)
     groups = [g for g in re.split(r"\bor\b|\(|\)", phrase) if g.strip()]
     out = []
