@@ -3,7 +3,7 @@ title against a rule that reserves the action for a body of people holding a cre
 
 from __future__ import annotations
 
-from abilities.scu_guard.combined import understood
+from abilities.scu_guard.combined import forms_for, readings, understood
 from tests.scu_guard_support import OK, REJECT, verdict
 
 KILN = "Glaze firings may be started only by the studio technician."
@@ -33,3 +33,31 @@ def test_job_title_says_nothing_of_a_crews_credential() -> None:
                     "assistant, not trained in diabetic care."}
     assert verdict([rule], "Ada Moor gave Mr Holt his insulin at noon.", chunks) == OK
     assert verdict([rule], "Ben Ruiz gave Mr Holt his insulin at noon.", chunks) == REJECT
+
+
+def test_a_deputy_is_not_the_chief() -> None:
+    rule = "Only the chief referee may change the race order once it has been posted."
+    claim = "The posted race order was changed at 10:40 by Lars Moen."
+    assert verdict([rule], claim, {"c1": "Officials: chief referee I. Berg; deputy referee L. Moen."}) == REJECT
+    assert verdict([rule], claim, {"c1": "Officials: chief referee L. Moen; deputy referee I. Berg."}) == OK
+
+
+def test_what_a_doer_did_before_is_not_the_rules_thing() -> None:
+    rule = "Only a licensed vet may sign a vaccination certificate."
+    chunks = {"c1": "Clinic rota: P. Salo (veterinary nurse, not licensed to prescribe); vet on call R. Ince."}
+    claim = ("Bruno's vaccination certificate was signed by Pia Salo, the nurse who had given him the "
+             "vaccination that morning.")
+    assert verdict([rule], claim, chunks) == REJECT
+    kept = {"c1": "Clinic rota: P. Salo (licensed vet); nurse on call R. Ince."}
+    assert verdict([rule], claim.replace("the nurse", "the vet"), kept) == OK
+
+
+def test_the_subject_of_a_passive_with_by_is_not_the_doer() -> None:
+    rule = "Only members who hold the club Helm Certificate may helm a keelboat."
+    chunks = {"c1": "Helm register: Ina Voss - Helm Certificate holder; Kai Lund - in training, not certified."}
+    assert verdict([rule], "The club keelboat was helmed by Kai Lund, who is still in training.", chunks) == REJECT
+    # the boat is what was coxed ("four" parsed as the subject of "was"): no finding names it as the doer
+    cox = "Only members who hold the club Cox Certificate may cox a four."
+    r = readings("The B2 four was coxed by Ina Voss on Sunday.", [cox], forms_for([cox])[0],
+                 ["Cox register: Ina Voss - Cox Certificate holder."])
+    assert not any("four" in f.detail.split(" is ")[0] for f in r.found + r.suspected + [u for u, _ in r.unsure])

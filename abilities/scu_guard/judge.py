@@ -1689,11 +1689,17 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             if not (act or obj) or c.negated:
                 continue
             for words, text in c.agents:
-                if not words or words & (set(f.object) | set(f.action)) and not words & set(f.agents):
+                own = roles.doer_keys(claim.text, text)
+                own = words if own is None else own
+                if not words or own & (set(f.object) | set(f.action)) and not own & set(f.agents):
                     continue  # the rule's own thing or patient ("the lane closure ran", "the client signed")
+                if roles.is_patient(claim.text, text):
+                    continue  # "The M2 eight was coxed by ...": the doer is the "by" agent
                 holds, role = _named_holds(f, text, claim) if text in c.named else (None, None)
                 if holds is None:  # a title, an apposition, a roster entry under the person's initials
                     holds, role = roles.named_role(f, claim.text, text, claim.chunk_texts)
+                if holds is None and text not in c.named:  # "Mira Sollen, whose permit ...": the roster by name
+                    holds, role = _named_holds(f, text, claim)
                 if holds:
                     continue  # a cited chunk says the named doer holds the reserved role
                 role = role if holds is not None else None  # a state the rule does not name: unknown
@@ -1712,7 +1718,7 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 sure = bool(act) and not words & (set(f.object) | set(f.action))
                 firm = role is None and sure and _other_role_does(f, c, words, text, claim.chunk_texts)
                 if role is not None:  # a doer a cited chunk says is not the reserved one
-                    sure = _firm_doing(f, c, act) and not words & (set(f.object) | set(f.action))
+                    sure = _firm_doing(f, c, act) and not own & (set(f.object) | set(f.action))
                 out.append(_finding(f, claim, c.start, c.end, "only_agent", detail, sure=sure,
                                     by_name=text in c.named and role is None, firm=role is not None or firm,
                                     arbitrable=bool(set(f.action) & c.verbs or obj) or role is not None))
