@@ -184,6 +184,30 @@ def _allow_list(text: str) -> tuple[list[list[str]], str] | None:
     return (members, kind) if members else None
 
 
+# agentive endings of a noun that names a person ("conservator", "Boatman", "fumigator", "paramedic", "entrant")
+_PERSON_END_RE = re.compile(r"(?:er|or|ist|ian|ant|ent|man|men|ee|ic|ain|ef|ard|ive)s?$", re.I)
+_GROUP_DOERS = frozenset({"staff", "crew", "team", "personnel", "member", "members", "people", "person", "persons"})
+
+
+def _passive_reserved(doc: Any, root: Any, agent: Any | None) -> list[Any]:
+    """The doers a permission in the passive reserves its action for ("may be authorised only by the Boatman",
+    "may only be hauled by drivers with a hazmat endorsement"): the nouns after "by", when "only" limits that
+    "by" or the verb, and each noun names a person as a rule names one (an agentive noun or a group, with an
+    article, a modifier or a plural: "by SMS", "by hand" and "by courier" name a means, not a doer)."""
+    if agent is None or not any(t.lower_ == "only" and t.head.i in (root.i, agent.i) for t in doc):
+        return []
+    if any(t.like_num for s in root.children if s.dep_ == "nsubjpass" for t in s.subtree):
+        return []  # "Children under 5 may be tested only by ...": a scope of the thing this reading does not check
+    heads = [h for p in agent.children if p.dep_ == "pobj" for h in (p, *p.conjuncts) if h.pos_ in ("NOUN", "PROPN")]
+    for h in heads:
+        word = h.text
+        marked = h.tag_ in ("NNS", "NNPS") or any(c.dep_ in ("det", "amod", "compound", "acl", "prep", "relcl")
+                                                   for c in h.children)
+        if word.isupper() or not marked or not (_PERSON_END_RE.search(word) or word.lower() in _GROUP_DOERS):
+            return []
+    return heads
+
+
 def understand(text: str) -> Form | None:
     """The typed form of one constraint, or None when nothing in it can be machine-checked."""
     doc = parse(text)
@@ -366,6 +390,15 @@ def understand(text: str) -> Form | None:
         form.agent_qualifiers = [k for h in heads for w in h.lefts if w.dep_ in ("amod", "compound")
                                  for k in keys([w])]
         form.object = [k for k in form.object if k not in keys(agent.subtree)]
+    # only-agent in the passive: "Repairs to fibreglass hulls may be authorised only by the Boatman"
+    reserved = _passive_reserved(doc, root, agent) if modality == "may" and not amounts and not counted else []
+    if reserved:
+        modality = form.modality = "only"
+        form.agents = [k for h in reserved for k in keys([h])]
+        form.agent_qualifiers = [k for h in reserved for w in h.lefts if w.dep_ in ("amod", "compound")
+                                 for k in keys([w])]
+        own = set(keys(agent.subtree)) if agent is not None else set()
+        form.object = list(dict.fromkeys([k for k in form.subject + form.object if k not in own]))
     # only-agent: "Only S may V O"
     active = [s for s in subj if s.dep_ == "nsubj"]
     if only and active and (words & {"may", "can", "must", "shall"}):

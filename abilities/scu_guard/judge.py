@@ -1584,6 +1584,10 @@ def chunk_role(name: str, claim: Claim) -> set[str] | None:
     return None
 
 
+# nouns for a body of people a rule qualifies with a credential ("staff trained in medicines", "crew holding ...")
+_CREW_NOUNS = frozenset(word_key(w) for w in "employee crew team personnel".split())
+
+
 def _role_is_reserved(form: Form, role: set[str]) -> bool | None:
     """Does a chunk-given role hold the rule's reserved agent with its qualifiers? None when the chunk
     gives a state that is not one of the rule's qualifiers (it says nothing of the role)."""
@@ -1593,6 +1597,8 @@ def _role_is_reserved(form: Form, role: set[str]) -> bool | None:
         if not quals or not (role & quals or any(k.startswith(("un", "non")) and k[2:] in quals for k in role)):
             return None
         return not denied and quals <= role
+    if set(form.agents) <= MEMBER_NOUNS | _CREW_NOUNS and not set(form.agents) & role:
+        return None  # "staff trained in medicines": a job title ("a kennel assistant") says nothing of it
     return bool(set(form.agents) & role) and quals <= role and not denied
 
 
@@ -1692,6 +1698,8 @@ def _alternatives(form: Form) -> list[set[str]]:
     phrase = form.text[: m.start()] if m else form.text
     if re.search(r"\bby\b", phrase):
         phrase = phrase.split(" by ", 1)[1]
+    elif m and not set(form.agents) & _desc_keys(phrase) and " by " in form.text[m.end():]:
+        phrase = form.text[m.end():].split(" by ", 1)[1]  # "may be handled only by staff with a licence"
     agents = set(form.agents)
     groups = [g for g in re.split(r"\bor\b|\(|\)", phrase) if g.strip()]
     out = []
@@ -1798,11 +1806,17 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             if not (act or obj) or c.negated:
                 continue
             for words, text in c.agents:
-                if not words or words & (set(f.object) | set(f.action)) and not words & set(f.agents):
+                own = roles.doer_keys(claim.text, text)
+                own = words if own is None else own
+                if not words or own & (set(f.object) | set(f.action)) and not own & set(f.agents):
                     continue  # the rule's own thing or patient ("the lane closure ran", "the client signed")
+                if roles.is_patient(claim.text, text):
+                    continue  # "The M2 eight was coxed by ...": the doer is the "by" agent
                 holds, role = _named_holds(f, text, claim) if text in c.named else (None, None)
                 if holds is None:  # a title, an apposition, a roster entry under the person's initials
                     holds, role = roles.named_role(f, claim.text, text, claim.chunk_texts)
+                if holds is None and text not in c.named:  # "Mira Sollen, whose permit ...": the roster by name
+                    holds, role = _named_holds(f, text, claim)
                 if holds:
                     continue  # a cited chunk says the named doer holds the reserved role
                 role = role if holds is not None else None  # a state the rule does not name: unknown
@@ -1821,7 +1835,7 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 sure = bool(act) and not words & (set(f.object) | set(f.action))
                 firm = role is None and sure and _other_role_does(f, c, words, text, claim.chunk_texts)
                 if role is not None:  # a doer a cited chunk says is not the reserved one
-                    sure = _firm_doing(f, c, act) and not words & (set(f.object) | set(f.action))
+                    sure = _firm_doing(f, c, act) and not own & (set(f.object) | set(f.action))
                 out.append(_finding(f, claim, c.start, c.end, "only_agent", detail, sure=sure,
                                     by_name=text in c.named and role is None, firm=role is not None or firm,
                                     arbitrable=bool(set(f.action) & c.verbs or obj) or role is not None))

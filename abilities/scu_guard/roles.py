@@ -98,6 +98,25 @@ def _similar(a: str, b: str) -> bool:
     return a == b or (len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5])
 
 
+# words that make a title a post under the one they qualify ("deputy arbiter", "assistant stage manager",
+# "vice captain"), and words that name the top of a line ("chief arbiter", "head brewer")
+_UNDER_RE = re.compile(r"\b(?:deputy|assistant|vice|sub|under|associate)\b", re.I)
+_TOP = frozenset(word_key(w) for w in "chief head lead principal senior master".split())
+
+
+def _under_post(form: Form, desc: str, head: Any) -> bool:
+    """Is the description the reserved title with a word that puts it under that post ("deputy arbiter" for
+    "the chief arbiter", "assistant stage manager" for "the stage manager")? The rule's title must name the top
+    of its line or be given whole in the description, and the rule must not itself name the lower post."""
+    if key(head) not in form.agents or _UNDER_RE.search(form.text):
+        return False
+    under = [t for t in head.subtree if t.i < head.i and _UNDER_RE.fullmatch(t.text)]
+    if not under:
+        return False
+    quals = set(form.agent_qualifiers)
+    return bool(quals & _TOP) or bool(quals) and quals <= set(light_keys(desc))
+
+
 def describes(form: Form, desc: str) -> bool | None:
     """Does a description of a person give the rule's reserved doer (True), deny it (False), or say
     nothing of it (None)? True needs the reserved noun with every qualifier and no denial; False needs
@@ -119,6 +138,8 @@ def describes(form: Form, desc: str) -> bool | None:
     if head is None:
         return None
     hk = key(head)
+    if _under_post(form, desc, head):
+        return False  # "deputy arbiter" for "the chief arbiter"
     if _DENY_RE.search(desc) and hk not in agents:
         return False if _role_rule(form.text, tuple(form.agents)) and head.pos_ == "NOUN" else None
     if hk in agents:
@@ -201,6 +222,31 @@ def same_given_name(claim_text: str, words: Sequence[str], surname: str, full: s
     if re.fullmatch(r"[A-Z]\.?", other):
         return other[0].lower() == given[0].lower()
     return other.lower() == given.lower()
+
+
+def _own_tokens(tok: Any) -> list[Any]:
+    """A doer's noun phrase without the clauses that hang from it ("Josie Farrant, the trainee who had tested
+    him": "tested" is what she did before, not part of who she is)."""
+    cut = {d.i for c in tok.subtree if c.dep_ in ("relcl", "acl", "advcl") for d in c.subtree}
+    return [t for t in tok.subtree if t.i not in cut]
+
+
+def doer_keys(claim_text: str, doer_text: str) -> set[str] | None:
+    """The keys of a doer's own noun phrase (see ``_own_tokens``), None when the phrase is not found."""
+    tok = _doer_token(parse(claim_text), doer_text)
+    if tok is None:
+        return None
+    return {key(t) for t in _own_tokens(tok) if t.pos_ in ("NOUN", "PROPN", "ADJ", "VERB", "NUM")}
+
+
+def is_patient(claim_text: str, doer_text: str) -> bool:
+    """Is a clause's subject what is done to, with the doer after "by" ("The M2 eight was coxed by Jamie
+    Cole", parsed with "coxed" as the complement of "was")?"""
+    tok = _doer_token(parse(claim_text), doer_text)
+    if tok is None or tok.dep_ not in ("nsubj", "nsubjpass"):
+        return False
+    verbs = [tok.head, *(c for c in tok.head.children if c.dep_ in ("acomp", "xcomp") and c.tag_ == "VBN")]
+    return any(g.dep_ == "agent" for v in verbs for g in v.children)
 
 
 # ---- a cited chunk's roster -------------------------------------------------------------------------------
