@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
-from abilities.scu_guard import measure, names, recurrence, roles
+from abilities.scu_guard import events, measure, names, recurrence, roles
 from abilities.scu_guard.conditions import condition_keys
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Band, Form, keys
@@ -1518,8 +1518,10 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 if c.negated or c.optional or PROHIBITIVE_RE.search(c.text) or c.negverb or _flipped(f, c) \
                         or ((set(f.object) | set(f.subject)) & c.denied):
                     continue
+                doc = parse(claim.text)
                 out.append(_finding(f, claim, c.start, c.end, "forbid", f"the claim does what {f.text!r} forbids",
-                                    firm=_permits_forbidden(f, c, parse(claim.text))))
+                                    firm=_permits_forbidden(f, c, doc) or events.does_forbidden(f, doc, c.start,
+                                                                                                 c.end)))
             elif f.modality == "must":
                 if set(f.action) & NEGATING:
                     continue  # "X rejects null keys": a denial stated as a duty; the lexicon reads it
@@ -1527,7 +1529,8 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 skipped = bool(req & c.denied) and not c.negverb  # "without TLS ... are rejected" complies
                 if c.optional or skipped or (c.negated and not c.denied) or (c.negverb and not c.denied):
                     out.append(_finding(f, claim, c.start, c.end, "require",
-                                        f"the claim drops what {f.text!r} requires"))
+                                        f"the claim drops what {f.text!r} requires",
+                                        firm=events.drops_required(f, parse(claim.text), c.start, c.end)))
     return out
 
 
