@@ -8,8 +8,9 @@ import pytest
 
 from abilities.scu_guard.events import does_forbidden, drops_required, rule_event
 from abilities.scu_guard.forms import understand
+from abilities.scu_guard.judge import read_claim
 from abilities.scu_guard.nlp import parse
-from tests.scu_guard_support import OK, REJECT, verdict
+from tests.scu_guard_support import OK, REJECT, REVIEW, verdict
 
 TOUCH = "Visitors must not touch the stalactites."
 POST = "Sealed minutes must never be posted on the staff noticeboard."
@@ -72,3 +73,37 @@ def test_plain_events_decide_the_verdict() -> None:
     assert verdict([TOUCH], "No visitor touched the stalactites on Tuesday.") == OK
     assert verdict([CARRY], "Tractor 4 carried an uncharged extinguisher all week.") == REJECT
     assert verdict([CARRY], "Tractor 4 carried a charged extinguisher all week.") == OK
+
+
+def test_nothing_as_subject_denies_its_clause() -> None:
+    """ "Nothing flammable was stored in the loft": nothing did the forbidden thing; "Something" did."""
+    rule = "Flammable liquids must not be stored in the loft."
+    kept = "Nothing flammable was stored in the loft over the winter."
+    assert read_claim(kept).clauses[0].negated
+    assert verdict([rule], kept) == OK
+    assert not read_claim("Something flammable was stored in the loft.").clauses[0].negated
+
+
+def test_a_denied_comparative_keeps_a_bound() -> None:
+    """ "Nothing departed later than 06:00" for "must depart no later than 06:00" keeps the bound."""
+    rule = "Ferries must depart no later than 06:00."
+    assert verdict([rule], "Nothing departed later than the first ferry, which sailed at 06:00 sharp.") == OK
+
+
+@pytest.mark.parametrize(("claim", "want"), [
+    # "optional" said of another thing says nothing of the duty
+    ("Each saddle came back with its cleaning log; the optional name tag was added only for the pony.", OK),
+    # said of the duty itself, it drops it
+    ("Fitting checks are optional for saddles.", REVIEW),
+])
+def test_optional_of_another_thing(claim: str, want: tuple[str, str]) -> None:
+    assert verdict(["Saddles must be checked for fit at least every 60 days."], claim) == want
+
+
+def test_a_coordinated_verb_shares_its_subjects_kind() -> None:
+    """ "Head chef Ana Ruiz tasted and seasoned the soup": the second verb's doer is a head chef too, not a
+    commis chef, so the doer's kind is read where the doer stands."""
+    rule = "Commis chefs must never season the soup."
+    assert verdict([rule], "Head chef Ana Ruiz tasted the stock and seasoned the soup for the evening.") == OK
+    c = read_claim("Head chef Ana Ruiz tasted the stock and seasoned the soup.").clauses
+    assert any("head" in c2.mods.get("chef", set()) for c2 in c if "season" in c2.verbs)
