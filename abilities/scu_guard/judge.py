@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
-from abilities.scu_guard import measure, names, recurrence, roles
+from abilities.scu_guard import events, measure, names, recurrence, roles
 from abilities.scu_guard.conditions import condition_keys
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Band, Form, keys
@@ -134,7 +134,7 @@ def read_clauses(claim: str) -> list[Clause]:
         negated = bool(negs) and not (h.lemma_ in BLOCKERS and any(c.lower_ == "from" for c in h.children))
         negated = negated or any(  # "No one handled ...", "Nobody entered ...", "No employee bid ..."
             t.dep_ in ("nsubj", "nsubjpass") and t.head.i in chain_ids and (
-                t.lower_ in ("nobody", "none", "noone") or any(c.lower_ == "no" and c.dep_ == "det" for c in t.children)
+                t.lower_ in ("nobody", "none", "noone", "nothing") or any(c.lower_ == "no" and c.dep_ == "det" for c in t.children)
                 or any(c.dep_ == "neg" for c in t.children))  # "Not one of the discharges went out untested"
             for t in toks) or _negative_front(h, toks)
         denied: set[str] = set()
@@ -196,7 +196,7 @@ def read_clauses(claim: str) -> list[Clause]:
                                                                               + len(toks[-1].text)],
             keys=ks, verbs={key(t) for t in toks if t.pos_ == "VERB"}, negated=negated, permissive=permissive,
             optional=bool(OPTIONAL_RE.search(low)), denied=denied, agents=agents, head_i=h.i, order_pos=n,
-            negverb=negverb, mods=_noun_mods(toks), named=named, doers=doers))
+            negverb=negverb, mods=_noun_mods(list(toks) + _shared_subject(h)), named=named, doers=doers))
     return out
 
 
@@ -210,6 +210,15 @@ def _doer_of(verb: Any, doer: Any) -> tuple[str, set[str], bool, str]:
     role = doer.pos_ == "NOUN" or (doer.pos_ == "PROPN" and any(
         c.dep_ == "appos" and c.pos_ == "NOUN" for c in doer.children))
     return key(verb), things, role, key(doer)
+
+
+def _shared_subject(h: Any) -> list[Any]:
+    """The subject a coordinated verb shares with the verb before it ("Line pilot Mark Ellis signed off and
+    flew ..."): its words say which kind of doer the second verb has too, though they stand in the first
+    clause."""
+    if h.dep_ != "conj" or any(c.dep_ in ("nsubj", "nsubjpass") for c in h.children):
+        return []
+    return [w for c in h.head.children if c.dep_ in ("nsubj", "nsubjpass") for w in c.subtree]
 
 
 def _noun_mods(tokens: Iterable[Any]) -> dict[str, set[str]]:
@@ -1493,6 +1502,23 @@ def _grants(c: Clause, doc: Any) -> bool:
                (t.lower_ in _GRANT_WORDS and t.dep_ in ("acomp", "ROOT", "attr", "conj", "oprd")) for t in span)
 
 
+def _optional_elsewhere(form: Form, c: Clause, doc: Any) -> bool:
+    """Is the clause's "optional" only a word describing another thing than the rule's ("the optional photo
+    sheet", "optional reed touch-ups" for "Reed pipes must be cleaned")? A thing that is optional says
+    nothing of the duty; the clause then makes nothing optional."""
+    own = set(form.object) | set(form.action) | set(form.subject)
+    words = [t for t in doc if c.start <= t.idx < c.end and _OPTIONAL_WORD_RE.match(t.text)]
+    if not words or any(t.dep_ != "amod" or key(t.head) in own for t in words):
+        return False
+    ids = {t.i for t in words}
+    rest = " ".join(t.text for t in doc if c.start <= t.idx < c.end and t.i not in ids)
+    return not OPTIONAL_RE.search(rest)
+
+
+# a comparative against a bound: denied in the claim, it says the bound was not passed
+_COMPARATIVE_RE = re.compile(r"\b(?:\w+er|more|less|fewer)\s+than\b", re.I)
+
+
 def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     """Prohibitions affirmed or permitted; obligations negated, skipped ("without") or made optional."""
     out = []
@@ -1500,8 +1526,10 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         if f.trigger or f.window or f.exclusion or f.agents or (f.order and f.modality != "must"):
             continue
         for c in claim.clauses:
+            # a rule of order keeps this reading: it stands before the order check's own reading of the events
+            optional = c.optional and (f.order is not None or not _optional_elsewhere(f, c, parse(claim.text)))
             if f.modality == "must" and not (set(f.action) & NEGATING) and (
-                    _denies_required(f, c) or (c.optional and not c.negated and _names_duty(f, c))):
+                    _denies_required(f, c) or (optional and not c.negated and _names_duty(f, c))):
                 out.append(_finding(f, claim, c.start, c.end, "require", f"the claim drops what {f.text!r} requires",
                                     firm=_firm_duty_drop(f, claim, c)))
                 break
@@ -1509,7 +1537,7 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 continue
             if f.quantity is not None:  # a bound: only "optional" or "does not require" speak to it here
                 requires = bool(re.search(r"\b(?:require[sd]?|needs?)\b", f.text, re.I))
-                if (f.modality in ("must", "must_not") and c.optional and not c.negated) or (
+                if (f.modality in ("must", "must_not") and optional and not c.negated) or (
                         requires and c.negated and REQUIRE_VERBS & (c.verbs | c.keys)):
                     out.append(_finding(f, claim, c.start, c.end, "require",
                                         f"the claim makes {f.text!r} optional"))
@@ -1518,16 +1546,21 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 if c.negated or c.optional or PROHIBITIVE_RE.search(c.text) or c.negverb or _flipped(f, c) \
                         or ((set(f.object) | set(f.subject)) & c.denied):
                     continue
+                doc = parse(claim.text)
                 out.append(_finding(f, claim, c.start, c.end, "forbid", f"the claim does what {f.text!r} forbids",
-                                    firm=_permits_forbidden(f, c, parse(claim.text))))
+                                    firm=_permits_forbidden(f, c, doc) or events.does_forbidden(f, doc, c.start,
+                                                                                                 c.end)))
             elif f.modality == "must":
                 if set(f.action) & NEGATING:
                     continue  # "X rejects null keys": a denial stated as a duty; the lexicon reads it
                 req = set(f.object) or set(f.action)
                 skipped = bool(req & c.denied) and not c.negverb  # "without TLS ... are rejected" complies
-                if c.optional or skipped or (c.negated and not c.denied) or (c.negverb and not c.denied):
+                if c.negated and _COMPARATIVE_RE.search(f.text) and _COMPARATIVE_RE.search(c.text):
+                    continue  # "Nothing left later than 04:15" for "must leave no later than 04:15": a bound kept
+                if optional or skipped or (c.negated and not c.denied) or (c.negverb and not c.denied):
                     out.append(_finding(f, claim, c.start, c.end, "require",
-                                        f"the claim drops what {f.text!r} requires"))
+                                        f"the claim drops what {f.text!r} requires",
+                                        firm=events.drops_required(f, parse(claim.text), c.start, c.end)))
     return out
 
 

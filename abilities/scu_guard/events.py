@@ -1,0 +1,218 @@
+"""A prohibition or a duty read as one event: the rule's own verb done to the rule's own thing.
+
+Why: a forbidden or required event matched by shared words alone is a guess (the rule's thing named for
+another reason: "battery flicker candles", "next to the cycle lane", "the optional photo sheet"), so such a
+finding waits in REVIEW. Where the claim's clause does the rule's own action (the same verb) to the rule's
+own thing (its object, or the subject of the passive), named with the rule's modifiers and no others, in
+the rule's place, by the rule's doer, affirmed as a plain fact (no modal, no negation, no condition, not
+reported or planned by another verb), the grammar says what the rule forbids outright. For a duty, the same
+event negated at its verb, or done to the thing with the rule's own modifier denied ("an uncharged
+extinguisher" for "a charged fire extinguisher"), drops it outright.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from abilities.scu_guard.form_types import Form
+from abilities.scu_guard.forms import GENERIC
+from abilities.scu_guard.nlp import key, parse, word_key
+
+# a rule whose event holds only in some cases (a condition, an exception, an amount, a time, an order):
+# which cases the claim's event falls in is not read here
+_SCOPED_RE = re.compile(r"\b(?:when|whenever|if|once|while|unless|except|where|provided|as long as|in case|"
+                        r"than|above|below|over|under|exceeding|during|before|after|until|only|without|"
+                        r"including|such as|other than|instead)\b|\d|[:;(]", re.I)
+# doers every person falls under: the rule binds whoever does the event
+_UNIVERSAL = frozenset(word_key(w) for w in "one anyone nobody everyone everybody person someone".split())
+_MODALS = frozenset({"may", "might", "can", "could", "would", "should", "must", "shall", "will", "ought", "need"})
+# a verb governing the event's clause that makes it other than a fact told: reported, planned, tried, asked
+_CLAUSE_DEPS = frozenset({"ROOT", "conj"})
+_DETS_OK = frozenset({"det", "poss", "nummod", "quantmod", "case", "predet", "punct", "prep", "relcl", "acl",
+                      "cc", "conj", "appos", "advmod"})
+
+
+@dataclass(frozen=True)
+class RuleEvent:
+    """The event a plain rule forbids or requires: its verb, its thing (head and modifiers), whether the
+    thing is the subject of a passive, its doer (None: anyone), the nouns of its place phrases."""
+
+    verb: str
+    thing: str
+    mods: frozenset[str]
+    passive: bool
+    doer: str | None
+    places: tuple[frozenset[str], ...]
+
+
+def _noun_mods(t: Any) -> frozenset[str]:
+    return frozenset(key(c) for c in t.children if c.dep_ in ("compound", "amod") and c.pos_ in ("NOUN", "PROPN", "ADJ",
+                                                                                                 "VERB")) - GENERIC
+
+
+@lru_cache(maxsize=4096)
+def rule_event(text: str) -> RuleEvent | None:
+    """The event of a plain prohibition or duty ("Visitors must not touch the formations", "Every crate must
+    be labelled with its harvest date"), or None when the rule is not one verb done to one named thing with
+    nothing narrowing when it holds."""
+    if _SCOPED_RE.search(text):
+        return None
+    doc = parse(text)
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None or root.pos_ != "VERB" or key(root) in GENERIC:
+        return None
+    if not any(c.dep_ in ("aux", "auxpass") and c.lower_ in ("must", "may", "shall", "can") for c in root.children):
+        return None
+    if any(t.dep_ == "conj" and t.pos_ == "VERB" for t in doc):
+        return None  # two events in one rule: which one the claim does is another question
+    passive = any(c.dep_ == "auxpass" for c in root.children)
+    thing = next((c for c in root.children if c.dep_ == ("nsubjpass" if passive else "dobj")), None)
+    if thing is None or thing.pos_ not in ("NOUN", "PROPN") or key(thing) in GENERIC or list(thing.conjuncts) or \
+            any(c.dep_ in ("prep", "acl", "relcl") for c in thing.children):
+        return None  # no thing, or one narrowed by a phrase the claim would have to match
+    doer: str | None = None
+    if not passive:
+        subj = next((c for c in root.children if c.dep_ == "nsubj"), None)
+        if subj is None or list(subj.conjuncts) or any(c.dep_ in ("amod", "compound", "prep", "relcl", "acl")
+                                                         for c in subj.children):
+            return None  # no doer, or one narrowed by a description the claim would have to match
+        doer = None if key(subj) in _UNIVERSAL or subj.lower_ in ("no", "nobody") else key(subj)
+    places = []
+    for p in root.children:
+        if p.dep_ == "prep":
+            nouns = [w for w in p.subtree if w.pos_ in ("NOUN", "PROPN")]
+            if nouns:
+                places.append(frozenset(key(w) for w in nouns) - GENERIC)
+    return RuleEvent(key(root), key(thing), _noun_mods(thing), passive, doer, tuple(places))
+
+
+def _plain_fact(w: Any) -> bool:
+    """Is the verb told as a fact: a main verb (or one coordinated with it), with no modal, no condition or
+    subordinating word, no negation on it, in a sentence that asks nothing?"""
+    if w.dep_ not in _CLAUSE_DEPS or (w.dep_ == "conj" and w.head.dep_ != "ROOT"):
+        return False
+    chain = [w] + ([w.head] if w.dep_ == "conj" else [])
+    for v in chain:
+        for c in v.children:
+            if c.dep_ in ("aux", "auxpass") and c.lower_ in _MODALS:
+                return False
+            if c.dep_ in ("neg", "mark") or c.lower_ in ("never", "nothing", "nobody", "no"):
+                return False
+    return not w.sent.text.rstrip().endswith("?")
+
+
+def _thing_of(w: Any, passive: bool) -> Any | None:
+    """The verb's thing: its direct object, or the subject of its passive (taken from the verb it is
+    coordinated with when it has none of its own)."""
+    own_passive = any(c.dep_ == "auxpass" for c in w.children) or (
+        w.dep_ == "conj" and w.tag_ == "VBN" and any(c.dep_ == "auxpass" for c in w.head.children))
+    dep = "nsubjpass" if own_passive else "dobj"
+    t = next((c for c in w.children if c.dep_ == dep), None)
+    if t is None and own_passive and w.dep_ == "conj":
+        t = next((c for c in w.head.children if c.dep_ == "nsubjpass"), None)
+    return t
+
+
+def _doer_of(w: Any) -> Any | None:
+    for c in w.children:
+        if c.dep_ == "nsubj":
+            return c
+        if c.dep_ == "agent":
+            return next((p for p in c.children if p.dep_ == "pobj"), None)
+    if w.dep_ == "conj":
+        return next((c for c in w.head.children if c.dep_ == "nsubj"), None)
+    return None
+
+
+def _named_as_rule(ev: RuleEvent, t: Any) -> bool:
+    """The claim's thing is the rule's, with every modifier the rule gives it and none the rule does not
+    ("flash photography" for "flash photography"; not "red torches" for "torches")."""
+    if key(t) != ev.thing:
+        return False
+    return _noun_mods(t) == ev.mods and not any(c.dep_ in ("neg",) or c.lower_ in ("no", "non") for c in t.children)
+
+
+def _in_place(ev: RuleEvent, w: Any) -> bool:
+    """Every place phrase of the rule is named among the verb's own phrases ("on the observing floor")."""
+    if not ev.places:
+        return True
+    own = [frozenset(key(x) for x in p.subtree if x.pos_ in ("NOUN", "PROPN")) for p in w.children
+           if p.dep_ == "prep"]
+    return all(any(place <= o for o in own) for place in ev.places)
+
+
+def _event_verbs(form: Form, ev: RuleEvent, doc: Any, start: int, end: int) -> list[Any]:
+    return [w for w in doc if start <= w.idx < end and w.pos_ == "VERB" and key(w) == ev.verb]
+
+
+def does_forbidden(form: Form, doc: Any, start: int, end: int) -> bool:
+    """Does the clause (``start``..``end`` of the claim ``doc``) do what a plain prohibition forbids, told as a
+    fact: the rule's verb, the rule's thing with its modifiers as that verb's object (or passive subject), the
+    rule's places, the rule's doer when it names one?"""
+    if form.modality != "must_not" or form.quantity or form.trigger or form.window or form.order or form.agents:
+        return False
+    ev = rule_event(form.text)
+    if ev is None:
+        return False
+    for w in _event_verbs(form, ev, doc, start, end):
+        if not _plain_fact(w):
+            continue
+        t = _thing_of(w, ev.passive)
+        if t is None or not _named_as_rule(ev, t) or not _in_place(ev, w):
+            continue
+        if ev.doer is not None:
+            d = _doer_of(w)
+            if d is None or key(d) != ev.doer or any(c.dep_ in ("amod", "compound") for c in d.children):
+                continue
+        return True
+    return False
+
+
+def _negated_verb(w: Any) -> bool:
+    """Is the verb itself denied ("were not labelled", "never carried")? Only a negation on the verb or its
+    auxiliaries counts, not one elsewhere in the sentence."""
+    chain = [w] + ([w.head] if w.dep_ == "conj" and not any(c.dep_ in ("nsubj", "nsubjpass") for c in w.children)
+                   else [])
+    return any(c.dep_ == "neg" or c.lower_ == "never" for v in chain for c in v.children)
+
+
+def _denied_mod(ev: RuleEvent, t: Any) -> bool:
+    """Does the claim's thing carry one of the rule's own modifiers denied by its prefix ("an uncharged
+    extinguisher" for "a charged fire extinguisher", "non-sterile gloves" for "sterile gloves")?"""
+    own = {c.lower_ for c in t.children if c.dep_ in ("amod", "compound")}
+    denied = {word_key(w[len(p):].lstrip("-")) for w in own for p in ("un", "non") if w.startswith(p) and len(w) > len(p) + 3}
+    return bool(denied & ev.mods)
+
+
+def drops_required(form: Form, doc: Any, start: int, end: int) -> bool:
+    """Does the clause drop what a plain duty requires, told as a fact: the rule's verb, with the rule's
+    thing (its modifiers, no others of its kind) as its object or passive subject, denied at the verb ("The
+    crates were not labelled with ..."), or done to the thing with the rule's own modifier denied ("carried
+    an uncharged extinguisher" for "must carry a charged fire extinguisher")?"""
+    if form.modality != "must" or form.quantity or form.trigger or form.window or form.order or form.agents:
+        return False
+    ev = rule_event(form.text)
+    if ev is None:
+        return False
+    for w in _event_verbs(form, ev, doc, start, end):
+        if w.dep_ not in _CLAUSE_DEPS or (w.dep_ == "conj" and w.head.dep_ != "ROOT") or \
+                w.sent.text.rstrip().endswith("?"):
+            continue
+        if any(c.dep_ in ("aux", "auxpass") and c.lower_ in _MODALS for c in w.children) or \
+                any(c.dep_ == "mark" for c in w.children):
+            continue
+        t = _thing_of(w, ev.passive)
+        if t is None or key(t) != ev.thing or not _in_place(ev, w):
+            continue
+        if ev.doer is not None:
+            d = _doer_of(w)
+            if d is None or key(d) != ev.doer or any(c.dep_ in ("amod", "compound") for c in d.children):
+                continue
+        if _negated_verb(w) and _noun_mods(t) == ev.mods and not any(c.lower_ in ("no", "non") for c in t.children):
+            return True
+        if not _negated_verb(w) and _denied_mod(ev, t):
+            return True
+    return False
