@@ -44,6 +44,10 @@ HELD_OUT = {
     # round 10 (bench/results/scu_guard_firstrun_v31_v32_round9.json) and at round 10's midpoint (..._round10a.json);
     # development data for the second half of round 10. These are the midpoint's first-run figures
     "heldout_v31.jsonl": (0.49, 0.93), "heldout_v32.jsonl": (0.57, 0.85),
+    # v33-v34: written during round 10 by writers who did not read the guard, sealed until round 10's end, first
+    # run on the starting code (bench/results/scu_guard_firstrun_v33_v34_round9.json) and on round 10's final code
+    # (..._round10.json). These are the final code's first-run figures
+    "heldout_v33.jsonl": (0.54, 0.75), "heldout_v34.jsonl": (0.53, 0.85),
 }
 # Round 9 (decision policy, docs "Round 9: decision policy"): a count matched by its noun, a claim stating two
 # amounts of the rule's dimension and an exclusion only the typed reading finds wait in REVIEW (each was wrong
