@@ -11,7 +11,8 @@ from abilities.lock import lock_constraints
 from abilities.scu_guard.check import run_checks
 from abilities.scu_guard.combined import forms_for
 from abilities.scu_guard.forms import understand
-from abilities.scu_guard.judge import _alternatives, read_claim, roster_role
+from abilities.scu_guard.judge import read_claim, roster_role
+from abilities.scu_guard.reserved import alternatives
 
 
 def verdict(constraints: list[str], claim: str, chunks: dict[str, str]) -> tuple[str, str]:
@@ -72,7 +73,7 @@ def test_a_scoped_reserved_action_is_not_settled_by_the_roster_alone() -> None:
 
 
 def test_alternatives_of_the_reserved_doer() -> None:
-    alts = _alternatives(understand("Only a registered pilot or a member of the rescue team may fly the drone."))
+    alts = alternatives(understand("Only a registered pilot or a member of the rescue team may fly the drone."))
     assert len(alts) == 2 and any("rescu" in a or "rescue" in a for a in alts)
 
 

@@ -16,15 +16,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from abilities.scu_guard import measure
 from abilities.scu_guard.detect import Finding
+from abilities.scu_guard.evidence import read_whole
 from abilities.scu_guard.forms import Form
+from abilities.scu_guard.judge import (
+    Claim,
+    _clause_at,
+    _counted_noun,
+    _finding,
+    _outside,
+    _overlap,
+    sentence_span,
+)
 from abilities.scu_guard.nlp import key, parse
-
-if TYPE_CHECKING:
-    from abilities.scu_guard.judge import Claim
 
 # "another 51", "a further 12", "an additional 3": more of what was counted just before, with no noun of its own
 _MORE_BEFORE_RE = re.compile(r"\b(?:another|a further|an additional|an extra)\s*$", re.I)
@@ -33,7 +39,6 @@ _MORE_BEFORE_RE = re.compile(r"\b(?:another|a further|an additional|an extra)\s*
 def check_count_additions(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     """A count of the rule's things continued in the same sentence by "another N" with no noun of its own,
     the sum above the rule's ceiling: suspected only (the parts may be of different events)."""
-    from abilities.scu_guard.judge import _clause_at, _counted_noun, _finding, sentence_span
 
     out: list[Finding] = []
     rules = [f for f in forms if f.quantity is not None and f.quantity.dimension.startswith("count:")
@@ -85,8 +90,6 @@ def kept_by_its_own_rule(form: Form, finding: Finding, claim: Claim, forms: Sequ
     date" beside "A social visit must not last longer than 2 hours")? That rule must be read whole, name no
     event it counts from and share the claim clause's words at least as much: the amount is then about the
     thing it bounds, and the claim keeps it."""
-    from abilities.scu_guard.evidence import read_whole
-    from abilities.scu_guard.judge import _outside, _overlap
 
     hit = next(((a, c) for a, c in claim.amounts if a.start == finding.start and a.end == finding.end), None)
     if hit is None:

@@ -27,8 +27,9 @@ from abilities.scu_guard.conditions import unmet
 from abilities.scu_guard.detect import Finding, find_contradictions
 from abilities.scu_guard.evidence import RELATIVE_DOUBT, doubt
 from abilities.scu_guard.forms import Form, understand
-from abilities.scu_guard.judge import LONG_CLAIM, Claim, _in_band, _pieces, assess, read_claim
+from abilities.scu_guard.judge import Claim, _in_band, read_claim
 from abilities.scu_guard.nlp import light_keys, parse
+from abilities.scu_guard.typed import LONG_CLAIM, assess, pieces
 
 Arbiter = Callable[[str, str, str], bool]  # (constraint, claim, hint) -> does the pair model call it one
 # (constraint, claim, cited chunk texts, hint) -> may this unsure finding be dropped (a second reading sure
@@ -282,7 +283,7 @@ def _read_at(claim: str, f: Finding, chunk_texts: Sequence[str]) -> tuple[Findin
     finding's offsets moved into that piece) that ``evidence.doubt`` weighs."""
     if len(claim) <= LONG_CLAIM:
         return f, _reading(claim, tuple(chunk_texts))
-    for start, piece in _pieces(claim):
+    for start, piece in pieces(claim):
         if start <= f.start < start + len(piece):
             return replace(f, start=f.start - start, end=f.end - start), _reading(piece, tuple(chunk_texts))
     return f, _reading(claim, tuple(chunk_texts))

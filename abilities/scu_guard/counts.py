@@ -28,6 +28,7 @@ from typing import Any
 from abilities.scu_guard import measure
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Form
+from abilities.scu_guard.judge import _clause_at, _finding, _outside, band_guessed, sentence_span
 from abilities.scu_guard.nlp import key, parse
 
 # English number nouns: how many one of them is ("a pair of", "a dozen", "a score of")
@@ -327,7 +328,6 @@ def _spread(doc: Any, clause_start: int, clause_end: int, core: _Core, counted: 
 def count_totals(forms: Sequence[Form], claim: Any) -> list[Finding]:
     """Count bounds broken by a total the claim states and ties to the rule's event (see the module
     docstring). Only findings on that evidence are returned; other counts are left to ``check_counts``."""
-    from abilities.scu_guard.judge import _clause_at, _finding, _outside, band_guessed, sentence_span
 
     out: list[Finding] = []
     rules = [f for f in forms if f.quantity is not None and f.quantity.dimension.startswith("count:")]

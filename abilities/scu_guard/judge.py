@@ -17,15 +17,16 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from abilities.scu_guard import events, measure, names, recurrence, roles
+from abilities.scu_guard import events, measure, names, places, recurrence, roles
 from abilities.scu_guard.conditions import condition_keys
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Band, Form, keys
 from abilities.scu_guard.nlp import key, light_keys, parse, word_key
+from abilities.scu_guard.reserved import MEMBER_NOUNS, alternatives, desc_keys, has_key
 
 PERMISSIVE = frozenset({"may", "can", "allow", "permit", "welcome", "fine", "ok", "okay", "acceptable", "free",
                         "enough", "sufficient", "could", "open", "accept", "possible"})
@@ -38,7 +39,6 @@ PROHIBITIVE_RE = re.compile(r"\b(?:not allowed|prohibited|forbidden|banned|may n
 REQUIRE_VERBS = frozenset(word_key(w) for w in "require need demand".split())
 STOP_CONSEQUENCE = frozenset(word_key(w) for w in "close stop halt suspend cancel evacuate shut pause".split())
 NEGATING_CONSEQUENCE = frozenset(word_key(w) for w in "void invalidate cancel annul disqualify reject".split())
-MEMBER_NOUNS = frozenset(word_key(w) for w in "member person people staff worker individual".split())
 UNBOUNDED_RE = re.compile(
     r"\b(?:unlimited|no limit|without (?:a |any )?(?:limit|cap)|as (?:many|much|long) (?:\w+ ){0,2}as "
     r"(?:they|you|we|he|she|needed|necessary|wanted|desired|required|they like|you like)|any number of|indefinitely|"
@@ -1638,27 +1638,14 @@ def _role_is_reserved(form: Form, role: set[str]) -> bool | None:
 # ---- a roster in a cited chunk: who a named doer is -------------------------------------------------
 
 # words of a rule's agent phrase that hold no credential ("staff holding a valid ... card")
-_CRED_LIGHT = frozenset(word_key(w) for w in "hold holding with valid current have having who that a an the of any "
-                        "all only may must".split())
 # a description that denies what it names ("holds no PA6", "not a registered courier", "has not been
 # trained", "her card was revoked and she has none now")
 _DENY_DESC_RE = re.compile(r"\b(?:not|no|none|never|without|revoked|expired|lapsed|suspended|withdrawn|lacks?|"
                            r"\w+n't)\b", re.I)
 _BARE_ELLIPSIS_RE = re.compile(r"^\s*(?:does|do|did|is|was|has|have|had)\s*(?:not|n't)\s*(?:\(|[.,;]|$)", re.I)
 _ONLY_RE = re.compile(r"\bonly\b", re.I)
-_CODE_RE = re.compile(r"\b[A-Za-z]*\d[\w/]*\b")
 _ROSTER_SEP_RE = re.compile(r"^\s*(?:[-\u2013\u2014:,(]\s*)")
 _LIST_NAME_RE = re.compile(r"^\s*(?:,|and|&)\s+(?:[A-Z][\w.'-]*\s*)+")
-
-
-def _desc_keys(desc: str) -> set[str]:
-    """Keys of a description, with its codes ("A2", "NC1", "PA6") that word keys leave out."""
-    return set(light_keys(desc)) | {m.group(0).lower() for m in _CODE_RE.finditer(desc)}
-
-
-def _has(keys: set[str], k: str) -> bool:
-    """Does a set of keys hold ``k``, a long key also by its first five letters ("licence"/"licensed")?"""
-    return k in keys or (len(k) >= 5 and any(len(x) >= 5 and x[:5] == k[:5] for x in keys))
 
 
 def _name_in(text: str, claim_text: str, chunks: Sequence[str]) -> str | None:
@@ -1723,42 +1710,22 @@ _PENDING_RE = re.compile(r"\b(?:candidate|applicant|pending|awaiting|in training
                          re.I)
 
 
-def _alternatives(form: Form) -> list[set[str]]:
-    """The keys each alternative description of the reserved doer needs besides its head noun: "Only a
-    registered organ courier or a member of the retrieval team" has two, "a Registered Piano Technician
-    (RPT)" has the long one and its abbreviation."""
-    m = re.search(r"\b(?:may|can|must|shall|are allowed|is allowed|are permitted|is permitted)\b", form.text)
-    phrase = form.text[: m.start()] if m else form.text
-    if re.search(r"\bby\b", phrase):
-        phrase = phrase.split(" by ", 1)[1]
-    elif m and not set(form.agents) & _desc_keys(phrase) and " by " in form.text[m.end():]:
-        phrase = form.text[m.end():].split(" by ", 1)[1]  # "may be handled only by staff with a licence"
-    agents = set(form.agents)
-    groups = [g for g in re.split(r"\bor\b|\(|\)", phrase) if g.strip()]
-    out = []
-    for g in groups:
-        keys_ = _desc_keys(g) - _CRED_LIGHT - MEMBER_NOUNS - GENERIC - {"only", "onli"}
-        need = {k for k in keys_ if not _has(agents, k)}
-        out.append(need if need else keys_)
-    return [n for n in out if n]
-
-
 def _holds(form: Form, desc: str, heading: str = "") -> bool | None:
     """Does a description give the rule's reserved doer (True), deny it (False) or say nothing of it?
     The roster's heading ("Chemical-handling certificates.") says what each entry is about."""
     agents = set(form.agents)
-    alts = _alternatives(form)
+    alts = alternatives(form)
     every = set().union(*alts) | agents if alts else agents
-    dk = _desc_keys(desc)
-    hk = dk | _desc_keys(heading)
-    shared = {k for k in every if _has(hk, k)}
+    dk = desc_keys(desc)
+    hk = dk | desc_keys(heading)
+    shared = {k for k in every if has_key(hk, k)}
     if _DENY_DESC_RE.search(desc) or _PENDING_RE.search(desc):
         return False if shared else None
-    if any(all(_has(hk, k) for k in need) for need in alts):
+    if any(all(has_key(hk, k) for k in need) for need in alts):
         return True
     if _ONLY_RE.search(desc) and shared:
         return False  # "holds only an A1/A3 certificate" for one holding an A2 certificate
-    if len(alts) <= 1 and not any(_has(dk, k) for k in every) and _ROLE_HEAD_RE.match(desc.strip()):
+    if len(alts) <= 1 and not any(has_key(dk, k) for k in every) and _ROLE_HEAD_RE.match(desc.strip()):
         return False  # another role outright: "Dale Frost - furnace hand" for "the melt supervisor"
     return None
 
@@ -1911,14 +1878,14 @@ def _other_role_does(form: Form, c: Clause, words: set[str], text: str,
     thing = _rule_thing(form.text, tuple(form.action))
     if thing and not _stem_hits({thing}, things | c.keys | c.facts):
         return False
-    alts = _alternatives(form)
-    if any(need and all(_has(words, k) for k in need) for need in alts):
+    alts = alternatives(form)
+    if any(need and all(has_key(words, k) for k in need) for need in alts):
         return False
     reserved = set(form.agents) | set(form.agent_qualifiers) | set().union(*alts) if alts else set(form.agents)
     for chunk in claim_chunks:
         for sent in split_sentences(chunk):
             present = set(light_keys(sent))
-            if _stem_hits({head}, present) and any(_has(present, k) for k in reserved):
+            if _stem_hits({head}, present) and any(has_key(present, k) for k in reserved):
                 return False  # a cited chunk speaks of this doer and the reserved role: it may say they hold it
     if set(form.agents) & (MEMBER_NOUNS | words):  # "staff", or the same noun with another modifier
         return bool(_DOER_DENIAL_RE.search(text))  # ("a senior operator" may be the "licensed operator")
@@ -2587,115 +2554,42 @@ def check_named_members(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     return out
 
 
-def check_count_totals(forms: Sequence[Form], claim: Claim) -> list[Finding]:
-    """Totals of counted things the claim ties to the rule's event ("two dozen riders on the track",
-    "four stacks of a dozen trays each"); see ``counts``."""
-    from abilities.scu_guard.counts import count_totals
-
-    return count_totals(forms, claim)
-
-
 def check_places(forms: Sequence[Form], claim: Claim) -> list[Finding]:
-    """A rule's thing put in a place surely none of those it may be kept or done in; see ``places``."""
-    from abilities.scu_guard.places import check_places as places_check
-
-    return places_check(forms, claim)
-
-
-def check_count_additions(forms: Sequence[Form], claim: Claim) -> list[Finding]:
-    """A count continued by "another N" above a ceiling (suspected only); see ``amounts``."""
-    from abilities.scu_guard.amounts import check_count_additions as additions
-
-    return additions(forms, claim)
-
-
-CHECKS = (check_bounds, check_count_totals, check_counts, check_count_additions, check_unbounded, check_triggers,
-          check_modal, check_agents, check_order, check_windows, check_exclusion, check_members, check_allow_list,
-          check_named_members, check_places)
-
-
-def evaluated(forms: Sequence[Form], claim: Claim) -> set[str]:
-    """Constraints whose measured part met a value in the claim: an amount of its dimension, a time or
-    date for its window, both of its events. A silence of the typed reading there is a judgement."""
-    out = set()
-    dims = {(a.dim, a.period) for a, _ in claim.amounts + claim.chunk_amounts}
-    for f in forms:
-        q, t, w, o = f.quantity, f.trigger, f.window, f.order
-        if q is not None and ((q.dimension, q.period) in dims or _derived_gaps(f, claim)):
-            out.add(f.text)
-        elif q is not None and q.dimension.startswith("count:") and any(
-                q.dimension[6:] in c.keys for c in claim.clauses):
-            out.add(f.text)  # the counted thing is named and no count of it breaks the bound
-        elif t is not None and any(d == t.dimension for d, _ in dims):
-            out.add(f.text)
-        elif w is not None and (claim.clocks if w.kind == "clock" else claim.dates):
-            out.add(f.text)
-        elif f.agents and any(c.agents and not c.negated and (set(f.action) & (c.verbs | c.keys))
-                              for c in claim.clauses):
-            out.add(f.text)  # the action is done and its doer named: the typed reading judged who
-        elif o is not None:
-            first_w, then_w = set(o.first), set(o.then)
-            a = _event_pos(claim, first_w, then_w)
-            b = _event_pos(claim, then_w, first_w)
-            if a is not None and b is not None and a is not b:
-                out.add(f.text)
-    return out
-
-
-def assess(claim: str, forms: Iterable[Form],
-           chunk_texts: Sequence[str] = ()) -> tuple[list[Finding], set[str], set[str]]:
-    """(contradictions, constraints the typed reading measured against this claim or found no value
-    for, constraints the claim positively keeps)."""
-    forms = list(forms)
-    if not claim.strip() or not forms:
-        return [], set(), set()
-    if len(claim) <= LONG_CLAIM:
-        read = read_claim(claim, chunk_texts)
-        return _run_checks(forms, read), evaluated(forms, read) | valueless(forms, read), cleared(forms, read)
-    # a long claim is read in pieces of whole sentences, so the cost stays linear in its length
-    found: list[Finding] = []
-    measured: set[str] = set()
-    kept: set[str] = set()
-    seen: set[str] = set()
-    for start, piece in _pieces(claim):
-        part, part_measured, part_kept = assess(piece, forms, chunk_texts)
-        measured |= part_measured
-        kept |= part_kept
-        for f in part:
-            if f.constraint not in seen:
-                seen.add(f.constraint)
-                found.append(replace(f, start=f.start + start, end=f.end + start))  # keeps how sure it is
-    return found, measured, kept
-
-
-LONG_CLAIM = 1500
-
-
-def _pieces(text: str) -> list[tuple[int, str]]:
-    """Consecutive pieces of at most ``LONG_CLAIM`` characters, cut between sentences when possible."""
-    out: list[tuple[int, str]] = []
-    start = 0
-    while start < len(text):
-        end = min(len(text), start + LONG_CLAIM)
-        if end < len(text):
-            cut = max(text.rfind(". ", start, end), text.rfind("; ", start, end), text.rfind("\n", start, end))
-            end = cut + 1 if cut > start else end
-        out.append((start, text[start:end]))
-        start = end
-    return out
-
-
-def judge_claim(claim: str, forms: Iterable[Form], chunk_texts: Sequence[str] = ()) -> list[Finding]:
-    """Every contradiction between the claim and the forms (one per constraint, first found)."""
-    return assess(claim, forms, chunk_texts)[0]
-
-
-def _run_checks(forms: list[Form], read: Claim) -> list[Finding]:
-    seen: set[str] = set()
-    out = []
-    for check in CHECKS:
-        for finding in check(forms, read):
-            if finding.constraint not in seen:
-                seen.add(finding.constraint)
-                out.append(finding)
+    """A rule's thing put, in a clause that is not denied, in a place surely none of the rule's allowed places
+    ("exported the audiograms to her own laptop" for "only on the clinic's secure records server"). Sure when
+    the claim's thing carries the rule's words for it ("chemical drums") or the rule has none; a thing named
+    only by the rule's noun, where the rule narrows it, is unsure (REVIEW); one the claim narrows otherwise
+    ("the diesel buses" for "electric buses") is another thing."""
+    out: list[Finding] = []
+    lists = [f for f in forms if f.places and f.place_thing]
+    if not lists:
+        return out
+    doc = parse(claim.text)
+    for f in lists:
+        allowed = places.allowed_places(f.places)
+        if not allowed:
+            continue
+        qualifiers = set(f.subject) - {f.place_thing} - GENERIC
+        for p in doc:
+            if p.dep_ != "prep" or p.lower_ not in places.PLACE_PREPS:
+                continue
+            thing = places.thing_in(p, f.place_thing)
+            if thing is None:
+                continue
+            own_words = {key(w) for w in thing.lefts if w.dep_ in ("compound", "nmod") and w.pos_ == "NOUN"}
+            if qualifiers and own_words and not own_words & qualifiers:
+                continue  # "the diesel buses" are not "electric buses" ("full drums" may still be "chemical drums")
+            c = _owner(claim, p)
+            if c is None or c.negated or c.negverb:
+                continue
+            objs = [o for o in p.children if o.dep_ == "pobj" and o.pos_ in ("NOUN", "PROPN")]
+            objs += [x for o in objs for x in o.conjuncts]
+            other = next((o for o in objs if all(places.surely_other(places.place_of(o), a) for a in allowed)), None)
+            if other is None:
+                continue
+            sure = not qualifiers or bool(_stem_hits(qualifiers, c.keys))
+            phrase = doc[min(w.i for w in other.subtree): max(w.i for w in other.subtree) + 1].text
+            out.append(_finding(f, claim, c.start, c.end, "allow_list",
+                                f"{phrase!r} is not where {f.text!r} allows", sure=sure, basis="place"))
+            break
     return out

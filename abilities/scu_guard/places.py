@@ -212,7 +212,7 @@ def allowed_places(phrases: Sequence[str]) -> list[Place]:
     return out
 
 
-def _thing_in(prep: Any, thing: str) -> Any | None:
+def thing_in(prep: Any, thing: str) -> Any | None:
     """The rule's thing where the place phrase puts it: the noun the phrase hangs from, or an argument (subject,
     object, or one joined to them) of the verb it hangs from."""
     head = prep.head
@@ -227,47 +227,3 @@ def _thing_in(prep: Any, thing: str) -> Any | None:
                 if t.pos_ in ("NOUN", "PROPN") and key(t) == thing:
                     return t
     return None
-
-
-def check_places(forms: Sequence[Any], claim: Any) -> list[Any]:
-    """A rule's thing put, in a clause that is not denied, in a place surely none of the rule's allowed places
-    ("exported the audiograms to her own laptop" for "only on the clinic's secure records server"). Sure when
-    the claim's thing carries the rule's words for it ("chemical drums") or the rule has none; a thing named
-    only by the rule's noun, where the rule narrows it, is unsure (REVIEW); one the claim narrows otherwise
-    ("the diesel buses" for "electric buses") is another thing."""
-    from abilities.scu_guard.forms import GENERIC
-    from abilities.scu_guard.judge import _finding, _owner, _stem_hits
-
-    out: list[Any] = []
-    lists = [f for f in forms if f.places and f.place_thing]
-    if not lists:
-        return out
-    doc = parse(claim.text)
-    for f in lists:
-        allowed = allowed_places(f.places)
-        if not allowed:
-            continue
-        qualifiers = set(f.subject) - {f.place_thing} - GENERIC
-        for p in doc:
-            if p.dep_ != "prep" or p.lower_ not in PLACE_PREPS:
-                continue
-            thing = _thing_in(p, f.place_thing)
-            if thing is None:
-                continue
-            own_words = {key(w) for w in thing.lefts if w.dep_ in ("compound", "nmod") and w.pos_ == "NOUN"}
-            if qualifiers and own_words and not own_words & qualifiers:
-                continue  # "the diesel buses" are not "electric buses" ("full drums" may still be "chemical drums")
-            c = _owner(claim, p)
-            if c is None or c.negated or c.negverb:
-                continue
-            objs = [o for o in p.children if o.dep_ == "pobj" and o.pos_ in ("NOUN", "PROPN")]
-            objs += [x for o in objs for x in o.conjuncts]
-            other = next((o for o in objs if all(surely_other(place_of(o), a) for a in allowed)), None)
-            if other is None:
-                continue
-            sure = not qualifiers or bool(_stem_hits(qualifiers, c.keys))
-            phrase = doc[min(w.i for w in other.subtree): max(w.i for w in other.subtree) + 1].text
-            out.append(_finding(f, claim, c.start, c.end, "allow_list",
-                                f"{phrase!r} is not where {f.text!r} allows", sure=sure, basis="place"))
-            break
-    return out

@@ -28,6 +28,7 @@ from typing import Any
 
 from abilities.scu_guard.forms import GENERIC, Form
 from abilities.scu_guard.nlp import key, light_keys, parse, word_key
+from abilities.scu_guard.reserved import alternatives
 
 # words that deny a description its credential: "not yet on the register", "no keeper licence",
 # "certification pending", "trainee", "uncertified"
@@ -121,15 +122,13 @@ def describes(form: Form, desc: str) -> bool | None:
     """Does a description of a person give the rule's reserved doer (True), deny it (False), or say
     nothing of it (None)? True needs the reserved noun with every qualifier and no denial; False needs
     a denial of something the rule names, or, for a rule that reserves a role, another role noun."""
-    from abilities.scu_guard.judge import _alternatives
-
     desc = desc.strip(" ,;.:" + _DASH)
     if not desc or not re.search(r"[a-z]", desc):
         return None
     head = _head_noun(desc)
     dk = set(light_keys(desc)) | ({key(head)} if head is not None else set())
     agents, quals = set(form.agents), set(form.agent_qualifiers)
-    reserved = agents | quals | set().union(*_alternatives(form))
+    reserved = agents | quals | set().union(*alternatives(form))
     shares = any(_similar(k, r) for k in dk for r in reserved)
     if _DENY_RE.search(desc) and (shares or _NEGATION_RE.search(desc)):
         return False if shares else None
@@ -149,7 +148,7 @@ def describes(form: Form, desc: str) -> bool | None:
         return None  # a code or a name ("CWI") may be a credential; a group's credential is not a job title
     if hk in GENERIC or hk in _GROUP_NOUNS or any(_similar(hk, a) for a in agents | quals):
         return None
-    if any(alt and all(any(_similar(k, r) for k in dk) for r in alt) for alt in _alternatives(form)):
+    if any(alt and all(any(_similar(k, r) for k in dk) for r in alt) for alt in alternatives(form)):
         return None  # the description holds every word of one reserved description
     return False
 
