@@ -743,7 +743,14 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
             out.append((days * 86400.0, False, s0, e0, firm))
     elif len(dates) >= 2 and not _reference_unnamed(form, claim):
         a, b = dates[0], dates[1]
-        out.append((abs(b.first - a.first) * 86400.0, False, a.start, b.end, True))
+        if band.business_days:  # "within 5 business days": Wednesday to the next Wednesday is 5, not 7
+            (fa, _), (fb, _) = _chain_ordinals([a, b]) if a.year_known != b.year_known else [(a.first, 0), (b.first, 0)]
+            lo, hi = sorted((fa, fb))
+            shift = _named_weekday_shift(claim, a if fa == lo else b, lo)
+            n = measure.business_days_between(lo + shift, hi + shift)
+            out.append((n * 86400.0, True, a.start, b.end, True))
+        else:
+            out.append((abs(b.first - a.first) * 86400.0, False, a.start, b.end, True))
     elif dates and not band.reference:  # "Batch 112 will be kegged on 10 October" / "brewed on 1 October"
         named = _named_date(claim)
         if named is not None:
@@ -971,6 +978,16 @@ def _event_date(claim: Claim, ref: int) -> tuple[int, int, int, int, bool]:
             shift = (w - dt.date.fromordinal(first).weekday()) % 7
             break
     return first, s0, e0, shift, firm
+
+
+def _named_weekday_shift(claim: Claim, d: measure.DateMention, first: int) -> int:
+    """Days to move ``first`` so it falls on the weekday the claim names for date ``d`` ("Wednesday 22
+    April", "22 April (a Wednesday)"); 0 when none is named. Business days then count on the claim's days."""
+    for w, _, ws, we in claim.weekdays:
+        if (we <= d.start and re.fullmatch(r"[\s,(]*(?:the\s+)?", claim.text[we : d.start])) or (
+                d.end <= ws and re.fullmatch(r"[\s,(]*(?:a\s+)?", claim.text[d.end : ws])):
+            return (w - dt.date.fromordinal(first).weekday()) % 7
+    return 0
 
 
 def _relative_days(claim: Claim) -> list[tuple[int, int, int]]:
