@@ -915,11 +915,27 @@ def _repeat_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int, 
         if (a_other or b_other) and not (recur and (a_ev or b_ev)) and not in_log:
             continue
         gap = firsts[i][0] - firsts[i - 1][1]
+        if _FOLLOWING_RE.search(between):  # "last done on 2 April, following its 6 January service"
+            gap = firsts[i - 1][0] - _before_ordinal(b, firsts[i - 1][0])
         if gap <= 0:
             continue
         chain_ev = a_ev or b_ev or any(x for x, _ in info)
         out.append((gap * 86400.0, False, a.start, b.end, in_log or (chain_ev and not (a_other and b_other))))
     return out
+
+
+# "X on 2 April, following its 6 January service": the date after the preposition is the earlier one
+_FOLLOWING_RE = re.compile(r"\b(?:following|after)(?:\s+(?:its|the|their|his|her|our|this|that|a|an))?\s*$", re.I)
+
+
+def _before_ordinal(d: measure.DateMention, later: int) -> int:
+    """Last day of date ``d``, said to come before the day ``later``: a date without a year takes the latest
+    year that puts it before (a "6 January service" followed by "2 April" is of the same year)."""
+    if d.year_known:
+        return d.last
+    year = dt.date.fromordinal(later).year
+    last = _with_year(d.last, year)
+    return last if last <= later else _with_year(d.last, year - 1)
 
 
 def _chain_ordinals(dates: list[measure.DateMention]) -> list[tuple[int, int]]:
