@@ -741,7 +741,7 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
             out.append((n * 86400.0, True, s0, e0, firm))
         else:
             out.append((days * 86400.0, False, s0, e0, firm))
-    elif len(dates) >= 2 and not _reference_unnamed(form, claim):
+    elif len(dates) >= 2 and not _reference_unnamed(form, claim) and not _one_event_dates(form, claim):
         a, b = dates[0], dates[1]
         if band.business_days:  # "within 5 business days": Wednesday to the next Wednesday is 5, not 7
             (fa, _), (fb, _) = _chain_ordinals([a, b]) if a.year_known != b.year_known else [(a.first, 0), (b.first, 0)]
@@ -809,6 +809,28 @@ def _reference_unnamed(form: Form, claim: Claim) -> bool:
         if d.first != d.last or anchor is None or listed is not None or not _anchor_keys(anchor)[1]:
             return False
     return True
+
+
+_CYCLE_MONTH_RE = re.compile(r"\b(?:every|each)\s+(january|february|march|april|may|june|july|august|september|"
+                             r"october|november|december)\b", re.I)
+
+
+def _one_event_dates(form: Form, claim: Claim) -> bool:
+    """Are the claim's first two dates times of one event, where the rule counts from one event to another
+    ("within 10 business days of the unpaid trip")? Dates listed together ("revised in January and July")
+    or a yearly cycle the claim states and its dates restate ("calibrated every January: on 8 January 2024,
+    and on 9 January 2023") give that event's period, which is neither end of the rule's gap."""
+    if not form.quantity or not form.quantity.reference or form.quantity.period:
+        return False
+    b = claim.dates[1]
+    cycle = {m.group(1).lower() for m in _CYCLE_MONTH_RE.finditer(claim.text)}
+    if cycle:
+        days = [d for d in claim.dates if d.first == d.last]
+        if len(days) >= 2 and all(dt.date.fromordinal(d.first).strftime("%B").lower() in cycle for d in days):
+            return True
+    doc = parse(claim.text)
+    _, listed = _date_anchor(doc, b, _date_spans(claim, claim.dates))
+    return listed == 0
 
 
 # verbs that only carry an event named by their object ("had a vet check", "passed its inspection", "put through
