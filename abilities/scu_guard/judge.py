@@ -748,9 +748,9 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
             lo, hi = sorted((fa, fb))
             shift = _named_weekday_shift(claim, a if fa == lo else b, lo)
             n = measure.business_days_between(lo + shift, hi + shift)
-            out.append((n * 86400.0, True, a.start, b.end, True))
+            out.append((n * 86400.0, True, a.start, b.end, not _other_event_end(form, claim)))
         else:
-            out.append((abs(b.first - a.first) * 86400.0, False, a.start, b.end, True))
+            out.append((abs(b.first - a.first) * 86400.0, False, a.start, b.end, not _other_event_end(form, claim)))
     elif dates and not band.reference:  # "Batch 112 will be kegged on 10 October" / "brewed on 1 October"
         named = _named_date(claim)
         if named is not None:
@@ -831,6 +831,32 @@ def _one_event_dates(form: Form, claim: Claim) -> bool:
     doc = parse(claim.text)
     _, listed = _date_anchor(doc, b, _date_spans(claim, claim.dates))
     return listed == 0
+
+
+def _other_event_end(form: Form, claim: Claim) -> bool:
+    """Of the claim's first two dates, is one said of the rule's reference event ("their final session on 5
+    November") and the other of an event of its own that shares no word with the rule's counted event, its
+    verb nor its arguments ("the multitracks were purged on 10 February" for "Invoices must be issued within
+    5 business days of a project's final session")? The gap then runs to another event: a guess, not a reading."""
+    ref = set(form.quantity.reference) - GENERIC if form.quantity else set()
+    ev = (set(form.action) | set(form.subject) | set(form.object)) - ref - GENERIC - LIGHT_VERBS
+    if not ref or not ev:
+        return False
+    doc = parse(claim.text)
+    spans = _date_spans(claim, claim.dates)
+    said = []
+    for d in claim.dates[:2]:
+        anchor, listed = _date_anchor(doc, d, spans)
+        if anchor is None or listed is not None:
+            return False
+        ks, own = _anchor_keys(anchor)
+        args = {key(t) for c in anchor.children if c.dep_ in ("nsubj", "nsubjpass", "dobj", "attr")
+                for t in c.subtree if not any(s <= t.idx < e for s, e in spans)}
+        said.append((ks | args, own))
+    for (here, _), (there, own) in (said, said[::-1]):
+        if _stem_hits(ref, here) and own and not _stem_hits(ev, there) and not _stem_hits(ref, there):
+            return True
+    return False
 
 
 # verbs that only carry an event named by their object ("had a vet check", "passed its inspection", "put through
