@@ -1197,6 +1197,7 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         band = f.quantity
         if band is None:
             continue
+        durational = gap_band(f)  # else a gap only hints at the rule: never sure
         for gap, business, s, e, firm in _derived_gaps(f, claim):
             spoken = any(_topic(f) & c.keys for c in claim.clauses) or firm and band.period and recurrence.logged(
                 claim.text, s, e, recurrence.register_days(set(f.action) - GENERIC - LIGHT_VERBS,
@@ -1214,12 +1215,34 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 own = _overlap(f, _clause_at(claim.clauses, s)) > 0
                 out.append(_finding(f, claim, s, e, "numeric_bound",
                                     f"the time between the events the claim dates is outside {f.text!r}",
-                                    sure=spoken and firm, arbitrable=firm or own, basis="gap"))
+                                    sure=spoken and firm and durational, arbitrable=firm or own, basis="gap"))
     # a constraint keeps one finding: a sure one (a gap between dates the claim gives) before a guessed amount
     first = {}
     for n, x in enumerate(out):
         first.setdefault(x.constraint, n)
     return sorted(out, key=lambda x: (first[x.constraint], not (x.sure and x.basis == "gap")))
+
+
+_NUMBER_RE = re.compile(r"\d|\b(?:an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|"
+                        r"twenty|thirty|forty|fifty|sixty|hundred|half|quarter|dozen|several|few)\b", re.I)
+_PER_PERIOD_RE = re.compile(r"\b(?:each|every|per|a)\s+(?:calendar\s+|working\s+|single\s+)?"
+                            r"(?:day|week|fortnight|month|quarter|year|shift|season|term)\b", re.I)
+
+
+def gap_band(form: Form) -> bool:
+    """Does the rule bound a length of time that a gap between two times can measure? Not when its "amount"
+    is a word saying when ("parked overnight only at ..."), or a total of an activity over a period ("at least 2 hours of training each
+    calendar month": one session's length says nothing of the month's total)."""
+    band = form.quantity
+    if band is None or not band.text:
+        return True
+    at = form.text.find(band.text)
+    if at < 0:
+        return True
+    if not _NUMBER_RE.search(band.text):
+        return False
+    rest = form.text[at + len(band.text) :]
+    return not (re.match(r"\s+of\s+\w", rest) and _PER_PERIOD_RE.search(rest))
 
 
 def _same_scale(gap: float, band: Band) -> bool:
