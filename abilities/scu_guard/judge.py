@@ -1231,7 +1231,8 @@ _PER_PERIOD_RE = re.compile(r"\b(?:each|every|per|a)\s+(?:calendar\s+|working\s+
 
 def gap_band(form: Form) -> bool:
     """Does the rule bound a length of time that a gap between two times can measure? Not when its "amount"
-    is a word saying when ("parked overnight only at ..."), or a total of an activity over a period ("at least 2 hours of training each
+    is a word saying when ("parked overnight only at ..."), an exact lead to another event whose direction the
+    rule leaves unsaid ("closes 30 minutes before departure"), or a total of an activity over a period ("at least 2 hours of training each
     calendar month": one session's length says nothing of the month's total)."""
     band = form.quantity
     if band is None or not band.text:
@@ -1241,6 +1242,8 @@ def gap_band(form: Form) -> bool:
         return True
     if not _NUMBER_RE.search(band.text):
         return False
+    if band.reference and band.low is not None and band.low == band.high and not re.search(r"\b(?:exactly|precisely)\b", form.text, re.I):
+        return False  # "check-in closes 30 minutes before departure" leaves the direction unsaid: 35 keeps it
     rest = form.text[at + len(band.text) :]
     return not (re.match(r"\s+of\s+\w", rest) and _PER_PERIOD_RE.search(rest))
 
