@@ -1284,7 +1284,14 @@ def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             said = consequence & (clause.keys | clause.facts)
             denied = bool(consequence & clause.denied) or (clause.negated and bool(said))
             if f.modality == "must_not":
-                broken = not clause.negated and not PROHIBITIVE_RE.search(clause.text)
+                # "the 34 kg crate was kept off the belt": the forbidden event undone where the claim names it;
+                # "No child under six flew": the rule's subject denied where the claim speaks of its event
+                undone = clause.negverb and bool(said) and not (consequence & NEGATING)
+                subject = set(f.subject) - GENERIC
+                subject_denied = bool(subject) and any(
+                    subject & c.denied and consequence & (c.keys | c.facts) for c in claim.clauses)
+                broken = not clause.negated and not PROHIBITIVE_RE.search(clause.text) and not undone and \
+                    not subject_denied
             else:
                 carried_on = bool(consequence & STOP_CONSEQUENCE) and bool(re.search(
                     r"\b(?:kept|keeps|keep|continued|continues|carried on|went ahead|goes ahead|stayed open|"
