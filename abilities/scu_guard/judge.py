@@ -1946,7 +1946,8 @@ def check_order(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 # 08:05, and the grip test was completed at 08:30")
                 out.append(_finding(f, claim, b.start, b.end, "order",
                                     f"the claim's times put the events of {f.text!r} in the wrong order", firm=True))
-            elif a is b and a is not None and not b.negated and (first_w - then_w) & b.denied:
+            elif a is b and a is not None and not b.negated and (first_w - then_w) & b.denied and \
+                    not _found_absent(claim, b):
                 out.append(_finding(f, claim, b.start, b.end, "order", f"the claim skips the step {f.text!r} puts first"))
             elif a is b and a is not None and not b.negated and MARKERS.search(b.text) and \
                     _precedes(claim, b, a, then_w - first_w, first_w - then_w):
@@ -1966,6 +1967,26 @@ def check_order(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             out.append(_finding(f, claim, min(a.start, b.start), max(a.end, b.end), "order",
                                 f"the claim puts the events of {f.text!r} in the wrong order", firm=True))
     return out
+
+
+# verbs that establish a fact: "confirmed that the patient had no allergies" reports what a check found
+ASCERTAIN_VERBS = frozenset(word_key(w) for w in "confirm verify check establish ascertain determine find ensure".split())
+
+
+def _found_absent(claim: Claim, c: Clause) -> bool:
+    """Is the clause a content clause ("that ...", "whether ...") told by a verb of establishing just before
+    it ("Having confirmed at 09:10 that the patient had no known allergies")? Its denial is what the check
+    found, not a step left out. Read from the words' order, since the parser may hang the clauses either way."""
+    doc = parse(claim.text)
+    head = doc[c.head_i]
+    mark = next((t for t in head.children if t.dep_ == "mark" and t.lower_ in ("that", "whether")), None)
+    if mark is None:
+        return False
+    verbs = [t for t in doc[: mark.i] if t.pos_ in ("VERB", "AUX") and t.dep_ not in ("aux", "auxpass")]
+    if not verbs:
+        return False
+    last = verbs[-1]
+    return key(last) in ASCERTAIN_VERBS and not any(ch.dep_ == "neg" for ch in last.children)
 
 
 SKIP_VERBS = frozenset(word_key(w) for w in "skip bypass waive forgo omit miss ignore neglect".split())
@@ -2011,12 +2032,19 @@ def _precedes(claim: Claim, x: Clause, y: Clause, xw: set[str], yw: set[str]) ->
         in_y = _first_pos(lead.group("sub"), yw) is not None
         if in_x != in_y:
             first_is_sub = lead.group("m").lower() in ("after", "once")
+            main = y if in_x else x
+            if lead.group("m").lower() == "until" and main.negverb:
+                first_is_sub = True  # "Until tuning ended, the doors stayed shut": they opened after it
             return in_x == first_is_sub
     if m:
         px, py = _first_pos(claim.text, xw), _first_pos(claim.text, yw)
         if px is not None and py is not None and min(px, py) < m.start() < max(px, py):
             left_is_x = px < py
             word = m.group("m").lower()
+            if word == "until" and (x if left_is_x else y).negverb:
+                # "kept the doors shut until 19:07, two minutes after tuning finished": a state held off until a
+                # point is the event done at that point, after what "until" names
+                return not left_is_x
             if word in ("before", "prior to", "precede", "precedes", "preceded", "until"):
                 return left_is_x
             return not left_is_x
