@@ -1,0 +1,64 @@
+"""scu_guard: OK claims once rejected through a misreading, each kept, with a contradicting wording beside it
+still rejected. Real spaCy parses; sentences written for these tests, none is in the labelled sets."""
+
+from __future__ import annotations
+
+import pytest
+
+from abilities.scu_guard import measure
+from tests.scu_guard_support import OK, REJECT, verdict
+
+TODDLERS = "Children under 3 years of age are not allowed on the rope bridge."
+ZIPLINE = "Children under 5 years old must never be taken onto the zip line."
+SKIS = "Skis longer than 190 cm must not be loaded onto the gondola rack."
+DOORS = "The sound check must be finished before the hall doors open."
+SUNSCREEN = "Each swimmer's allergies must be checked before any sunscreen is applied."
+
+
+def test_years_of_age_is_an_age() -> None:
+    """ "3 years of age" is an age, so a rule's age condition is not met by a duration ("a fortnight")."""
+    ages = [a for a in measure.find_amounts("a girl 2 years of age") if a.dim == "age"]
+    assert [a.lo for a in ages] == [2.0]
+
+
+@pytest.mark.parametrize("claim, expected", [
+    ("A fortnight after the storm, on Monday 9 June, the rope bridge reopened to walkers.", OK),
+    ("A 2-year-old was carried across the rope bridge on her father's back.", REJECT),
+])
+def test_age_rule_not_met_by_a_duration(claim: str, expected: tuple[str, str]) -> None:
+    assert verdict([TODDLERS], claim) == expected
+
+
+@pytest.mark.parametrize("claim, expected", [
+    ("No child under five was taken onto the zip line on Sunday; the youngest rider was six, and a four-year-old "
+     "brother waited at the picnic tables with his grandmother.", OK),
+    ("A four-year-old brother was taken onto the zip line by his grandmother.", REJECT),
+])
+def test_rule_subject_denied_where_its_event_is_told(claim: str, expected: tuple[str, str]) -> None:
+    assert verdict([ZIPLINE], claim) == expected
+
+
+@pytest.mark.parametrize("claim, expected", [
+    ("The 205 cm skis were kept off the gondola rack and carried up in the cabin.", OK),
+    ("The 205 cm skis were loaded onto the gondola rack at the base station.", REJECT),
+])
+def test_forbidden_event_held_off(claim: str, expected: tuple[str, str]) -> None:
+    assert verdict([SKIS], claim) == expected
+
+
+@pytest.mark.parametrize("claim, expected", [
+    ("Ushers kept the hall doors shut until 18:32, a minute after the sound check was finished.", OK),
+    ("The hall doors opened at 18:20, ten minutes before the sound check was finished.", REJECT),
+])
+def test_state_held_until_a_point(claim: str, expected: tuple[str, str]) -> None:
+    """A state held off "until" a point is the event done at that point, after what the sentence names."""
+    assert verdict([DOORS], claim) == expected
+
+
+def test_found_absent_is_no_skipped_step() -> None:
+    """A denial inside "confirmed that ..." is what the check found, not the check left out (the word-level
+    reading alone may still ask for a look; it cannot reject a rule the typed reading understood)."""
+    kept = ("Having confirmed at 10:05 that the swimmer had no known sunscreen allergies, the lifeguard rubbed on "
+            "the lotion a minute later.")
+    assert verdict([SUNSCREEN], kept)[0] != "REJECT"
+    assert verdict([SUNSCREEN], "The swimmer got sunscreen with no allergy check.") == REJECT
