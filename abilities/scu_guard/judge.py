@@ -508,7 +508,27 @@ def _best_forms(a: measure.Amount, clause: Clause, forms: Sequence[Form], trigge
     best = max(s for s, _ in cands)
     if best == 0 and len(cands) > 1:
         return []
-    return [f for s, f in cands if s == best]
+    tied = [f for s, f in cands if s == best]
+    return _by_reference(a, clause, tied) if len(tied) > 1 else tied
+
+
+_LEAD_RE = re.compile(r"\s*(?P<side>before|after|ahead of|prior to|from|of)\b(?P<rest>[^,;.]{0,60})", re.I)
+
+
+def _by_reference(a: measure.Amount, clause: Clause, tied: list[Form]) -> list[Form]:
+    """Of rules tied by shared words, those whose counted-from event the amount is told against ("three weeks
+    and a day before the 13 June regatta" is a lead time before the regatta, not a delay after a test); all of
+    them when the claim names no such event or none fits."""
+    if not clause.start <= a.end <= clause.end:
+        return tied
+    m = _LEAD_RE.match(clause.text[a.end - clause.start:])
+    if m is None:
+        return tied
+    side = "before" if m.group("side").lower() in ("before", "ahead of", "prior to") else "after"
+    named = set(keys(parse(m.group("rest"))))
+    fit = [f for f in tied if (b := f.quantity) is not None and b.reference and b.reference_side == side
+           and named & set(b.reference)]
+    return fit or tied
 
 
 def _reference_ordinal(form: Form, claim: Claim) -> int | None:
