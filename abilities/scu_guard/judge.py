@@ -1939,11 +1939,33 @@ def _stem_hits(words: set[str], present: set[str]) -> int:
                                                        for p in present))
 
 
-def _event_pos(claim: Claim, words: set[str], other: set[str]) -> Clause | None:
+@lru_cache(maxsize=4096)
+def _rule_doers(text: str) -> frozenset[str]:
+    """Keys of the active subjects of a rule's verbs: the doers of its events ("bus" in "before a bus leaves")."""
+    return frozenset(key(t) for t in parse(text) if t.dep_ == "nsubj" and t.pos_ in ("NOUN", "PROPN"))
+
+
+def _only_by_doer(claim: Claim, c: Clause, own: set[str], rule: str) -> bool:
+    """Is the clause tied to the event only by the event's doer, named in another role ("He walked round bus
+    330" is not "a bus leaves")? A doer names its event only as a subject."""
+    doers = _rule_doers(rule) & own
+    present = c.keys | c.verbs
+    if not doers or _stem_hits(own - doers, present):
+        return False
+    doc = parse(claim.text)
+    toks = [t for t in doc if c.start <= t.idx < c.end and key(t) in doers]
+    return bool(toks) and not any(t.dep_ in ("nsubj", "nsubjpass") for t in toks)
+
+
+def _event_pos(claim: Claim, words: set[str], other: set[str], rule: str = "") -> Clause | None:
+    """The clause that tells an event best (most of its own words); with ``rule``, not one that shares only
+    the event's doer in another role."""
     own = words - other
     best = None
     for c in claim.clauses:
         hit = _stem_hits(own, c.keys | c.verbs)
+        if hit and rule and _only_by_doer(claim, c, own, rule):
+            continue
         if hit and (best is None or hit > best[0]):
             best = (hit, c)
     return best[1] if best else None
@@ -1956,8 +1978,8 @@ def check_order(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         if f.order is None:
             continue
         first_w, then_w = set(f.order.first), set(f.order.then)
-        a = _event_pos(claim, first_w, then_w)
-        b = _event_pos(claim, then_w, first_w)
+        a = _event_pos(claim, first_w, then_w, f.text)
+        b = _event_pos(claim, then_w, first_w, f.text)
         if b is None:
             continue
         if a is None or a is b:
