@@ -62,3 +62,29 @@ def test_found_absent_is_no_skipped_step() -> None:
             "the lotion a minute later.")
     assert verdict([SUNSCREEN], kept)[0] != "REJECT"
     assert verdict([SUNSCREEN], "The swimmer got sunscreen with no allergy check.") == REJECT
+
+
+TRAM = "The brake test must be completed before a tram leaves the yard."
+
+
+@pytest.mark.parametrize("claim, expected", [
+    ("She walked round tram 12 and logged the brake test at 06:02, then drove out of the gate at 06:10.", OK),
+    ("The tram left the yard at 06:00, and the brake test was completed at 06:15.", REJECT),
+    ("Tram 12 pulled out of the yard at 06:00; the brake test was completed at 06:15.", REJECT),
+])
+def test_event_not_located_by_its_doer_in_another_role(claim: str, expected: tuple[str, str]) -> None:
+    """The doer of the rule's second event names that event only as a subject, not as what someone walks round."""
+    assert verdict([TRAM], claim) == expected
+
+
+RACE = ["Race entries must be submitted no later than 14 days before the race date.",
+        "Lap times must be entered in the team sheet within 2 business days of the session."]
+
+
+@pytest.mark.parametrize("claim, expected", [
+    ("The four runners were entered on Monday 3 August, two weeks and two days before the 19 August race.", OK),
+    ("The four runners were entered on Monday 10 August, nine days before the 19 August race.", REJECT),
+])
+def test_lead_time_goes_to_the_rule_counted_from_the_named_event(claim: str, expected: tuple[str, str]) -> None:
+    """Two rules tie on shared words; the amount told "before the race" belongs to the one counted back from it."""
+    assert verdict(RACE, claim) == expected
