@@ -2219,6 +2219,27 @@ def _when(claim: Claim, c: Clause) -> int | None:
     return None
 
 
+@lru_cache(maxsize=4096)
+def _rule_patients(text: str, action: tuple[str, ...]) -> frozenset[str]:
+    """Keys of what the rule's own verb is done to ("passenger" in "Public passengers may be carried ...")."""
+    return frozenset(key(t) for t in parse(text) if t.dep_ in ("nsubjpass", "dobj") and key(t.head) in action
+                     and t.pos_ in ("NOUN", "PROPN"))
+
+
+def _other_patient(form: Form, claim: Claim, c: Clause) -> bool:
+    """Does the clause do the rule's verb to another thing ("carried only two lineworkers" against "Public
+    passengers may be carried only between 08:00 and 18:00")? Then its time says nothing of the rule's event."""
+    rule_things = _rule_patients(form.text, tuple(form.action))
+    if not rule_things:
+        return False
+    doc = parse(claim.text)
+    things = [ch for t in doc if c.start <= t.idx < c.end and t.pos_ == "VERB" and key(t) in form.action
+              for ch in t.children if ch.dep_ in ("dobj", "nsubjpass") and ch.pos_ == "NOUN"
+              and ch.lower_ not in measure.UNIT_WORDS]  # "left the depot ten minutes before": no thing
+    mine = set(form.subject) | set(form.object)
+    return bool(things) and not any(key(x) in mine for x in things)
+
+
 def check_windows(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     """Times of day or calendar days the constraint forbids, claimed for its event."""
     out = []
@@ -2227,7 +2248,7 @@ def check_windows(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         if w is None:
             continue
         for c in claim.clauses:
-            if _overlap(f, c) == 0 or c.negated or c.negverb:
+            if _overlap(f, c) == 0 or c.negated or c.negverb or _other_patient(f, claim, c):
                 continue
             if w.kind == "clock":
                 points, replaced = _clock_points(f, claim, c)
