@@ -22,7 +22,7 @@ from abilities.scu_guard import measure
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Form
 from abilities.scu_guard.judge import LIGHT_VERBS, Claim, Clause, _clause_at, _in_band, _names, sentence_span
-from abilities.scu_guard.nlp import light_keys, word_key
+from abilities.scu_guard.nlp import key, light_keys, parse, word_key
 
 # words that make a rule's amount conditional or partial: what the rule bounds then depends on a part of
 # it the typed form does not hold ("once depth reaches 3 cm", "unless", "except"). In a prohibition, a
@@ -231,6 +231,23 @@ def _relative_to_other_event(form: Form, claim: Claim, start: int, end: int) -> 
     return not any(r in said or any(w.startswith(r[:5]) for w in said if len(r) >= 5) for r in reference)
 
 
+def _governing_clause(claim: Claim, start: int, end: int, outer: Clause) -> Clause:
+    """The clause whose verb the amount hangs from, where the clause spanning the sentence only goes, gets or
+    makes: "went through the gate and spent two hours underground" spends the hours. A time before a
+    subordinate "after/before" clause ("400 minutes after it was unloaded") measures the main verb. The
+    spanning clause when the parse ties the amount to no clause's verb."""
+    doc = parse(claim.text)
+    toks = [t for t in doc if start <= t.idx < end]
+    if not toks:
+        return outer
+    t = toks[-1].head
+    while t.pos_ not in ("VERB", "AUX") and t.head.i != t.i:
+        t = t.head
+    if toks[-1].dep_ == "npadvmod" and any(c.dep_ == "mark" for c in t.children) and t.head.i != t.i:
+        t = t.head
+    return next((c for c in claim.clauses if c.head_i == t.i), outer)
+
+
 def doubt(form: Form, finding: Finding, claim: Claim) -> str | None:
     """Why a typed finding the readers call sure is still no ground to reject on, or None when the
     evidence is there. Amount findings: the rule read whole, its condition met by an amount the claim
@@ -266,6 +283,8 @@ def doubt(form: Form, finding: Finding, claim: Claim) -> str | None:
 
         if finding.basis == "amount" and band is not None and band.dimension == "[time]" and not band.period \
                 and clause is not None:
+            if not clause.verbs - LIGHT_VERBS - _BOUND_VERBS - GENERIC:
+                clause = _governing_clause(claim, finding.start, finding.end, clause)
             own = _event_words(form)
             verbs = clause.verbs - LIGHT_VERBS - _BOUND_VERBS - GENERIC
             if own and verbs and not clause.verbs & _BOUND_VERBS and not own & (
