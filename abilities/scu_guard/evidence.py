@@ -231,6 +231,25 @@ def _relative_to_other_event(form: Form, claim: Claim, start: int, end: int) -> 
     return not any(r in said or any(w.startswith(r[:5]) for w in said if len(r) >= 5) for r in reference)
 
 
+def _after_another_event(form: Form, claim: Claim, end: int) -> bool:
+    """Is an amount told as a time after an event ("Ten minutes after the round 3 list went up, ... amended
+    board 9") set against a lead time before another event ("at least 1 hour before the round starts")? It
+    counts forward from what the claim names, not back from the rule's event; not so where the event after
+    "after" is the rule's own ("published ten minutes after the round started")."""
+    band = form.quantity
+    if band is None or band.reference_side != "before" or not re.match(r"\s*after\b", claim.text[end:], re.I):
+        return False
+    reference = set(band.reference) - _WEAK_REFERENCE - GENERIC
+    after = next((t for t in parse(claim.text) if t.idx >= end and t.lower_ == "after"), None)
+    if not reference or after is None:
+        return False
+    if after.dep_ == "mark":
+        heads = [c for c in after.head.children if c.dep_ in ("nsubj", "nsubjpass")]
+    else:
+        heads = [c for c in after.children if c.dep_ == "pobj"]
+    return bool(heads) and not any(key(h) in reference for h in heads)
+
+
 def _governing_clause(claim: Claim, start: int, end: int, outer: Clause) -> Clause:
     """The clause whose verb the amount hangs from, where the clause spanning the sentence only goes, gets or
     makes: "went through the gate and spent two hours underground" spends the hours. A time before a
@@ -275,6 +294,8 @@ def doubt(form: Form, finding: Finding, claim: Claim) -> str | None:
         if finding.basis != "gap" and _as_circumstance(claim, finding.start):
             return "the claim gives the amount as a circumstance"
         if finding.basis == "amount" and _relative_to_other_event(form, claim, finding.start, finding.end):
+            return RELATIVE_DOUBT
+        if finding.basis == "amount" and _after_another_event(form, claim, finding.end):
             return RELATIVE_DOUBT
         if finding.basis == "amount" and not _speaks_of_rule(form, claim, finding.start):
             return "the claim's sentence names nothing of the rule but the amount's unit"
