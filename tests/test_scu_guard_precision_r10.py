@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from abilities.scu_guard import measure
-from tests.scu_guard_support import OK, REJECT, verdict
+from tests.scu_guard_support import OK, REJECT, REVIEW, verdict
 
 TODDLERS = "Children under 3 years of age are not allowed on the rope bridge."
 ZIPLINE = "Children under 5 years old must never be taken onto the zip line."
@@ -88,3 +88,44 @@ RACE = ["Race entries must be submitted no later than 14 days before the race da
 def test_lead_time_goes_to_the_rule_counted_from_the_named_event(claim: str, expected: tuple[str, str]) -> None:
     """Two rules tie on shared words; the amount told "before the race" belongs to the one counted back from it."""
     assert verdict(RACE, claim) == expected
+
+
+CANOES = "Private canoe hires must be confirmed at least 2 business days before the trip date."
+
+
+@pytest.mark.parametrize("claim, expected", [
+    ("The last trip of Sunday went past the weir at 14:10 and spent three and a half hours on the water before "
+     "coming back.", REVIEW),
+    ("The private canoe hire was confirmed only three hours before the trip.", REJECT),
+])
+def test_duration_of_another_verb_is_no_lead_time(claim: str, expected: tuple[str, str]) -> None:
+    """Hours spent on the water, under a clause that only goes somewhere, are no confirmation time: no REJECT."""
+    assert verdict([CANOES], claim) == expected
+
+
+RIDERS = "Paying riders may be carried only between 09:00 and 17:00."
+
+
+@pytest.mark.parametrize("claim, expected", [
+    ("The 18:40 run carried only three mechanics to pylon 2.", REVIEW),
+    ("The 18:40 run carried twelve paying riders to the top station.", REJECT),
+    ("At 18:40 the gondola carried a dozen riders up the hill.", REJECT),
+])
+def test_window_not_broken_by_the_verb_done_to_another_thing(claim: str, expected: tuple[str, str]) -> None:
+    """Carrying mechanics is not carrying the riders the window is for (the word-level reading alone may still
+    ask for a look)."""
+    assert verdict([RIDERS], claim) == expected
+
+
+HEATS = "Heat lists for each race must be posted at least 2 hours before the race starts."
+
+
+@pytest.mark.parametrize("claim, expected", [
+    ("Fifteen minutes after the heat 4 sheet went up, the starter corrected lane 6 because a swimmer had withdrawn.",
+     OK),
+    ("The heat lists for race 4 were posted only 30 minutes before the race started.", REJECT),
+    ("The heat lists went up twenty minutes after the race started.", REJECT),
+])
+def test_time_after_another_event_is_no_lead_time(claim: str, expected: tuple[str, str]) -> None:
+    """ "N minutes after the sheet went up" counts forward from the posting, not back from the race."""
+    assert verdict([HEATS], claim) == expected
