@@ -22,7 +22,7 @@ from abilities.scu_guard import measure
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Form
 from abilities.scu_guard.judge import LIGHT_VERBS, Claim, Clause, _clause_at, _in_band, _names, sentence_span
-from abilities.scu_guard.nlp import light_keys, word_key
+from abilities.scu_guard.nlp import key, light_keys, parse, word_key
 
 # words that make a rule's amount conditional or partial: what the rule bounds then depends on a part of
 # it the typed form does not hold ("once depth reaches 3 cm", "unless", "except"). In a prohibition, a
@@ -231,6 +231,42 @@ def _relative_to_other_event(form: Form, claim: Claim, start: int, end: int) -> 
     return not any(r in said or any(w.startswith(r[:5]) for w in said if len(r) >= 5) for r in reference)
 
 
+def _after_another_event(form: Form, claim: Claim, end: int) -> bool:
+    """Is an amount told as a time after an event ("Ten minutes after the round 3 list went up, ... amended
+    board 9") set against a lead time before another event ("at least 1 hour before the round starts")? It
+    counts forward from what the claim names, not back from the rule's event; not so where the event after
+    "after" is the rule's own ("published ten minutes after the round started")."""
+    band = form.quantity
+    if band is None or band.reference_side != "before" or not re.match(r"\s*after\b", claim.text[end:], re.I):
+        return False
+    reference = set(band.reference) - _WEAK_REFERENCE - GENERIC
+    after = next((t for t in parse(claim.text) if t.idx >= end and t.lower_ == "after"), None)
+    if not reference or after is None:
+        return False
+    if after.dep_ == "mark":
+        heads = [c for c in after.head.children if c.dep_ in ("nsubj", "nsubjpass")]
+    else:
+        heads = [c for c in after.children if c.dep_ == "pobj"]
+    return bool(heads) and not any(key(h) in reference for h in heads)
+
+
+def _governing_clause(claim: Claim, start: int, end: int, outer: Clause) -> Clause:
+    """The clause whose verb the amount hangs from, where the clause spanning the sentence only goes, gets or
+    makes: "went through the gate and spent two hours underground" spends the hours. A time before a
+    subordinate "after/before" clause ("400 minutes after it was unloaded") measures the main verb. The
+    spanning clause when the parse ties the amount to no clause's verb."""
+    doc = parse(claim.text)
+    toks = [t for t in doc if start <= t.idx < end]
+    if not toks:
+        return outer
+    t = toks[-1].head
+    while t.pos_ not in ("VERB", "AUX") and t.head.i != t.i:
+        t = t.head
+    if toks[-1].dep_ == "npadvmod" and any(c.dep_ == "mark" for c in t.children) and t.head.i != t.i:
+        t = t.head
+    return next((c for c in claim.clauses if c.head_i == t.i), outer)
+
+
 def doubt(form: Form, finding: Finding, claim: Claim) -> str | None:
     """Why a typed finding the readers call sure is still no ground to reject on, or None when the
     evidence is there. Amount findings: the rule read whole, its condition met by an amount the claim
@@ -259,6 +295,8 @@ def doubt(form: Form, finding: Finding, claim: Claim) -> str | None:
             return "the claim gives the amount as a circumstance"
         if finding.basis == "amount" and _relative_to_other_event(form, claim, finding.start, finding.end):
             return RELATIVE_DOUBT
+        if finding.basis == "amount" and _after_another_event(form, claim, finding.end):
+            return RELATIVE_DOUBT
         if finding.basis == "amount" and not _speaks_of_rule(form, claim, finding.start):
             return "the claim's sentence names nothing of the rule but the amount's unit"
         if band is not None and finding.basis in ("amount", "count", "count_total") and _amount_in_scope(form, band.text or ""):
@@ -266,6 +304,8 @@ def doubt(form: Form, finding: Finding, claim: Claim) -> str | None:
 
         if finding.basis == "amount" and band is not None and band.dimension == "[time]" and not band.period \
                 and clause is not None:
+            if not clause.verbs - LIGHT_VERBS - _BOUND_VERBS - GENERIC:
+                clause = _governing_clause(claim, finding.start, finding.end, clause)
             own = _event_words(form)
             verbs = clause.verbs - LIGHT_VERBS - _BOUND_VERBS - GENERIC
             if own and verbs and not clause.verbs & _BOUND_VERBS and not own & (

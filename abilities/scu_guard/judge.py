@@ -508,7 +508,27 @@ def _best_forms(a: measure.Amount, clause: Clause, forms: Sequence[Form], trigge
     best = max(s for s, _ in cands)
     if best == 0 and len(cands) > 1:
         return []
-    return [f for s, f in cands if s == best]
+    tied = [f for s, f in cands if s == best]
+    return _by_reference(a, clause, tied) if len(tied) > 1 else tied
+
+
+_LEAD_RE = re.compile(r"\s*(?P<side>before|after|ahead of|prior to|from|of)\b(?P<rest>[^,;.]{0,60})", re.I)
+
+
+def _by_reference(a: measure.Amount, clause: Clause, tied: list[Form]) -> list[Form]:
+    """Of rules tied by shared words, those whose counted-from event the amount is told against ("three weeks
+    and a day before the 13 June regatta" is a lead time before the regatta, not a delay after a test); all of
+    them when the claim names no such event or none fits."""
+    if not clause.start <= a.end <= clause.end:
+        return tied
+    m = _LEAD_RE.match(clause.text[a.end - clause.start:])
+    if m is None:
+        return tied
+    side = "before" if m.group("side").lower() in ("before", "ahead of", "prior to") else "after"
+    named = set(keys(parse(m.group("rest"))))
+    fit = [f for f in tied if (b := f.quantity) is not None and b.reference and b.reference_side == side
+           and named & set(b.reference)]
+    return fit or tied
 
 
 def _reference_ordinal(form: Form, claim: Claim) -> int | None:
@@ -1391,7 +1411,14 @@ def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             said = consequence & (clause.keys | clause.facts)
             denied = bool(consequence & clause.denied) or (clause.negated and bool(said))
             if f.modality == "must_not":
-                broken = not clause.negated and not PROHIBITIVE_RE.search(clause.text)
+                # "the 34 kg crate was kept off the belt": the forbidden event undone where the claim names it;
+                # "No child under six flew": the rule's subject denied where the claim speaks of its event
+                undone = clause.negverb and bool(said) and not (consequence & NEGATING)
+                subject = set(f.subject) - GENERIC
+                subject_denied = bool(subject) and any(
+                    subject & c.denied and consequence & (c.keys | c.facts) for c in claim.clauses)
+                broken = not clause.negated and not PROHIBITIVE_RE.search(clause.text) and not undone and \
+                    not subject_denied
             else:
                 carried_on = bool(consequence & STOP_CONSEQUENCE) and bool(re.search(
                     r"\b(?:kept|keeps|keep|continued|continues|carried on|went ahead|goes ahead|stayed open|"
@@ -2019,11 +2046,33 @@ def _stem_hits(words: set[str], present: set[str]) -> int:
                                                        for p in present))
 
 
-def _event_pos(claim: Claim, words: set[str], other: set[str]) -> Clause | None:
+@lru_cache(maxsize=4096)
+def _rule_doers(text: str) -> frozenset[str]:
+    """Keys of the active subjects of a rule's verbs: the doers of its events ("bus" in "before a bus leaves")."""
+    return frozenset(key(t) for t in parse(text) if t.dep_ == "nsubj" and t.pos_ in ("NOUN", "PROPN"))
+
+
+def _only_by_doer(claim: Claim, c: Clause, own: set[str], rule: str) -> bool:
+    """Is the clause tied to the event only by the event's doer, named in another role ("He walked round bus
+    330" is not "a bus leaves")? A doer names its event only as a subject."""
+    doers = _rule_doers(rule) & own
+    present = c.keys | c.verbs
+    if not doers or _stem_hits(own - doers, present):
+        return False
+    doc = parse(claim.text)
+    toks = [t for t in doc if c.start <= t.idx < c.end and key(t) in doers]
+    return bool(toks) and not any(t.dep_ in ("nsubj", "nsubjpass") for t in toks)
+
+
+def _event_pos(claim: Claim, words: set[str], other: set[str], rule: str = "") -> Clause | None:
+    """The clause that tells an event best (most of its own words); with ``rule``, not one that shares only
+    the event's doer in another role."""
     own = words - other
     best = None
     for c in claim.clauses:
         hit = _stem_hits(own, c.keys | c.verbs)
+        if hit and rule and _only_by_doer(claim, c, own, rule):
+            continue
         if hit and (best is None or hit > best[0]):
             best = (hit, c)
     return best[1] if best else None
@@ -2036,8 +2085,8 @@ def check_order(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         if f.order is None:
             continue
         first_w, then_w = set(f.order.first), set(f.order.then)
-        a = _event_pos(claim, first_w, then_w)
-        b = _event_pos(claim, then_w, first_w)
+        a = _event_pos(claim, first_w, then_w, f.text)
+        b = _event_pos(claim, then_w, first_w, f.text)
         if b is None:
             continue
         if a is None or a is b:
@@ -2046,7 +2095,8 @@ def check_order(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 # 08:05, and the grip test was completed at 08:30")
                 out.append(_finding(f, claim, b.start, b.end, "order",
                                     f"the claim's times put the events of {f.text!r} in the wrong order", firm=True))
-            elif a is b and a is not None and not b.negated and (first_w - then_w) & b.denied:
+            elif a is b and a is not None and not b.negated and (first_w - then_w) & b.denied and \
+                    not _found_absent(claim, b):
                 out.append(_finding(f, claim, b.start, b.end, "order", f"the claim skips the step {f.text!r} puts first"))
             elif a is b and a is not None and not b.negated and MARKERS.search(b.text) and \
                     _precedes(claim, b, a, then_w - first_w, first_w - then_w):
@@ -2066,6 +2116,26 @@ def check_order(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             out.append(_finding(f, claim, min(a.start, b.start), max(a.end, b.end), "order",
                                 f"the claim puts the events of {f.text!r} in the wrong order", firm=True))
     return out
+
+
+# verbs that establish a fact: "confirmed that the patient had no allergies" reports what a check found
+ASCERTAIN_VERBS = frozenset(word_key(w) for w in "confirm verify check establish ascertain determine find ensure".split())
+
+
+def _found_absent(claim: Claim, c: Clause) -> bool:
+    """Is the clause a content clause ("that ...", "whether ...") told by a verb of establishing just before
+    it ("Having confirmed at 09:10 that the patient had no known allergies")? Its denial is what the check
+    found, not a step left out. Read from the words' order, since the parser may hang the clauses either way."""
+    doc = parse(claim.text)
+    head = doc[c.head_i]
+    mark = next((t for t in head.children if t.dep_ == "mark" and t.lower_ in ("that", "whether")), None)
+    if mark is None:
+        return False
+    verbs = [t for t in doc[: mark.i] if t.pos_ in ("VERB", "AUX") and t.dep_ not in ("aux", "auxpass")]
+    if not verbs:
+        return False
+    last = verbs[-1]
+    return key(last) in ASCERTAIN_VERBS and not any(ch.dep_ == "neg" for ch in last.children)
 
 
 SKIP_VERBS = frozenset(word_key(w) for w in "skip bypass waive forgo omit miss ignore neglect".split())
@@ -2111,12 +2181,19 @@ def _precedes(claim: Claim, x: Clause, y: Clause, xw: set[str], yw: set[str]) ->
         in_y = _first_pos(lead.group("sub"), yw) is not None
         if in_x != in_y:
             first_is_sub = lead.group("m").lower() in ("after", "once")
+            main = y if in_x else x
+            if lead.group("m").lower() == "until" and main.negverb:
+                first_is_sub = True  # "Until tuning ended, the doors stayed shut": they opened after it
             return in_x == first_is_sub
     if m:
         px, py = _first_pos(claim.text, xw), _first_pos(claim.text, yw)
         if px is not None and py is not None and min(px, py) < m.start() < max(px, py):
             left_is_x = px < py
             word = m.group("m").lower()
+            if word == "until" and (x if left_is_x else y).negverb:
+                # "kept the doors shut until 19:07, two minutes after tuning finished": a state held off until a
+                # point is the event done at that point, after what "until" names
+                return not left_is_x
             if word in ("before", "prior to", "precede", "precedes", "preceded", "until"):
                 return left_is_x
             return not left_is_x
@@ -2249,6 +2326,27 @@ def _when(claim: Claim, c: Clause) -> int | None:
     return None
 
 
+@lru_cache(maxsize=4096)
+def _rule_patients(text: str, action: tuple[str, ...]) -> frozenset[str]:
+    """Keys of what the rule's own verb is done to ("passenger" in "Public passengers may be carried ...")."""
+    return frozenset(key(t) for t in parse(text) if t.dep_ in ("nsubjpass", "dobj") and key(t.head) in action
+                     and t.pos_ in ("NOUN", "PROPN"))
+
+
+def _other_patient(form: Form, claim: Claim, c: Clause) -> bool:
+    """Does the clause do the rule's verb to another thing ("carried only two lineworkers" against "Public
+    passengers may be carried only between 08:00 and 18:00")? Then its time says nothing of the rule's event."""
+    rule_things = _rule_patients(form.text, tuple(form.action))
+    if not rule_things:
+        return False
+    doc = parse(claim.text)
+    things = [ch for t in doc if c.start <= t.idx < c.end and t.pos_ == "VERB" and key(t) in form.action
+              for ch in t.children if ch.dep_ in ("dobj", "nsubjpass") and ch.pos_ == "NOUN"
+              and ch.lower_ not in measure.UNIT_WORDS]  # "left the depot ten minutes before": no thing
+    mine = set(form.subject) | set(form.object)
+    return bool(things) and not any(key(x) in mine for x in things)
+
+
 def check_windows(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     """Times of day or calendar days the constraint forbids, claimed for its event."""
     out = []
@@ -2257,7 +2355,7 @@ def check_windows(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         if w is None:
             continue
         for c in claim.clauses:
-            if _overlap(f, c) == 0 or c.negated or c.negverb:
+            if _overlap(f, c) == 0 or c.negated or c.negverb or _other_patient(f, claim, c):
                 continue
             if w.kind == "clock":
                 points, replaced = _clock_points(f, claim, c)

@@ -220,7 +220,9 @@ _TIMES_RE = re.compile(
 _RANGE_RE = re.compile(
     rf"(?<![\w.:])(?P<a>{_NUM})\s*(?:and|to|-|–)\s*(?P<b>{_NUM})\s*(?P<unit>{_alt(_UNIT_KEYS)})(?![\w])", re.I)
 _TOTAL_RE = re.compile(r"\b\d+\s+(?:of|out of)\s+(?:the\s+|all\s+)?$", re.I)
-_AGE_RE = re.compile(rf"\b(?:(?P<n>\d{{1,3}}|{_WORDNUM})[- ]years?[- ]olds?|aged\s+(?P<n2>\d{{1,3}}))\b", re.I)
+# an age, also "4 years of age": told so, a number of years is no duration ("a week" is no age)
+_AGE_RE = re.compile(rf"\b(?:(?P<n>\d{{1,3}}|{_WORDNUM})(?:[- ]years?[- ]olds?|\s+years?\s+of\s+age)|"
+                     rf"aged\s+(?P<n2>\d{{1,3}}))\b", re.I)
 _LATER = {"morning": (6, 24), "overnight": (6, 16), "day": (24, 24), "tomorrow": (12, 36), "week": (168, 168)}
 _LATER_RE = re.compile(r"\b(?:(?:the\s+)?(?:next|following)\s+(?:morning|day|week)|overnight|tomorrow)\b", re.I)
 _DAY_N_RE = re.compile(r"\bday\s+(?P<n>\d{1,3})\b", re.I)
