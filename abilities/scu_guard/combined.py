@@ -177,9 +177,7 @@ def _names_only(form: Form) -> bool:
     """Is a list of names or of allowed places all the typed reading checks of this rule? Then the word-level
     reading keeps its say on it: the two read different things ("us-west-2" against "eu-central-1" is the
     lexicon's, "her own laptop" against "the clinic's server" the typed reading's)."""
-    bare = form.model_copy(update={"member_names": [], "member_prep": "", "places": [], "place_prep": "",
-                                   "place_thing": ""})
-    return bool(form.member_names or form.places) and not bare.checkable()
+    return bool(form.member_names or form.places) and not form.checkable(named_lists=False)
 
 
 @dataclass

@@ -152,23 +152,33 @@ def does_forbidden(form: Form, doc: Any, start: int, end: int) -> bool:
     """Does the clause (``start``..``end`` of the claim ``doc``) do what a plain prohibition forbids, told as a
     fact: the rule's verb, the rule's thing with its modifiers as that verb's object (or passive subject), the
     rule's places, the rule's doer when it names one?"""
-    if form.modality != "must_not" or form.quantity or form.trigger or form.window or form.order or form.agents:
-        return False
-    ev = rule_event(form.text)
+    ev = _plain_event(form, "must_not")
     if ev is None:
         return False
     for w in _event_verbs(form, ev, doc, start, end):
         if not _plain_fact(w):
             continue
         t = _thing_of(w, ev.passive)
-        if t is None or not _named_as_rule(ev, t) or not _in_place(ev, w):
+        if t is None or not _named_as_rule(ev, t) or not _in_place(ev, w) or not _doer_as_rule(ev, w):
             continue
-        if ev.doer is not None:
-            d = _doer_of(w)
-            if d is None or key(d) != ev.doer or any(c.dep_ in ("amod", "compound") for c in d.children):
-                continue
         return True
     return False
+
+
+def _plain_event(form: Form, modality: str) -> RuleEvent | None:
+    """The one event of a plain rule of this modality, or None: a rule with a measured part, an order or a
+    reserved doer is read by the other checks."""
+    if form.modality != modality or form.quantity or form.trigger or form.window or form.order or form.agents:
+        return None
+    return rule_event(form.text)
+
+
+def _doer_as_rule(ev: RuleEvent, w: Any) -> bool:
+    """Does the verb's doer fit the rule's (no doer named by the rule fits any; else the same noun, unqualified)?"""
+    if ev.doer is None:
+        return True
+    d = _doer_of(w)
+    return d is not None and key(d) == ev.doer and not any(c.dep_ in ("amod", "compound") for c in d.children)
 
 
 def _negated_verb(w: Any) -> bool:
@@ -192,9 +202,7 @@ def drops_required(form: Form, doc: Any, start: int, end: int) -> bool:
     thing (its modifiers, no others of its kind) as its object or passive subject, denied at the verb ("The
     crates were not labelled with ..."), or done to the thing with the rule's own modifier denied ("carried
     an uncharged extinguisher" for "must carry a charged fire extinguisher")?"""
-    if form.modality != "must" or form.quantity or form.trigger or form.window or form.order or form.agents:
-        return False
-    ev = rule_event(form.text)
+    ev = _plain_event(form, "must")
     if ev is None:
         return False
     for w in _event_verbs(form, ev, doc, start, end):
@@ -205,12 +213,8 @@ def drops_required(form: Form, doc: Any, start: int, end: int) -> bool:
                 any(c.dep_ == "mark" for c in w.children):
             continue
         t = _thing_of(w, ev.passive)
-        if t is None or key(t) != ev.thing or not _in_place(ev, w):
+        if t is None or key(t) != ev.thing or not _in_place(ev, w) or not _doer_as_rule(ev, w):
             continue
-        if ev.doer is not None:
-            d = _doer_of(w)
-            if d is None or key(d) != ev.doer or any(c.dep_ in ("amod", "compound") for c in d.children):
-                continue
         if _negated_verb(w) and _noun_mods(t) == ev.mods and not any(c.lower_ in ("no", "non") for c in t.children):
             return True
         if not _negated_verb(w) and _denied_mod(ev, t):

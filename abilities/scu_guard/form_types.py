@@ -79,12 +79,14 @@ class Form(BaseModel):
     place_prep: str = Field(default="", max_length=20)
     place_thing: str = Field(default="", max_length=200)
 
-    def checkable(self) -> bool:
+    def checkable(self, named_lists: bool = True) -> bool:
         """Is there something here the typed reading checks? A measured part, an agent, an exclusion, an
-        allow-list, or a duty or prohibition with its thing named (a bare permission is not checked)."""
+        allow-list, or a duty or prohibition with its thing named (a bare permission is not checked).
+        ``named_lists=False`` leaves out the lists of names and of allowed places: is there anything besides?"""
         if self.quantity or self.trigger or self.window or self.order or self.exclusion or self.allowed_members \
-                or self.agents or (self.members and self.member_kind) or self.member_names \
-                or (self.places and self.place_thing):
+                or self.agents or (self.members and self.member_kind):
+            return True
+        if named_lists and (self.member_names or (self.places and self.place_thing)):
             return True
         if self.modality == "must_not":
             return bool(self.subject or self.object) and bool(self.action or self.object)

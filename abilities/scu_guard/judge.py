@@ -766,7 +766,8 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
         if band.business_days:  # "within 5 business days": Wednesday to the next Wednesday is 5, not 7
             (fa, _), (fb, _) = _chain_ordinals([a, b]) if a.year_known != b.year_known else [(a.first, 0), (b.first, 0)]
             lo, hi = sorted((fa, fb))
-            shift = _named_weekday_shift(claim, a if fa == lo else b, lo)
+            named = a if fa == lo else b
+            shift = _named_weekday_shift(claim, named.start, named.end, lo)
             n = measure.business_days_between(lo + shift, hi + shift)
             out.append((n * 86400.0, True, a.start, b.end, not _other_event_end(form, claim)))
         else:
@@ -1055,21 +1056,16 @@ def _event_date(claim: Claim, ref: int) -> tuple[int, int, int, int, bool]:
             firm = len({c[0] for c in others}) == 1
             cands = others
     first, s0, e0 = cands[0]
-    shift = 0
-    for w, _, ws, we in claim.weekdays:  # "Monday 2 June", "Friday, 6 June", "2 June (a Monday)"
-        if (we <= s0 and re.fullmatch(r"[\s,(]*(?:the\s+)?", claim.text[we:s0])) or (
-                e0 <= ws and re.fullmatch(r"[\s,(]*(?:a\s+)?", claim.text[e0:ws])):
-            shift = (w - dt.date.fromordinal(first).weekday()) % 7
-            break
-    return first, s0, e0, shift, firm
+    return first, s0, e0, _named_weekday_shift(claim, s0, e0, first), firm
 
 
-def _named_weekday_shift(claim: Claim, d: measure.DateMention, first: int) -> int:
-    """Days to move ``first`` so it falls on the weekday the claim names for date ``d`` ("Wednesday 22
-    April", "22 April (a Wednesday)"); 0 when none is named. Business days then count on the claim's days."""
+def _named_weekday_shift(claim: Claim, start: int, end: int, first: int) -> int:
+    """Days to move ``first`` so it falls on the weekday the claim names for the date at ``start``..``end``
+    ("Wednesday 22 April", "Friday, 6 June", "22 April (a Wednesday)"); 0 when none is named. Business days
+    then count on the claim's days."""
     for w, _, ws, we in claim.weekdays:
-        if (we <= d.start and re.fullmatch(r"[\s,(]*(?:the\s+)?", claim.text[we : d.start])) or (
-                d.end <= ws and re.fullmatch(r"[\s,(]*(?:a\s+)?", claim.text[d.end : ws])):
+        if (we <= start and re.fullmatch(r"[\s,(]*(?:the\s+)?", claim.text[we:start])) or (
+                end <= ws and re.fullmatch(r"[\s,(]*(?:a\s+)?", claim.text[end:ws])):
             return (w - dt.date.fromordinal(first).weekday()) % 7
     return 0
 

@@ -45,7 +45,7 @@ _NOT_NAMES_RE = re.compile(r"^(?:when|whenever|if|once|after|before|between|by|d
 _SPLIT_RE = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
 _ARTICLE_RE = re.compile(r"^(?:the|a|an|our|their|its)\s+", re.I)
 _CODE_RE = re.compile(r"^(?:\d[\w.\-/]*|[A-Z]|[A-Z]+\d[\w\-]*|\w*\d\w*)$")
-_CALENDAR = frozenset(measure.MONTHS) | {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
+_CALENDAR = frozenset(measure.MONTHS) | frozenset(measure.WEEKDAYS)
 
 
 def _is_code(word: str) -> bool:
