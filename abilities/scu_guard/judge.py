@@ -2250,8 +2250,13 @@ def _segments(doc: Any) -> list[tuple[int, int]]:
     08:30"), whatever the parser made of the clauses."""
     cuts = [0]
     for t in doc:
-        joins_verbs = t.dep_ == "cc" and t.head.pos_ in ("VERB", "AUX") and any(
-            c.dep_ == "conj" and c.pos_ in ("VERB", "AUX") for c in t.head.children)
+        # the verb joined next: a participle the parser took for an adjective ("was rounded and backed on 8 April
+        # and sewn the following day") joins verbs all the same; two verbs side by side share what follows
+        # ("hardened and tempered on Tuesday")
+        nxt = next((c for c in t.head.children if c.dep_ == "conj" and c.i > t.i), None) if t.dep_ == "cc" else None
+        joins_verbs = t.dep_ == "cc" and nxt is not None and nxt.pos_ in ("VERB", "AUX") and (
+            t.head.pos_ in ("VERB", "AUX") or t.head.tag_ == "VBN" or (
+                t.head.pos_ == "ADJ" and t.head.lower_.endswith(("ed", "en")))) and t.i - 1 != t.head.i
         if t.text in (",", ";", ".", ":") or joins_verbs or (t.lower_ == "then" and t.dep_ == "advmod"):
             cuts.append(t.idx)
     cuts.append(len(doc.text))
@@ -2275,9 +2280,30 @@ def _segment_time(claim: Claim, start: int, end: int) -> dict[str, int]:
     for t in claim.clocks:
         if start <= t.start < end and t.role == "at":
             out.setdefault("clock", t.minutes)
+    for w, nxt, s, _ in claim.weekdays:
+        if start <= s < end and not nxt:
+            out.setdefault("weekday", w)
+    part = _DAY_PART_RE.search(claim.text[start:end])
+    if part:
+        out["part"] = list(_DAY_PARTS).index(part.group("p").lower())
     if ORDER_LATER.search(claim.text[start:end]):
         out["later"] = 1
     return out
+
+
+# parts of a day as spans of minutes, read only where they place an event ("on Monday morning", "that
+# afternoon", "at lunchtime"); "the morning checks" names a check, and "before noon" is a bound, not a time
+_DAY_PARTS = {"morning": (0, 719), "lunchtime": (690, 840), "lunch": (690, 840), "midday": (720, 720),
+              "noon": (720, 720), "afternoon": (720, 1079), "evening": (1080, 1439)}
+_DAY_PART_RE = re.compile(r"\b(?:in the|this|that|the same|(?:mon|tues|wednes|thurs|fri|satur|sun)day|at|by|around|"
+                          r"during)\s+(?P<p>morning|afternoon|evening|lunchtime|lunch|midday|noon)\b", re.I)
+
+
+def _span(t: dict[str, int]) -> tuple[int, int] | None:
+    """The minutes of the day a stretch's event falls in: its clock time, else its part of the day."""
+    if "clock" in t:
+        return t["clock"], t["clock"]
+    return list(_DAY_PARTS.values())[t["part"]] if "part" in t else None
 
 
 def _timed_order(claim: Claim, xw: set[str], yw: set[str]) -> bool | None:
@@ -2299,9 +2325,24 @@ def _timed_order(claim: Claim, xw: set[str], yw: set[str]) -> bool | None:
     tx, ty = _segment_time(claim, *sx), _segment_time(claim, *sy)
     if "date" in tx and "date" in ty and tx["date"] != ty["date"]:
         return tx["date"] < ty["date"]
+    if "date" not in tx and "date" not in ty and tx.get("weekday", -1) >= 0 and ty.get("weekday", -1) >= 0 and \
+            tx["weekday"] != ty["weekday"]:
+        # two weekdays of one account: read as one week only when the telling runs with the calendar ("hardened
+        # on Tuesday, normalized on Wednesday"); "serviced on Friday, checked on Monday" may cross a weekend
+        told_x_first = sx[0] < sy[0]
+        return (tx["weekday"] < ty["weekday"]) if told_x_first == (tx["weekday"] < ty["weekday"]) else None
     same_day = not ("date" in tx and "date" in ty) or tx["date"] == ty["date"]
     if same_day and "clock" in tx and "clock" in ty and tx["clock"] != ty["clock"]:
         return tx["clock"] < ty["clock"]
+    first, second = (tx, ty) if sx[0] < sy[0] else (ty, tx)
+    zf, zs = _span(first), _span(second)
+    names_other_day = any(k in second and k not in first for k in ("date", "weekday")) or (
+        first.get("weekday", -1) != second.get("weekday", -1) and "weekday" in first and "weekday" in second)
+    if same_day and not names_other_day and zf and zs and ("part" in tx or "part" in ty) and zf[1] < zs[0]:
+        # "removal started on Monday morning; the smoke test was done that afternoon", "started at 09:00 ...
+        # done at lunchtime": parts of one day told in their order, the later stretch naming no other day
+        # ("at 18:00 ..., then in the morning" may be the next morning: not read)
+        return sx[0] < sy[0]
     if "later" in ty and "later" not in tx and sx[0] < sy[0]:
         return True  # "x at 14:31, and y five minutes later"
     if "later" in tx and "later" not in ty and sy[0] < sx[0]:
