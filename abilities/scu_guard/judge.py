@@ -2094,7 +2094,8 @@ def check_order(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             elif a is b and a is not None and not b.negated and (first_w - then_w) & b.denied and \
                     not _found_absent(claim, b):
                 out.append(_finding(f, claim, b.start, b.end, "order", f"the claim skips the step {f.text!r} puts first"))
-            elif a is b and a is not None and not b.negated and MARKERS.search(b.text) and \
+            elif a is b and a is not None and not b.negated and (MARKERS.search(b.text) or _sequenced(
+                    b.text, then_w - first_w, first_w - then_w)) and \
                     _precedes(claim, b, a, then_w - first_w, first_w - then_w):
                 out.append(_finding(f, claim, b.start, b.end, "order",
                                     f"the claim puts the events of {f.text!r} in the wrong order"))
@@ -2116,6 +2117,15 @@ def check_order(forms: Sequence[Form], claim: Claim) -> list[Finding]:
 
 # verbs that establish a fact: "confirmed that the patient had no allergies" reports what a check found
 ASCERTAIN_VERBS = frozenset(word_key(w) for w in "confirm verify check establish ascertain determine find ensure".split())
+
+
+def _sequenced(text: str, xw: set[str], yw: set[str]) -> bool:
+    """Does one clause tell both events, each at its own words, with a word of sequence ("Garments are accepted
+    first and tickets written up at closing", "loaded, then inspected")?"""
+    if not (ORDER_LATER.search(text) or re.search(r"\bfirst\b", text, re.I)):
+        return False
+    px, py = _first_pos(text, xw), _first_pos(text, yw)
+    return px is not None and py is not None and px != py
 
 
 def _found_absent(claim: Claim, c: Clause) -> bool:
@@ -2270,6 +2280,21 @@ def _anchor(doc: Any, words: set[str]) -> Any | None:
     return (verbs or hits or [None])[0]
 
 
+def _segment_anchor(doc: Any, spans: list[tuple[int, int]], words: set[str]) -> Any | None:
+    """The token that tells an event, in the stretch that names most of its words ("the first two survey lines
+    were run, and then the patch test": the test is told in the second stretch, not at the verb "run" the
+    rule gives it, which tells the lines); on a tie, the first stretch with a verb of the event, else the
+    first one."""
+    best: tuple[int, int, Any] | None = None
+    for a, b in spans:
+        toks = [t for t in doc if a <= t.idx < b]
+        n = _stem_hits(words, {key(t) for t in toks if not t.is_stop})
+        anchor = _anchor(doc[toks[0].i : toks[-1].i + 1], words) if n and toks else None
+        if anchor is not None and (best is None or (n, anchor.pos_ == "VERB") > (best[0], best[1])):
+            best = (n, int(anchor.pos_ == "VERB"), anchor)
+    return best[2] if best else None
+
+
 def _segment_time(claim: Claim, start: int, end: int) -> dict[str, int]:
     """What a stretch says of its event's time: a date ("date"), a clock time ("clock"), and whether it says
     it came later ("later": "five minutes later", "the following day", "afterwards")."""
@@ -2286,9 +2311,15 @@ def _segment_time(claim: Claim, start: int, end: int) -> dict[str, int]:
     part = _DAY_PART_RE.search(claim.text[start:end])
     if part:
         out["part"] = list(_DAY_PARTS).index(part.group("p").lower())
-    if ORDER_LATER.search(claim.text[start:end]):
+    if ORDER_LATER.search(claim.text[start:end]) or _PERIOD_END_RE.search(claim.text[start:end]):
         out["later"] = 1
     return out
+
+
+# the end of a period, told of the second of two events ("screwed back on straight away and washed at the end
+# of the month", "accepted first and written up at closing"): later than the first
+_PERIOD_END_RE = re.compile(r"\b(?:at|towards?|near)\s+(?:the\s+)?(?:end\s+of\s+the\s+(?:day|shift|week|month|"
+                            r"session|year)|close\s+of\s+(?:business|play|day)|closing(?:\s+time)?)\b", re.I)
 
 
 # parts of a day as spans of minutes, read only where they place an event ("on Monday morning", "that
@@ -2310,12 +2341,18 @@ def _timed_order(claim: Claim, xw: set[str], yw: set[str]) -> bool | None:
     """Does event x come before event y by the times the claim gives each in its own stretch (two dates, or
     two clock times on one day, or "later" on the second one told)? None when the claim does not say."""
     doc = parse(claim.text)
+    spans = _segments(doc)
     ax, ay = _anchor(doc, xw), _anchor(doc, yw)
     if ax is None or ay is None:
         return None
-    spans = _segments(doc)
     sx = next((s for s in spans if s[0] <= ax.idx < s[1]), None)
     sy = next((s for s in spans if s[0] <= ay.idx < s[1]), None)
+    if sx == sy:  # both told at one stretch by their first words: each in the stretch naming most of its words
+        ax, ay = _segment_anchor(doc, spans, xw), _segment_anchor(doc, spans, yw)
+        if ax is None or ay is None:
+            return None
+        sx = next((s for s in spans if s[0] <= ax.idx < s[1]), None)
+        sy = next((s for s in spans if s[0] <= ay.idx < s[1]), None)
     if sx is None or sy is None or sx == sy:
         return None
     for a in (ax, ay):
