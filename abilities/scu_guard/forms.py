@@ -250,8 +250,11 @@ def understand(text: str) -> Form | None:
     # order of two events ("before"/"after"/"only after"/"without" a prior step)
     marker = next((t for t in doc if t.lower_ in ("before", "after") and t.dep_ in ("mark", "prep")), None)
     order_span: tuple[int, int] | None = None
+    # "at least 2 days before": a lead time; "weighed each day before it is flown": how often, then the order
+    how_often = re.search(r"\b(?:each|every|per|a|one)\s+(?:single\s+|working\s+|calendar\s+)?(?:day|week|month|"
+                          r"year)\s*$", text[: marker.idx].rstrip(), re.I) if marker is not None else None
     measured_gap = marker is not None and bool(re.search(
-        r"(?:\d|\b(?:minutes?|hours?|days?|weeks?|months?|years?))\s*$", text[: marker.idx].strip()))
+        r"(?:\d|\b(?:minutes?|hours?|days?|weeks?|months?|years?))\s*$", text[: marker.idx].strip())) and not how_often
     if marker is not None and not measured_gap and not (times and not amounts and marker.lower_ == "before"
                                                         and re.search(r"\d", text[marker.idx :])):
         sub = [w for w in (marker.head.subtree if marker.dep_ == "mark" else marker.subtree)]
@@ -259,7 +262,8 @@ def understand(text: str) -> Form | None:
             sub = list(marker.subtree)
         order_span = _span_of(sub)
         sub_keys = [k for k in keys(sub) if k not in ("before", "after")]
-        main_keys = [k for k in keys(t for t in doc if not (order_span[0] <= t.idx < order_span[1]))]
+        main_keys = [k for k in keys(t for t in doc if not (order_span[0] <= t.idx < order_span[1])
+                                     and not (how_often and how_often.start() <= t.idx < how_often.end()))]
         if marker.lower_ == "before" and not deny:
             form.order = Order(first=main_keys, then=sub_keys)
         else:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from abilities.scu_guard import events, measure, names, places, recurrence, roles
+from abilities.scu_guard import events, measure, names, places, recurrence, roles, windows
 from abilities.scu_guard.conditions import condition_keys
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Band, Form, keys
@@ -1191,6 +1191,8 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 continue  # "with visibility only 4 km" is the condition of "If visibility is below 5 km, ..."
             if band.reference_side == "before" and f.modality == "may":
                 continue
+            if windows.count_window(f):
+                continue  # "at most 3 tours in a single day": the day is where the tours are counted
             if _overlap(f, clause) == 0 and not _distinctive(f, forms):
                 continue
             if a.dim.startswith("count:") or a.dim == "age":
@@ -1211,7 +1213,7 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                                     "entry_amount" if id(a) in claim.entry_amounts else "chunk_amount"))
     for f in forms:
         band = f.quantity
-        if band is None:
+        if band is None or windows.count_window(f):
             continue
         durational = gap_band(f)  # else a gap only hints at the rule: never sure
         for gap, business, s, e, firm in _derived_gaps(f, claim):
