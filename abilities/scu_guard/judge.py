@@ -622,9 +622,13 @@ def _done_entries(form: Form, claim: Claim) -> tuple[str, list[tuple[str, list[m
     rule's own event that dates it. A date without a year takes the year the sentence gives ("filter log
     2025: changed 3 February"), else the claim's: a log's "3 February" is not the year 2000."""
     names = _entities(claim.text)
+    labels = {n for n in names if re.search(r"\d", n)}
     claim_years = [d.first for d in claim.dates if d.year_known]
     for sent in _topic_sentences(form, claim):
         sent = _with_entries(sent, claim.chunk_texts)
+        own_labels = {n for n in _entities(sent) if re.search(r"\d", n)}
+        if labels and own_labels and not labels & own_labels:
+            continue  # "Weir W-3 inspection log: ..." dates another weir than the claim's "Weir W-2"
         years = re.findall(r"\b((?:19|20)\d\d)\b", sent)
         year = int(years[0]) if years else dt.date.fromordinal(claim_years[0]).year if claim_years else 2000
         entries = [(p, measure.find_dates(p, year)) for p in re.split(r";|,(?=[^,]*\b(?:last|latest)\b)", sent)]
