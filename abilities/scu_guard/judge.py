@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from abilities.scu_guard import events, measure, names, places, recurrence, roles, windows
+from abilities.scu_guard import events, measure, names, places, recurrence, reldates, roles, windows
 from abilities.scu_guard.conditions import condition_keys
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Band, Form, keys
@@ -418,8 +418,10 @@ def read_claim(claim: str, chunk_texts: Sequence[str] = ()) -> Claim:
                     break
     years = [d for d in measure.find_dates(" ".join(chunk_texts)) if d.year_known]
     year = dt.date.fromordinal(years[0].first).year if years else 2000
+    dates = measure.find_dates(claim, year)
+    dates = sorted(dates + reldates.relative_weekday_dates(claim, dates), key=lambda d: d.start)
     return Claim(claim, clauses, amounts, chunk_amounts, measure.find_clock_times(claim),
-                 measure.find_dates(claim, year), measure.find_weekdays(claim), list(chunk_texts), entries)
+                 dates, measure.find_weekdays(claim), list(chunk_texts), entries)
 
 
 def _finding(form: Form, claim: Claim, start: int, end: int, rule: str, detail: str, sure: bool = True,
