@@ -229,6 +229,8 @@ def _role(t: Any) -> str:
     if t.dep_ == "nsubj":  # "had all four owls tethered": the subject of a bare participle is its patient
         return "obj" if t.head.tag_ == "VBN" and not any(c.dep_ in ("aux", "auxpass") for c in t.head.children) \
             else "subj"
+    if t.dep_ == "pobj" and t.head.dep_ == "agent":  # "counted by two employees": the doer of a passive
+        return "subj"
     return ""
 
 
