@@ -45,6 +45,12 @@ _SPREAD_WORDS = frozenset({"between", "among", "across", "apiece", "respectively
 _TOTAL_RE = re.compile(r"\b(?:in all|in total|altogether|all told|the whole|the entire|total of)\b", re.I)
 _EXHAUSTIVE_RE = re.compile(r"\b(?:only|just|merely|no more than|in all|in total|altogether|all told|single|sole|lone|"
                             r"enough|sufficient|suffices?|by (?:it|him|her|them)sel(?:f|ves)|alone)\b", re.I)
+# a rule's noun for any person ("No more than 12 people may be in the live room"): every person counted in its
+# place is one of them, whatever the claim calls them ("a dozen and a half singers")
+_ANY_PERSON = frozenset(key(t) for t in parse("people person persons individuals occupants"))
+# nouns that name people though no agentive ending marks them
+_PERSON_NOUNS = frozenset(key(t) for t in parse("guests friends children adults pupils students people persons "
+                                                 "individuals relatives parents guardians"))
 _SIMULTANEOUS_RE = re.compile(r"\b(?:at (?:the same|one|any one|any) time|at once|simultaneously|together)\b", re.I)
 
 
@@ -360,8 +366,10 @@ def count_totals(forms: Sequence[Form], claim: Any) -> list[Finding]:
             agrees = head.tag_ in ("NNS", "NNPS") or c.counts[0][1] == 1
             same_slot = bool(core.verb) and key(gov) == core.verb and core.role != "" and _role(head) == core.role \
                 and agrees
+            person = noun in _ANY_PERSON and (key(head) in _PERSON_NOUNS or bool(
+                re.search(r"(?:er|or|ist|ian|ant|ent|ee)s$", head.lower_)))
             for k, v in c.counts:
-                own = k == noun
+                own = k == noun or (person and k == key(head))
                 if not (own and (core.verb and core.verb in said or any(
                         _in_place(scope, gov, pl) for pl in core.places)) or (not own and k != MEMBERS and same_slot and len(c.counts) == 1)
                         or (k == MEMBERS and same_slot)):
