@@ -2288,19 +2288,22 @@ def _anchor(doc: Any, words: set[str]) -> Any | None:
     return (verbs or hits or [None])[0]
 
 
-def _segment_anchor(doc: Any, spans: list[tuple[int, int]], words: set[str]) -> Any | None:
+def _segment_anchor(doc: Any, spans: list[tuple[int, int]], words: set[str],
+                    avoid: tuple[int, int] | None = None) -> Any | None:
     """The token that tells an event, in the stretch that names most of its words ("the first two survey lines
     were run, and then the patch test": the test is told in the second stretch, not at the verb "run" the
-    rule gives it, which tells the lines); on a tie, the first stretch with a verb of the event, else the
-    first one."""
-    best: tuple[int, int, Any] | None = None
+    rule gives it, which tells the lines); on a tie, the first stretch with a verb of the event, then one
+    other than ``avoid`` (where the other event is told: "the parcel was shipped at 10:00 and had its first
+    weigh-in at 10:40" names the parcel both events share in the first), else the first one."""
+    best: tuple[tuple[int, int, int], Any] | None = None
     for a, b in spans:
         toks = [t for t in doc if a <= t.idx < b]
         n = _stem_hits(words, {key(t) for t in toks if not t.is_stop})
         anchor = _anchor(doc[toks[0].i : toks[-1].i + 1], words) if n and toks else None
-        if anchor is not None and (best is None or (n, anchor.pos_ == "VERB") > (best[0], best[1])):
-            best = (n, int(anchor.pos_ == "VERB"), anchor)
-    return best[2] if best else None
+        score = (n, int(anchor is not None and anchor.pos_ == "VERB"), int((a, b) != avoid))
+        if anchor is not None and (best is None or score > best[0]):
+            best = (score, anchor)
+    return best[1] if best else None
 
 
 def _segment_time(claim: Claim, start: int, end: int) -> dict[str, int]:
@@ -2356,10 +2359,11 @@ def _timed_order(claim: Claim, xw: set[str], yw: set[str]) -> bool | None:
     sx = next((s for s in spans if s[0] <= ax.idx < s[1]), None)
     sy = next((s for s in spans if s[0] <= ay.idx < s[1]), None)
     if sx == sy:  # both told at one stretch by their first words: each in the stretch naming most of its words
-        ax, ay = _segment_anchor(doc, spans, xw), _segment_anchor(doc, spans, yw)
+        ax = _segment_anchor(doc, spans, xw)
+        sx = next((s for s in spans if ax is not None and s[0] <= ax.idx < s[1]), None)
+        ay = _segment_anchor(doc, spans, yw, sx)
         if ax is None or ay is None:
             return None
-        sx = next((s for s in spans if s[0] <= ax.idx < s[1]), None)
         sy = next((s for s in spans if s[0] <= ay.idx < s[1]), None)
     if sx is None or sy is None or sx == sy:
         return None
