@@ -218,7 +218,8 @@ def understand(text: str) -> Form | None:
     words = {t.lower_ for t in doc}
     deny = bool(words & {"never", "prohibited", "forbidden", "banned", "neither", "nor", "cannot"}) or any(
         t.dep_ == "neg" and t.head.i == root.i for t in doc
-    ) or bool(re.search(r"^\s*no\b|\bno (?:one|person|vehicle|\w+) (?:may|must|can|shall|is)\b|not (?:be )?allowed",
+    ) or bool(re.search(r"^\s*(?:no|nothing)\b|\bno (?:one|person|vehicle|\w+) (?:may|must|can|shall|is)\b|"
+                        r"\bnothing (?:may|must|can|shall|is)\b|not (?:be )?allowed",
                         low))
     only = bool(re.match(r"\s*only\b", low))
     must = bool(words & {"must", "shall", "required", "require", "requires", "mandatory", "need", "needs"})

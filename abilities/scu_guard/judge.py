@@ -1229,9 +1229,13 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 # a gap to a chunk event, from a date in a clause that speaks of another event ("jumped
                 # her rig on 21 November" for "parachutes must be repacked every 180 days"), is no reading
                 own = _overlap(f, _clause_at(claim.clauses, s)) > 0
+                # a holiday the claim or its chunks name is no working day, and the calendar does not know it
+                holiday = business and band.high is not None and \
+                    gap / 86400.0 - _holidays((claim.text, *claim.chunk_texts)) <= band.high / 86400.0
                 out.append(_finding(f, claim, s, e, "numeric_bound",
                                     f"the time between the events the claim dates is outside {f.text!r}",
-                                    sure=spoken and firm and durational, arbitrable=firm or own, basis="gap"))
+                                    sure=spoken and firm and durational and not holiday, arbitrable=firm or own,
+                                    basis="gap"))
     # a constraint keeps one finding: a sure one (a gap between dates the claim gives) before a guessed amount
     first = {}
     for n, x in enumerate(out):
@@ -1239,6 +1243,14 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     return sorted(out, key=lambda x: (first[x.constraint], not (x.sure and x.basis == "gap")))
 
 
+_HOLIDAY_RE = re.compile(r"\b(?:holidays?|closure days?)\b", re.I)
+_NO_HOLIDAY_RE = re.compile(r"\b(?:no|not|never|without)\b(?:\W+\w+){0,3}\W*$", re.I)
+
+
+def _holidays(texts: Sequence[str]) -> int:
+    """How many holidays the texts name that could fall in a count of business days ("after the New Year's Day
+    holiday"); "no closures or holidays observed" names none."""
+    return sum(1 for t in texts for m in _HOLIDAY_RE.finditer(t) if not _NO_HOLIDAY_RE.search(t[max(0, m.start() - 40) : m.start()]))
 _NUMBER_RE = re.compile(r"\d|\b(?:an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|"
                         r"twenty|thirty|forty|fifty|sixty|hundred|half|quarter|dozen|several|few)\b", re.I)
 _PER_PERIOD_RE = re.compile(r"\b(?:each|every|per|a)\s+(?:calendar\s+|working\s+|single\s+)?"

@@ -1,0 +1,59 @@
+"""scu_guard: misreadings behind false REJECTs on text the guard had not seen (round 11), each fixed in general
+and tested with a contradicting wording beside it. Real spaCy parses; sentences written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from abilities.scu_guard import measure
+from abilities.scu_guard.forms import understand
+from tests.scu_guard_support import OK, REJECT, REVIEW, verdict
+
+CLEARANCE = "Nothing may be parked within 3 metres of the hydrant."
+LAUNCHES = "No more than three launches may be made from the same slipway in one calendar day."
+REPLIES = "Complaints must be answered within 2 business days of receipt."
+
+
+def test_nothing_within_is_a_minimum_distance() -> None:
+    """ "Nothing may be V-ed within N of X" forbids the near zone: the rule asks for at least N."""
+    band = understand(CLEARANCE).quantity
+    assert band is not None and band.low == 3.0 and band.high is None
+
+
+@pytest.mark.parametrize("claim, expected", [
+    ("The van was parked about 12 feet from the hydrant, well clear of it.", OK),
+    ("The van was parked about 5 feet from the hydrant.", REJECT),
+])
+def test_clearance_from_a_thing(claim: str, expected: tuple[str, str]) -> None:
+    assert verdict([CLEARANCE], claim) == expected
+
+
+def test_the_window_of_a_count_is_no_amount() -> None:
+    """ "in one calendar day" is what a count is taken over, not a length the rule bounds."""
+    assert [a.text for a in measure.find_amounts(LAUNCHES)] == []
+    band = understand(LAUNCHES).quantity
+    assert band is not None and band.dimension == "count:launch" and band.high == 3.0
+    assert [a.text for a in measure.find_amounts("Reports must be filed within one day of the fall.")] == ["one day"]
+
+
+def test_count_per_day_not_a_duration() -> None:
+    """A duration says nothing of a count per day; a count over the bound is still found (the day it is
+    counted over is not matched to "Tuesday", so it is asked about rather than rejected)."""
+    assert verdict([LAUNCHES], "The slipway's second launch of the day followed a six-hour wait for the tide.") == OK
+    assert verdict([LAUNCHES], "Four launches were made from the east slipway on Tuesday.") == REVIEW
+
+
+@pytest.mark.parametrize("claim, expected", [
+    # Thu 24 Dec -> Tue 29 Dec is 3 working days on the calendar; with the holidays named, it may be 1
+    ("The complaint received on Thursday 24 December 2026 was answered on Tuesday 29 December 2026, after "
+     "the Christmas and Boxing Day holidays.", REVIEW),
+    ("The complaint received on Thursday 24 December 2026 was answered on Tuesday 29 December 2026.", REJECT),
+    # far past the bound whatever one holiday takes away
+    ("The complaint received on Monday 2 November 2026 was answered on Friday 13 November 2026, after "
+     "a bank holiday.", REJECT),
+    # a denial of holidays names none
+    ("The complaint received on Thursday 24 December 2026 was answered on Tuesday 29 December 2026; no "
+     "holidays were observed that week.", REJECT),
+])
+def test_named_holidays_make_a_business_day_count_unsure(claim: str, expected: tuple[str, str]) -> None:
+    assert verdict([REPLIES], claim) == expected
