@@ -57,3 +57,21 @@ def test_count_per_day_not_a_duration() -> None:
 ])
 def test_named_holidays_make_a_business_day_count_unsure(claim: str, expected: tuple[str, str]) -> None:
     assert verdict([REPLIES], claim) == expected
+
+
+MATINEE = "Glass bottles must not be sold at matinee screenings."
+CREW = "A boat crew may have no more than four rowers on the water at any one time."
+
+
+def test_a_noun_told_apart_by_a_noun_modifier() -> None:
+    """ "evening screening" is not a "matinee screening", even where the modifier's stem looks like a
+    generic word ("evening" stems to "even")."""
+    assert verdict([MATINEE], "Glass bottles were only sold at Saturday's 8 pm evening screening.") != REJECT
+    assert verdict([MATINEE], "Glass bottles were sold at the evening screening on Friday.") != REJECT
+    assert verdict([MATINEE], "Glass bottles were sold at Sunday's matinee screening.") == REJECT
+
+
+def test_a_count_of_one_holder_needs_that_holder_named() -> None:
+    """ "a boat crew may have at most four": eight rowers in all, with no crew named, may be two crews."""
+    assert verdict([CREW], "All eight rowers signed the launch sheet before heading down to the water.") != REJECT
+    assert verdict([CREW], "The boat crew had six rowers on the water at once during the morning outing.") == REJECT

@@ -221,13 +221,20 @@ def _shared_subject(h: Any) -> list[Any]:
     return [w for c in h.head.children if c.dep_ in ("nsubj", "nsubjpass") for w in c.subtree]
 
 
+def _generic_word(t: Any) -> bool:
+    """Is a modifier a word that names no kind ("same", "other", "first")? By its stem, unless the stem only
+    looks generic because it cut a noun short ("evening" -> "even")."""
+    return key(t) in GENERIC and (t.pos_ != "NOUN" or t.lemma_.lower() in GENERIC or t.lower_ in GENERIC)
+
+
 def _noun_mods(tokens: Iterable[Any]) -> dict[str, set[str]]:
     """Each noun's own modifiers ("GPU instances" -> instanc: {gpu}): what kind of the thing is meant."""
     out: dict[str, set[str]] = {}
     for t in tokens:
         if t.pos_ in ("NOUN", "PROPN"):
-            mods = {key(c) for c in t.children if c.dep_ in ("compound", "amod") and c.pos_ in ("NOUN", "PROPN", "ADJ")}
-            out.setdefault(key(t), set()).update(m for m in mods if m not in GENERIC)
+            out.setdefault(key(t), set()).update(
+                key(c) for c in t.children if c.dep_ in ("compound", "amod") and c.pos_ in ("NOUN", "PROPN", "ADJ")
+                and not _generic_word(c))
     return out
 
 
