@@ -2713,6 +2713,28 @@ def _clause_words(claim: Claim, doc: Any, c: Clause) -> tuple[set[str], set[str]
     return words, verbs
 
 
+def _without_aside(doc: Any, c: Clause, tok: Any) -> str:
+    """The clause's words without a "with" aside that does not hold ``tok`` ("with Okafor supervising", "With
+    Duo Kestrel injured"): a member named there is not the one in the list's slot."""
+    aside: set[int] = set()
+    for t in doc:
+        if c.start <= t.idx < c.end and t.lower_ == "with" and t.dep_ in ("prep", "mark"):
+            sub = {x.i for x in (t.head.subtree if t.dep_ == "mark" else t.subtree)}
+            if tok.i not in sub and any(x.dep_ in ("nsubj", "pobj") and x.pos_ == "PROPN" for x in doc if x.i in sub) \
+                    and any(x.pos_ == "VERB" or x.tag_ in ("VBG", "VBN") for x in doc if x.i in sub):
+                aside |= sub
+    return " ".join(t.text for t in doc if c.start <= t.idx < c.end and t.i not in aside)
+
+
+def _kind_before(doc: Any, i: int, kind: str) -> bool:
+    """Is the name at token ``i`` given right after the noun of its kind ("the guest act The Spinners",
+    "contractor diver P. Hart")?"""
+    j = i - 1
+    while j >= 0 and (doc[j].pos_ == "DET" or doc[j].text.endswith(".") and doc[j].text[:1].isupper()):
+        j -= 1  # an article, an initial ("P. Hart")
+    return j >= 0 and key(doc[j]) == kind
+
+
 def check_named_members(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     """An allow-list of names ("only from Claridge Optics, Norland Lens or Vesper Vision", "only to routes 4,
     12 and 19"): the claim, speaking of the rule's thing in a clause that is not denied, puts a name or a code
@@ -2737,7 +2759,8 @@ def check_named_members(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                     prep = _slot_prep(run)
                     kinded = bool(f.member_kind) and (any(key(x) == f.member_kind or key(x.head) == f.member_kind
                                                           for x in run) or (
-                        run[-1].i + 1 < len(doc) and key(doc[run[-1].i + 1]) == f.member_kind))
+                        run[-1].i + 1 < len(doc) and key(doc[run[-1].i + 1]) == f.member_kind) or (
+                        _kind_before(doc, run[0].i, f.member_kind)))
                     if (f.member_prep and names.same_slot(f.member_prep, prep)) or (not f.member_prep and kinded):
                         candidates.append((run, names.member_of(" ".join(x.text for x in run))))
         seen: set[int] = set()
@@ -2748,15 +2771,16 @@ def check_named_members(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             c = _owner(claim, run[0])
             if c is None or c.negated or c.negverb:
                 continue
-            clause_text = c.text.lower()
+            clause_text = _without_aside(doc, c, run[0]).lower()
             if not coded and any(m.words and all(w in clause_text for w in m.words) for m in members):
                 continue  # a member is named in the same clause ("ordered from Tom at Norland Lens")
             if all(x.lower_ in f.text.lower() for x in run if not names._is_code(x.text)) and not coded and \
                     all(x.text.lower() in f.text.lower() for x in run):
                 continue  # the rule's own words
             words, verbs = _clause_words(claim, doc, c)
-            kind_named = not f.member_prep and bool(f.member_kind) and any(
-                key(x) == f.member_kind or key(x.head) == f.member_kind for x in run)
+            kind_named = not f.member_prep and bool(f.member_kind) and (any(
+                key(x) == f.member_kind or key(x.head) == f.member_kind for x in run) or
+                _kind_before(doc, run[0].i, f.member_kind))
             # a code given with the list's label ("route 21") is a thing of the list's kind: one word of the
             # rule's thing in its clause is enough; a name needs two, or the rule's verb and one
             # (and the words that qualify the rule's subject, when it has them: "Bus 256" is no articulated bus)
