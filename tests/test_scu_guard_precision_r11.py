@@ -75,3 +75,15 @@ def test_a_count_of_one_holder_needs_that_holder_named() -> None:
     """ "a boat crew may have at most four": eight rowers in all, with no crew named, may be two crews."""
     assert verdict([CREW], "All eight rowers signed the launch sheet before heading down to the water.") != REJECT
     assert verdict([CREW], "The boat crew had six rowers on the water at once during the morning outing.") == REJECT
+
+
+SEEDS = "Seed lots must be dried at 15 °C or cooler before they are banked."
+
+
+def test_or_cooler_after_an_amount_is_a_ceiling() -> None:
+    """ "15 °C or cooler" bounds from above, "18 °C or warmer" from below, as "or less" / "or more" do."""
+    assert understand(SEEDS).quantity.high is not None and understand(SEEDS).quantity.low is None
+    warm = understand("The incubator must be held at 30 °C or warmer.").quantity
+    assert warm is not None and warm.low is not None and warm.high is None
+    assert verdict([SEEDS], "Lot 44 was dried at 50 °F before it was banked.") == OK  # 10 °C
+    assert verdict([SEEDS], "Lot 45 was dried at 20 °C before it was banked.") == REJECT

@@ -273,9 +273,11 @@ def direction_info(text: str, start: int, end: int) -> tuple[str, bool]:
         best = "min" if best == "max" else "max"  # "never run fewer than 13": at least 13
         negated = True
     if best == "eq":
-        if re.match(r"\s*(?:or\s+(?:more|longer|above|over|higher|greater)|\+)", after):
+        if re.match(r"\s*(?:or\s+(?:more|longer|above|over|higher|greater|warmer|hotter|heavier|larger|older)\b|\+)",
+                    after):
             return "min", False
-        if re.match(r"\s*or\s+(?:less|fewer|shorter|below|under|lower)", after):
+        if re.match(r"\s*or\s+(?:less|fewer|shorter|below|under|lower|colder|cooler|lighter|smaller|younger)\b",
+                    after):
             return "max", False
     return best, negated
 
