@@ -87,3 +87,14 @@ def test_or_cooler_after_an_amount_is_a_ceiling() -> None:
     assert warm is not None and warm.low is not None and warm.high is None
     assert verdict([SEEDS], "Lot 44 was dried at 50 °F before it was banked.") == OK  # 10 °C
     assert verdict([SEEDS], "Lot 45 was dried at 20 °C before it was banked.") == REJECT
+
+
+PLATES = "Lab plates must be read before 16:00 on the day they are incubated."
+
+
+def test_a_duty_due_before_a_time_forbids_the_hours_after_it() -> None:
+    """ "must be read before 16:00": the forbidden window is after 16:00, not the morning."""
+    w = understand(PLATES).window
+    assert w is not None and (w.start, w.end) == (16 * 60, 24 * 60)
+    assert verdict([PLATES], "Both plates were read on the day of incubation, at 11:20 and at 15:45.") == OK
+    assert verdict([PLATES], "The second plate was read at 17:10 on the day of incubation.") != OK
