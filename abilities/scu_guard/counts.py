@@ -39,6 +39,8 @@ _LIGHT = frozenset(key(t) for t in parse("be have go come get take put make do l
 # prepositions that name where the rule's things are (a place or holder), not when or per what
 _PLACE_PREPS = frozenset({"on", "in", "at", "off", "into", "onto", "inside", "aboard", "to", "within", "under"})
 _UNIT_DETS = frozenset({"single", "each", "every", "any", "one", "per"})
+# "a team", "each crew": one holder of many, whose count a total over several of them does not give
+_ONE_OF_MANY = frozenset({"a", "an", "each", "every", "any", "one"})
 # a count spread over several places or holders, not in one of them
 _SPREAD_VERBS = frozenset(key(t) for t in parse("split divide spread share distribute spread"))
 _SPREAD_WORDS = frozenset({"between", "among", "across", "apiece", "respectively", "evenly", "each", "per"})
@@ -218,6 +220,7 @@ class _Core:
     places: tuple[frozenset[str], ...]
     per_unit: frozenset[str]
     simultaneous: bool
+    holders: tuple[frozenset[str], ...] = ()  # "a team may have at most 5 players": the count is one team's
 
 
 def _place_keys(t: Any) -> frozenset[str]:
@@ -254,6 +257,7 @@ def _core(text: str, noun: str) -> _Core | None:
     verb = next((key(v) for v in reversed(preds) if v.pos_ == "VERB" and key(v) not in _LIGHT), "")
     places: list[frozenset[str]] = []
     per_unit: set[str] = set()
+    holders: list[frozenset[str]] = []
     for v in preds + [n]:
         for prep in (c for c in v.children if c.dep_ == "prep"):
             for obj in (c for c in prep.children if c.dep_ == "pobj" and c.pos_ in ("NOUN", "PROPN")):
@@ -267,13 +271,15 @@ def _core(text: str, noun: str) -> _Core | None:
     if _role(n) == "obj" or n.dep_ == "nsubj" and any(v.tag_ == "VBN" for v in preds[1:]):
         for s in (c for c in p.children if c.dep_ == "nsubj" and c.i != n.i and c.pos_ in ("NOUN", "PROPN")):
             places.append(_place_keys(s))  # the holder: "a roll cage may hold at most 40 trays"
+            if any(c.dep_ == "det" and c.lower_ in _ONE_OF_MANY for c in s.children):
+                holders.append(_place_keys(s))
             if any(c.lower_ in _UNIT_DETS for c in s.children):
                 per_unit.add(key(s))
     role = _role(n)
     if n.dep_ == "nsubj" and any(v.tag_ == "VBN" for v in preds[1:]):
         role = "obj"  # "birds may be tethered", parsed with "be" as the root: still the passive's patient
     return _Core(verb, role, tuple(pl for pl in places if pl), frozenset(per_unit),
-                 bool(_SIMULTANEOUS_RE.search(text)))
+                 bool(_SIMULTANEOUS_RE.search(text)), tuple(h for h in holders if h))
 
 
 def _governor(t: Any) -> Any:
@@ -376,6 +382,9 @@ def count_totals(forms: Sequence[Form], claim: Any) -> list[Finding]:
                     continue
                 if _spread(doc, clause.start, clause.end, core, counted):
                     continue
+                s0, s1 = sentence_span(claim.text, c.start, c.end)
+                if core.holders and not any(h & {key(t) for t in doc if s0 <= t.idx < s1} for h in core.holders):
+                    continue  # "ten players" for "a team may have at most five": no team is named
                 tied.append((c, v, clause))
                 break
         for c, _, _clause in list(tied):

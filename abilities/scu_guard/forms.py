@@ -208,6 +208,17 @@ def _passive_reserved(doc: Any, root: Any, agent: Any | None) -> list[Any]:
     return heads
 
 
+# a state held at a time ("must be closed before 08:00" forbids it open then), not an event that is due
+_STATE_RE = re.compile(r"\b(?:must|shall)\s+(?:not\s+)?(?:be|remain|stay|keep|kept)\s+(?:\w+\s+)?(?:closed|locked|shut|off|"
+                       r"on|open|quiet|empty|silent|dark|switched|turned|kept|cleared|vacated|unattended)\b")
+
+
+def _event_due(form: Form, low: str) -> bool:
+    """Is the rule a duty to do its event by a time or after one ("must be delivered before 18:00", "must start
+    after 20:00")? Then the forbidden window is the other side of the time named."""
+    return form.modality == "must" and not _STATE_RE.search(low)
+
+
 def understand(text: str) -> Form | None:
     """The typed form of one constraint, or None when nothing in it can be machine-checked."""
     doc = parse(text)
@@ -218,7 +229,8 @@ def understand(text: str) -> Form | None:
     words = {t.lower_ for t in doc}
     deny = bool(words & {"never", "prohibited", "forbidden", "banned", "neither", "nor", "cannot"}) or any(
         t.dep_ == "neg" and t.head.i == root.i for t in doc
-    ) or bool(re.search(r"^\s*no\b|\bno (?:one|person|vehicle|\w+) (?:may|must|can|shall|is)\b|not (?:be )?allowed",
+    ) or bool(re.search(r"^\s*(?:no|nothing)\b|\bno (?:one|person|vehicle|\w+) (?:may|must|can|shall|is)\b|"
+                        r"\bnothing (?:may|must|can|shall|is)\b|not (?:be )?allowed",
                         low))
     only = bool(re.match(r"\s*only\b", low))
     must = bool(words & {"must", "shall", "required", "require", "requires", "mandatory", "need", "needs"})
@@ -345,11 +357,11 @@ def understand(text: str) -> Form | None:
                 # forbidden window is the rest of the day ("must be closed between ..." names a state instead)
                 form.window = Window(kind="clock", start=times[1].minutes, end=t0.minutes)
         elif re.search(r"\bbefore\b", low[: t0.start]):
-            form.window = Window(kind="clock", start=t0.minutes, end=24 * 60) if only_allowed else \
-                Window(kind="clock", start=0, end=t0.minutes)
+            form.window = Window(kind="clock", start=t0.minutes, end=24 * 60) if only_allowed or \
+                (_event_due(form, low) and not as_fact) else Window(kind="clock", start=0, end=t0.minutes)
         elif re.search(r"\bafter\b", low[: t0.start]):
-            form.window = Window(kind="clock", start=0, end=t0.minutes) if only_allowed else \
-                Window(kind="clock", start=t0.minutes, end=24 * 60)
+            form.window = Window(kind="clock", start=0, end=t0.minutes) if only_allowed or \
+                (_event_due(form, low) and not as_fact) else Window(kind="clock", start=t0.minutes, end=24 * 60)
         if form.window is not None and re.search(r"\bclosed\b", low):
             form.modality = "must_not"
             form.action = ["open"]

@@ -221,13 +221,20 @@ def _shared_subject(h: Any) -> list[Any]:
     return [w for c in h.head.children if c.dep_ in ("nsubj", "nsubjpass") for w in c.subtree]
 
 
+def _generic_word(t: Any) -> bool:
+    """Is a modifier a word that names no kind ("same", "other", "first")? By its stem, unless the stem only
+    looks generic because it cut a noun short ("evening" -> "even")."""
+    return key(t) in GENERIC and (t.pos_ != "NOUN" or t.lemma_.lower() in GENERIC or t.lower_ in GENERIC)
+
+
 def _noun_mods(tokens: Iterable[Any]) -> dict[str, set[str]]:
     """Each noun's own modifiers ("GPU instances" -> instanc: {gpu}): what kind of the thing is meant."""
     out: dict[str, set[str]] = {}
     for t in tokens:
         if t.pos_ in ("NOUN", "PROPN"):
-            mods = {key(c) for c in t.children if c.dep_ in ("compound", "amod") and c.pos_ in ("NOUN", "PROPN", "ADJ")}
-            out.setdefault(key(t), set()).update(m for m in mods if m not in GENERIC)
+            out.setdefault(key(t), set()).update(
+                key(c) for c in t.children if c.dep_ in ("compound", "amod") and c.pos_ in ("NOUN", "PROPN", "ADJ")
+                and not _generic_word(c))
     return out
 
 
@@ -1237,9 +1244,13 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 # a gap to a chunk event, from a date in a clause that speaks of another event ("jumped
                 # her rig on 21 November" for "parachutes must be repacked every 180 days"), is no reading
                 own = _overlap(f, _clause_at(claim.clauses, s)) > 0
+                # a holiday the claim or its chunks name is no working day, and the calendar does not know it
+                holiday = business and band.high is not None and \
+                    gap / 86400.0 - _holidays((claim.text, *claim.chunk_texts)) <= band.high / 86400.0
                 out.append(_finding(f, claim, s, e, "numeric_bound",
                                     f"the time between the events the claim dates is outside {f.text!r}",
-                                    sure=spoken and firm and durational, arbitrable=firm or own, basis="gap"))
+                                    sure=spoken and firm and durational and not holiday, arbitrable=firm or own,
+                                    basis="gap"))
     # a constraint keeps one finding: a sure one (a gap between dates the claim gives) before a guessed amount
     first = {}
     for n, x in enumerate(out):
@@ -1247,6 +1258,14 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     return sorted(out, key=lambda x: (first[x.constraint], not (x.sure and x.basis == "gap")))
 
 
+_HOLIDAY_RE = re.compile(r"\b(?:holidays?|closure days?)\b", re.I)
+_NO_HOLIDAY_RE = re.compile(r"\b(?:no|not|never|without)\b(?:\W+\w+){0,3}\W*$", re.I)
+
+
+def _holidays(texts: Sequence[str]) -> int:
+    """How many holidays the texts name that could fall in a count of business days ("after the New Year's Day
+    holiday"); "no closures or holidays observed" names none."""
+    return sum(1 for t in texts for m in _HOLIDAY_RE.finditer(t) if not _NO_HOLIDAY_RE.search(t[max(0, m.start() - 40) : m.start()]))
 _NUMBER_RE = re.compile(r"\d|\b(?:an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|"
                         r"twenty|thirty|forty|fifty|sixty|hundred|half|quarter|dozen|several|few)\b", re.I)
 _PER_PERIOD_RE = re.compile(r"\b(?:each|every|per|a)\s+(?:calendar\s+|working\s+|single\s+)?"
@@ -2784,6 +2803,28 @@ def _clause_words(claim: Claim, doc: Any, c: Clause) -> tuple[set[str], set[str]
     return words, verbs
 
 
+def _without_aside(doc: Any, c: Clause, tok: Any) -> str:
+    """The clause's words without a "with" aside that does not hold ``tok`` ("with Okafor supervising", "With
+    Duo Kestrel injured"): a member named there is not the one in the list's slot."""
+    aside: set[int] = set()
+    for t in doc:
+        if c.start <= t.idx < c.end and t.lower_ == "with" and t.dep_ in ("prep", "mark"):
+            sub = {x.i for x in (t.head.subtree if t.dep_ == "mark" else t.subtree)}
+            if tok.i not in sub and any(x.dep_ in ("nsubj", "pobj") and x.pos_ == "PROPN" for x in doc if x.i in sub) \
+                    and any(x.pos_ == "VERB" or x.tag_ in ("VBG", "VBN") for x in doc if x.i in sub):
+                aside |= sub
+    return " ".join(t.text for t in doc if c.start <= t.idx < c.end and t.i not in aside)
+
+
+def _kind_before(doc: Any, i: int, kind: str) -> bool:
+    """Is the name at token ``i`` given right after the noun of its kind ("the guest act The Spinners",
+    "contractor diver P. Hart")?"""
+    j = i - 1
+    while j >= 0 and (doc[j].pos_ == "DET" or doc[j].text.endswith(".") and doc[j].text[:1].isupper()):
+        j -= 1  # an article, an initial ("P. Hart")
+    return j >= 0 and key(doc[j]) == kind
+
+
 def check_named_members(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     """An allow-list of names ("only from Claridge Optics, Norland Lens or Vesper Vision", "only to routes 4,
     12 and 19"): the claim, speaking of the rule's thing in a clause that is not denied, puts a name or a code
@@ -2808,7 +2849,8 @@ def check_named_members(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                     prep = _slot_prep(run)
                     kinded = bool(f.member_kind) and (any(key(x) == f.member_kind or key(x.head) == f.member_kind
                                                           for x in run) or (
-                        run[-1].i + 1 < len(doc) and key(doc[run[-1].i + 1]) == f.member_kind))
+                        run[-1].i + 1 < len(doc) and key(doc[run[-1].i + 1]) == f.member_kind) or (
+                        _kind_before(doc, run[0].i, f.member_kind)))
                     if (f.member_prep and names.same_slot(f.member_prep, prep)) or (not f.member_prep and kinded):
                         candidates.append((run, names.member_of(" ".join(x.text for x in run))))
         seen: set[int] = set()
@@ -2819,15 +2861,16 @@ def check_named_members(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             c = _owner(claim, run[0])
             if c is None or c.negated or c.negverb:
                 continue
-            clause_text = c.text.lower()
+            clause_text = _without_aside(doc, c, run[0]).lower()
             if not coded and any(m.words and all(w in clause_text for w in m.words) for m in members):
                 continue  # a member is named in the same clause ("ordered from Tom at Norland Lens")
             if all(x.lower_ in f.text.lower() for x in run if not names._is_code(x.text)) and not coded and \
                     all(x.text.lower() in f.text.lower() for x in run):
                 continue  # the rule's own words
             words, verbs = _clause_words(claim, doc, c)
-            kind_named = not f.member_prep and bool(f.member_kind) and any(
-                key(x) == f.member_kind or key(x.head) == f.member_kind for x in run)
+            kind_named = not f.member_prep and bool(f.member_kind) and (any(
+                key(x) == f.member_kind or key(x.head) == f.member_kind for x in run) or
+                _kind_before(doc, run[0].i, f.member_kind))
             # a code given with the list's label ("route 21") is a thing of the list's kind: one word of the
             # rule's thing in its clause is enough; a name needs two, or the rule's verb and one
             # (and the words that qualify the rule's subject, when it has them: "Bus 256" is no articulated bus)

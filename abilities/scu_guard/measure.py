@@ -273,9 +273,11 @@ def direction_info(text: str, start: int, end: int) -> tuple[str, bool]:
         best = "min" if best == "max" else "max"  # "never run fewer than 13": at least 13
         negated = True
     if best == "eq":
-        if re.match(r"\s*(?:or\s+(?:more|longer|above|over|higher|greater)|\+)", after):
+        if re.match(r"\s*(?:or\s+(?:more|longer|above|over|higher|greater|warmer|hotter|heavier|larger|older)\b|\+)",
+                    after):
             return "min", False
-        if re.match(r"\s*or\s+(?:less|fewer|shorter|below|under|lower)", after):
+        if re.match(r"\s*or\s+(?:less|fewer|shorter|below|under|lower|colder|cooler|lighter|smaller|younger)\b",
+                    after):
             return "max", False
     return best, negated
 
@@ -306,6 +308,13 @@ def _business_span(n: float) -> tuple[float, float]:
     return n + 2 * full, n + 2 * full + 2
 
 
+# "in one calendar day", "on any single shift", "during a single night": the window over which a rule counts
+_COUNTING_WINDOW_RE = re.compile(r"(?:one|single|a single)\s+(?:(?:calendar|working|business)\s+)?"
+                                 r"(?:day|week|month|year|shift|night|session)s?\b", re.I)
+_COUNTING_PREP_RE = re.compile(r"\b(?:in|on|during|per|over)\s+(?:any\s+|each\s+|a\s+|the\s+same\s+|any\s+one\s+)?$",
+                               re.I)
+
+
 def find_amounts(text: str) -> list[Amount]:
     """Every amount in ``text``: numbers with units, quantity words, periods, currencies."""
     out: list[Amount] = []
@@ -318,6 +327,8 @@ def find_amounts(text: str) -> list[Amount]:
         taken.append((s, e))
         if _TOTAL_RE.search(text[max(0, s - 20) : s]):
             return  # "5 of the 10 days": the 10 is the whole, not what is claimed
+        if _COUNTING_WINDOW_RE.match(text[s:e]) and _COUNTING_PREP_RE.search(text[max(0, s - 24) : s]):
+            return  # "no more than two runs in one calendar day": the window a count is taken over, no amount
         d = _direction(text, s, e)
         if frequency and d != "eq":  # "at least every 7 days": at least as often = an interval of at most
             d = "max" if d == "min" else "min"

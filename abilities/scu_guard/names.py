@@ -42,6 +42,8 @@ _TAIL_RE = re.compile(r"\s+(?:when|whenever|if|unless|during|for|after|before|be
 _NOT_NAMES_RE = re.compile(r"^(?:when|whenever|if|once|after|before|between|by|during|until|while|where|one|a single|"
                            r"the first|twice|up to|at most|at least|within \d)\b|\b(?:mon|tues|wednes|thurs|fri|satur|"
                            r"sun)days?\b|\b(?:may|must|can|shall|should)\b", re.I)
+# a list in brackets after the noun that names its kind: "on the approved diver list (Okafor, Lindqvist, Brennan)"
+_PAREN_LIST_RE = re.compile(r"\((?P<inner>[^()]*,[^()]*)\)")
 _SPLIT_RE = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
 _ARTICLE_RE = re.compile(r"^(?:the|a|an|our|their|its)\s+", re.I)
 _CODE_RE = re.compile(r"^(?:\d[\w.\-/]*|[A-Z]|[A-Z]+\d[\w\-]*|\w*\d\w*)$")
@@ -104,7 +106,12 @@ def read_named_list(text: str) -> NamedList | None:
         return None
     body = _TAIL_RE.sub("", body).strip()
     kind = ""
-    if ":" in body:  # "the approved coopers: Hartwell Cooperage, Dunmore Barrels and Ostrander & Sons"
+    paren = _PAREN_LIST_RE.search(body) if ":" not in body else None
+    if paren is not None:  # "Only acts on the approved act list (Duo Kestrel, Zorin the Juggler, ...) may perform"
+        nouns = [t for t in parse(body[: paren.start()].strip()) if t.pos_ == "NOUN"]
+        kind = key(nouns[0]) if nouns else ""  # the members' kind: "acts", not "list"
+        body = paren.group("inner").strip()
+    elif ":" in body:  # "the approved coopers: Hartwell Cooperage, Dunmore Barrels and Ostrander & Sons"
         head, body = body.split(":", 1)
         kind_tok = parse(head.strip())[-1] if head.strip() else None
         kind = key(kind_tok) if kind_tok is not None and kind_tok.pos_ == "NOUN" else ""
@@ -116,7 +123,7 @@ def read_named_list(text: str) -> NamedList | None:
     items = [_ARTICLE_RE.sub("", i.strip()) for i in _SPLIT_RE.split(body) if i.strip()]
     if not items or not all(_has_name(i, first_word) for i in items):
         return None
-    if leading is not None and m is None:
+    if leading is not None and m is None and paren is None:
         # "Only A, B and C helicopters may ...": names, then the lowercase words of their kind; a role described
         # in words ("Only staff holding a Level 2 certificate", "Only the QA supervisor") is a doer, not a list
         last = parse(items[-1])[-1]
