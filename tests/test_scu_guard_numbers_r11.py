@@ -70,8 +70,10 @@ def test_the_end_of_a_period_is_later() -> None:
 
 def test_a_count_window_is_no_time_bound() -> None:
     """"at most 4 lessons in a single day" counts lessons in a day: it bounds no length of time."""
-    form = forms.understand("An instructor may teach at most 4 lessons in a single day.")
+    form = forms.understand("An instructor may teach at most 4 lessons in any 24-hour period.")
     assert form is not None and windows.count_window(form)
+    form = forms.understand("An instructor may teach at most 4 lessons in a single day.")  # no amount at all
+    assert form is not None and form.quantity is not None and form.quantity.dimension == "count:lesson"
     form = forms.understand("A lesson must not last longer than 1 day.")
     assert form is not None and not windows.count_window(form)
     rule = ["An instructor may teach at most 4 lessons in a single day.", "Lockers must be emptied every week."]
