@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from abilities.scu_guard import events, measure, names, places, recurrence, roles
+from abilities.scu_guard import ages, events, measure, names, places, recurrence, roles
 from abilities.scu_guard.conditions import condition_keys
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Band, Form, keys
@@ -408,6 +408,11 @@ def read_claim(claim: str, chunk_texts: Sequence[str] = ()) -> Claim:
             chunk_amounts.append((am, cl))
             if entry:
                 entries.add(id(am))
+    for name, a in ages.claim_ages(claim, chunk_texts):  # "Rider list: Amy is 12" for "Amy jumped ..."
+        cl = _clause_at(clauses, max(claim.find(name), 0))
+        am = measure.Amount(a.lo, a.hi, a.dim, a.direction, a.period, cl.start, cl.end, a.text)
+        chunk_amounts.append((am, cl))
+        entries.add(id(am))
     for a, cl in list(amounts):
         if re.search(r"\b(?:another|an additional|a further|additional|further|more|extra)\s*$",
                      claim[max(0, a.start - 16) : a.start], re.I):
@@ -575,6 +580,57 @@ def _reference_weekday(form: Form, claim: Claim) -> int | None:
                 wd = measure.find_weekdays(sent)
                 if wd:
                     return wd[0][0]
+    return None
+
+
+def _linked_reference(form: Form, claim: Claim) -> str | None:
+    """The one cited sentence or list entry that names both the event the rule counts from and a thing the
+    claim names ("Tank 4 was emptied on Monday at 08:00" for "cleaned within 24 hours of emptying" and "Tank 4
+    was cleaned on Wednesday"): its day and time are that very event's, of that very thing. None when no
+    entry, or more than one, says so."""
+    ref = set(form.quantity.reference) - GENERIC if form.quantity else set()
+    names = _entities(claim.text)
+    if not ref or not names:
+        return None
+    found = [part for text in claim.chunk_texts for sent in _list_sentences(text) for part in sent.split(";")
+             if names & _entities(part) and _stem_hits(ref, set(light_keys(part)))]
+    return found[0] if len(found) == 1 else None
+
+
+def _linked_gap(form: Form, claim: Claim) -> tuple[float, int, int] | None:
+    """(seconds, start, end): the time from the rule's reference event, dated by weekday (and time) in the
+    one cited entry of the thing the claim names (``_linked_reference``), to the claim's event on a weekday
+    of its own, when that time is outside the rule's band however the unnamed hours fall. The claim's
+    weekday is the first one on the rule's side of the chunk's ("Monday" .. "Wednesday" is two days
+    later); a time of day narrows each end. None when the claim dates its event otherwise (a date, two
+    weekdays, two times), or speaks of the reference event itself where its weekday stands."""
+    band = form.quantity
+    sent = _linked_reference(form, claim) if band is not None else None
+    if sent is None or claim.dates or len(claim.weekdays) != 1 or len(claim.clocks) > 1:
+        return None
+    ref_days = measure.find_weekdays(sent)
+    ref_times = measure.find_clock_times(sent)
+    if len(ref_days) != 1 or len(ref_times) > 1:
+        return None
+    w, _, s0, e0 = claim.weekdays[0]
+    ref = set(band.reference) - GENERIC
+    clause = _clause_at(claim.clauses, s0).keys
+    if _stem_hits(ref, clause) or not _stem_hits(_topic(form) - ref - GENERIC - LIGHT_VERBS, clause):
+        return None  # the claim's weekday is of the reference event, or of an event the rule does not name
+    after = band.reference_side != "before"
+    days = (w - ref_days[0][0]) % 7 if after else (ref_days[0][0] - w) % 7
+    day = 24 * 60
+    mine = claim.clocks[0].minutes if claim.clocks else None
+    theirs = ref_times[0].minutes if ref_times else None
+    late, early = (mine, theirs) if after else (theirs, mine)  # the later end's time, the earlier end's
+    lo = days * day + (late if late is not None else 0) - (early if early is not None else day)
+    hi = days * day + (late if late is not None else day) - (early if early is not None else 0)
+    if lo < 0:
+        return None
+    if band.high is not None and lo * 60.0 > band.high + 1e-9:
+        return lo * 60.0, s0, e0
+    if band.low is not None and hi * 60.0 < band.low - 1e-9:
+        return hi * 60.0, s0, e0
     return None
 
 
@@ -786,6 +842,9 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
             w, _, s0, e0 = claim.weekdays[0]
             days = (w - ref_day) % 7
             out.append((days * 86400.0, False, s0, e0, False))
+    linked = _linked_gap(form, claim)
+    if linked is not None:  # a weekday (and time) of the very event the rule counts from, of the claim's thing
+        out.append((linked[0], False, linked[1], linked[2], True))
     if band.reference and band.reference_side == "before" and band.low is not None:
         m = re.search(r"\b(?:until|till|right up to|up to)\s+(?:the\s+)?(.{0,40})", claim.text, re.I)
         if m and _stem_hits(set(band.reference), set(light_keys(m.group(1)))):
