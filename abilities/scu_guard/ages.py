@@ -18,8 +18,8 @@ from abilities.scu_guard import measure
 _NAME = r"(?<![\w-])(?P<name>[A-Z][a-z'\-]+(?:\s+[A-Z][a-z'\-]+)?)"
 _YEARS = r"(?:\s*(?:years?\s+old|years?|yrs?|y/o))?"
 _AGE_RES = (
-    # "Amy is 12;", "Zoe is 19.", "Ellie Moss, age 14;", "Jo Kemp, aged 15,"
-    re.compile(rf"{_NAME}(?:\s+(?:is|was)\s+(?:aged\s+)?|,\s*aged?\s+)(?P<n>\d{{1,3}}){_YEARS}(?=\s*(?:[;,.)]|$))"),
+    # "Amy is 12;", "Zoe is 19.", "Ellie Moss, age 14;", "Jo Kemp, aged 15,", "Cody Marsh - age 14 -"
+    re.compile(rf"{_NAME}(?:\s+(?:is|was)\s+(?:aged\s+)?|\s*[,\u2013\u2014-]\s*aged?\s+)(?P<n>\d{{1,3}}){_YEARS}(?=\s*(?:[;,.)\u2013\u2014-]|$))"),
     # "Liam (15)", "Maisie Clarke (child, age 6)", "Tom Clarke (brother, age 14)"
     re.compile(rf"{_NAME}\s*\((?:[^()]*?\baged?\s+)?(?P<n>\d{{1,3}}){_YEARS}\s*(?:[,;][^()]*)?\)"),
 )
