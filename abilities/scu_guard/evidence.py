@@ -21,7 +21,17 @@ from functools import lru_cache
 from abilities.scu_guard import ages, measure
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Form
-from abilities.scu_guard.judge import ALONE_RE, COMPANY_VERBS, LIGHT_VERBS, Claim, Clause, _clause_at, _in_band, _names, sentence_span
+from abilities.scu_guard.judge import (
+    ALONE_RE,
+    COMPANY_VERBS,
+    LIGHT_VERBS,
+    Claim,
+    Clause,
+    _clause_at,
+    _in_band,
+    _names,
+    sentence_span,
+)
 from abilities.scu_guard.nlp import key, light_keys, parse, word_key
 
 # words that make a rule's amount conditional or partial: what the rule bounds then depends on a part of

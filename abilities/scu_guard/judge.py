@@ -756,6 +756,11 @@ def _topic_clock(form: Form, claim: Claim) -> int | None:
     return None
 
 
+# words that make a claim's date the next time of an event a cited entry says was last done: "next test in
+# October", "due on 3 May", "gave whole blood again on 20 April"
+_NEXT_TIME_RE = re.compile(r"\b(?:next|due|booked|scheduled|planned|programmed|again)\b", re.I)
+
+
 def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int, bool]]:
     """(gap in seconds, is business days, start, end, firm): between two times or dates the claim gives,
     or between a claim date and the chunk-dated event the rule counts from. ``firm``: both ends are the
@@ -775,8 +780,7 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
         if register is not None:  # a log of the event: each claim date counts from the latest before it
             days, s0, e0 = register
             firm = done is not None and done[1] and len(claim.dates) == 1 and _overlap(
-                form, _clause_at(claim.clauses, s0)) > 0 and bool(re.search(
-                    r"\b(?:next|due|booked|scheduled|planned|programmed)\b", claim.text, re.I))
+                form, _clause_at(claim.clauses, s0)) > 0 and bool(_NEXT_TIME_RE.search(claim.text))
             if days > 0:
                 out.append((days * 86400.0, False, s0, e0, firm))
         elif done is not None and claim.dates:
@@ -787,7 +791,7 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
                 first = dt.date.fromordinal(first).replace(year=dt.date.fromordinal(last).year).toordinal()
             if first > last:  # firm only for the next time of the very event, said in the claim's own words
                 firm = firm and len(claim.dates) == 1 and _overlap(form, _clause_at(claim.clauses, d.start)) > 0 \
-                    and bool(re.search(r"\b(?:next|due|booked|scheduled|planned|programmed)\b", claim.text, re.I))
+                    and bool(_NEXT_TIME_RE.search(claim.text))
                 out.append(((first - last) * 86400.0, False, d.start, d.end, firm))
         return out + _repeat_gaps(form, claim)
     if len(claim.clocks) >= 2:
