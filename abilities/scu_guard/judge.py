@@ -301,6 +301,22 @@ def _list_sentences(text: str) -> list[str]:
     return out
 
 
+_ENTRY_SPLIT_RE = re.compile(r"(?<=[.;])\s+")
+
+
+def _coded_entry(sent: str, codes: set[str]) -> str | None:
+    """The one entry of a record sentence that names a code the claim uses, where each entry (cut at "." or
+    ";") names a thing of its own: "Logger downloads: box B-12 - min 3.1 °C, max 7.4 °C. Box B-16 - min 1.6
+    °C, ..." gives box B-12 its own readings, not the next box's. None when no code or several entries name it."""
+    if not codes:
+        return None
+    parts = [p for p in _ENTRY_SPLIT_RE.split(sent) if p.strip()]
+    mine = [p for p in parts if codes & _names(p)]
+    if len(parts) < 2 or len(mine) != 1 or not all(_names(p) for p in parts):
+        return None
+    return mine[0]
+
+
 def entry_facts(claim: str, chunk_texts: Sequence[str]) -> list[tuple[str, str, bool]]:
     """(name, chunk sentence or list entry, is an entry): an entry when the sentence lists several named
     things, each with its own facts, and only this entry names the claim's name (a date names no entry)."""
@@ -314,6 +330,10 @@ def entry_facts(claim: str, chunk_texts: Sequence[str]) -> list[tuple[str, str, 
                 continue  # "Box B-16 - min 1.6 °C" speaks of another box than the claim's "Box B-12"
             found = names & there
             found = {n for n in found if not any(n != m and n in m for m in found)}  # "mill" in "mill bridge"
+            own = _coded_entry(sent, {n for n in found if re.search(r"\d", n) and not _CALENDAR_RE.search(n)})
+            if own is not None:  # "box B-12 - ... max 7.4 °C. Box B-14 - ...": the entry of the claim's code
+                facts.extend((n, own, True) for n in sorted(found) if n in _names(own))
+                continue
             for n in sorted(found):
                 parts = [p for p in sent.split(";") if p.strip()]
                 mine = [p for p in parts if n in _names(p)]
