@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from abilities.scu_guard import ages, events, measure, names, places, recurrence, roles
+from abilities.scu_guard import ages, events, kept_logs, measure, names, places, recurrence, roles
 from abilities.scu_guard.conditions import condition_keys
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Band, Form, keys
@@ -813,6 +813,9 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
                 firm = firm and len(claim.dates) == 1 and _overlap(form, _clause_at(claim.clauses, d.start)) > 0 \
                     and bool(_NEXT_TIME_RE.search(claim.text))
                 out.append(((first - last) * 86400.0, False, d.start, d.end, firm))
+        lapse = kept_logs.log_lapse(form, claim.text, claim.chunk_texts, _entities)
+        if lapse is not None:  # "inspected within the required interval" against the cited log's own gap
+            out.append((lapse[0], False, lapse[1], lapse[2], True))
         return out + _repeat_gaps(form, claim)
     if len(claim.clocks) >= 2:
         a, b = claim.clocks[0], claim.clocks[1]
