@@ -330,8 +330,9 @@ def entry_facts(claim: str, chunk_texts: Sequence[str]) -> list[tuple[str, str, 
                 continue  # "Box B-16 - min 1.6 °C" speaks of another box than the claim's "Box B-12"
             found = names & there
             found = {n for n in found if not any(n != m and n in m for m in found)}  # "mill" in "mill bridge"
+            # "box B-12 - ... max 7.4 °C. Box B-14 - ...", read as one sentence: the entry of the claim's code
             own = _coded_entry(sent, {n for n in found if re.search(r"\d", n) and not _CALENDAR_RE.search(n)})
-            if own is not None:  # "box B-12 - ... max 7.4 °C. Box B-14 - ...": the entry of the claim's code
+            if own is not None:
                 facts.extend((n, own, True) for n in sorted(found) if n in _names(own))
                 continue
             for n in sorted(found):
