@@ -655,6 +655,44 @@ def _linked_gap(form: Form, claim: Claim) -> tuple[float, int, int] | None:
     return None
 
 
+def _lead_gap(form: Form, claim: Claim) -> tuple[float, int, int] | None:
+    """(seconds, start, end): the lead a rule demands before an event ("The regulator must be notified at
+    least 14 days before licensed work begins"), when the claim dates that later event in a clause that names
+    it ("Licensed removal began on 9 March") and one cited entry dates the rule's own earlier action, sharing
+    two of its words, or one and a name the claim uses ("Notification to the regulator was sent on 2
+    March"), and never the later event's. Only a lead shorter than the rule's, counted forward; None else."""
+    band = form.quantity
+    if band is None or band.reference_side != "before" or band.low is None or band.high is not None \
+            or band.period or len(claim.dates) != 1:
+        return None
+    ref = set(band.reference) - GENERIC
+    d = claim.dates[0]
+    if not ref or d.first != d.last or not _stem_hits(ref, _clause_at(claim.clauses, d.start).keys):
+        return None
+    own = _topic(form) - ref - GENERIC - LIGHT_VERBS
+    names = _entities(claim.text)
+    found = []
+    for text in claim.chunk_texts:
+        for sent in _list_sentences(text):
+            for part in sent.split(";"):
+                ks = set(light_keys(part))
+                hits = _stem_hits(own, ks)
+                if _stem_hits(ref, ks) or not (hits >= 2 or hits and names & _entities(part)):
+                    continue
+                ds = [x for x in measure.find_dates(part) if x.first == x.last]
+                if len(ds) == 1:
+                    found.append(ds[0])
+    if len(found) != 1:
+        return None
+    done, mine = found[0].first, d.first
+    if d.year_known and not found[0].year_known:  # a log's "2 March" in the claim's year, and the other way
+        done = _with_year(done, dt.date.fromordinal(mine).year)
+    elif found[0].year_known and not d.year_known:
+        mine = _with_year(mine, dt.date.fromordinal(done).year)
+    lead = (mine - done) * 86400.0
+    return (lead, d.start, d.end) if 0 <= lead < band.low - 1e-9 else None
+
+
 def _topic_sentences(form: Form, claim: Claim) -> Iterator[str]:
     """Sentences of the cited chunks about the rule's own event: sharing two of its words, or one of
     them and a name the claim uses."""
@@ -870,6 +908,9 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
             w, _, s0, e0 = claim.weekdays[0]
             days = (w - ref_day) % 7
             out.append((days * 86400.0, False, s0, e0, False))
+    lead = _lead_gap(form, claim)
+    if lead is not None:  # "notified ... 2 March" (chunk) .. "removal began on 9 March" (claim)
+        out.append((lead[0], False, lead[1], lead[2], True))
     linked = _linked_gap(form, claim)
     if linked is not None:  # a weekday (and time) of the very event the rule counts from, of the claim's thing
         out.append((linked[0], False, linked[1], linked[2], True))
@@ -1306,6 +1347,9 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 claim.text, s, e, recurrence.register_days(set(f.action) - GENERIC - LIGHT_VERBS,
                                                            (set(f.subject) | set(f.object)) - GENERIC,
                                                            claim.chunk_texts))  # "They were changed on ..."
+            # "Licensed removal began on 9 March": a firm lead speaks of the rule through the later event it names
+            spoken = spoken or firm and band.reference_side == "before" and _stem_hits(
+                set(band.reference) - GENERIC, _clause_at(claim.clauses, s).keys) >= 2
             if not spoken and not _distinctive(f, forms):
                 continue  # the claim's own words, not facts borrowed from a chunk, must speak of the rule
             if not _same_scale(gap, band):
