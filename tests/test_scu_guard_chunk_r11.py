@@ -27,6 +27,13 @@ def test_weekday_and_time_of_a_last_dose_against_a_minimum() -> None:
     assert verdict(GOATS, "Goat 41 was milked at 16:00 on Saturday.", rec) == OK
 
 
+def test_a_code_both_name_ties_a_time_on_the_same_day() -> None:
+    rule = ["Staff must not enter a fumigated room for 24 hours after fumigation."]
+    log = {"c1": "Room 5 was fumigated at 09:00 on Friday."}
+    assert verdict(rule, "Staff entered room 5 at 18:00 on Friday.", log) == REJECT
+    assert verdict(rule, "Staff entered room 5 at 10:00 on Saturday.", log) == OK
+
+
 def test_the_weekday_of_another_thing_gives_no_firm_gap() -> None:
     log = {"c1": "Vat log: vat 12 was drained on Tuesday at 10:00."}
     assert verdict(VATS, "Vat 9 was rinsed on Thursday.", log) != REJECT
@@ -91,3 +98,12 @@ def test_a_claim_that_admits_a_lapse_does_not_vouch_for_the_log() -> None:
     log = ["Fire door FD-12 check log: 1 June, 8 June, 19 June, 25 June."]
     claim = "Fire door FD-12 has not been checked within the required interval."
     assert kept_logs.log_lapse(form, claim, log, _entities) is None
+
+
+NOTICE = ["Neighbours must be notified at least 10 days before blasting begins."]
+
+
+def test_a_lead_before_the_event_the_claim_dates() -> None:
+    notice = {"c1": "Notice to the neighbours was posted on 3 June."}
+    assert verdict(NOTICE, "Blasting at the hill quarry began on 8 June.", notice) == REJECT
+    assert verdict(NOTICE, "Blasting at the hill quarry began on 20 June.", notice) == OK
