@@ -660,7 +660,8 @@ def _lead_gap(form: Form, claim: Claim) -> tuple[float, int, int] | None:
     least 14 days before licensed work begins"), when the claim dates that later event in a clause that names
     it ("Licensed removal began on 9 March") and one cited entry dates the rule's own earlier action, sharing
     two of its words, or one and a name the claim uses ("Notification to the regulator was sent on 2
-    March"), and never the later event's. Only a lead shorter than the rule's, counted forward; None else."""
+    March"), and never the later event's. Only a lead shorter than the rule's at any hour of the two days
+    (9 March to 10 March is under 48 hours), counted forward; None else."""
     band = form.quantity
     if band is None or band.reference_side != "before" or band.low is None or band.high is not None \
             or band.period or len(claim.dates) != 1:
@@ -690,7 +691,8 @@ def _lead_gap(form: Form, claim: Claim) -> tuple[float, int, int] | None:
     elif found[0].year_known and not d.year_known:
         mine = _with_year(mine, dt.date.fromordinal(done).year)
     lead = (mine - done) * 86400.0
-    return (lead, d.start, d.end) if 0 <= lead < band.low - 1e-9 else None
+    # two days with no hours: the lead is under a day more than their distance, whatever the hours
+    return (lead, d.start, d.end) if 0 <= lead and lead + 86400.0 <= band.low + 1e-9 else None
 
 
 def _topic_sentences(form: Form, claim: Claim) -> Iterator[str]:
