@@ -107,3 +107,12 @@ def test_a_lead_before_the_event_the_claim_dates() -> None:
     notice = {"c1": "Notice to the neighbours was posted on 3 June."}
     assert verdict(NOTICE, "Blasting at the hill quarry began on 8 June.", notice) == REJECT
     assert verdict(NOTICE, "Blasting at the hill quarry began on 20 June.", notice) == OK
+
+
+HUMIDITY = ["Store-room relative humidity must be kept between 40% and 60%."]
+
+
+def test_a_logs_reading_for_a_day_the_claim_does_not_name_is_not_the_claims() -> None:
+    log = {"c1": "Store room 3 hygrometer, week 12: Mon 45%, Tue 52%, Wed 58%, Thu 66%, Fri 49%."}
+    claim = "Store room 3 humidity on the Monday and Tuesday of week 12 was within its band."
+    assert verdict(HUMIDITY, claim, log) == OK

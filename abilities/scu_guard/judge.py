@@ -413,6 +413,27 @@ def _clause_at(clauses: list[Clause], pos: int) -> Clause:
     return min(clauses, key=lambda c: min(abs(c.start - pos), abs(c.end - pos)))
 
 
+# a weekday label right before a log's reading ("Mon 42%", "Thu: 58 %")
+_DAY_LABEL_RE = re.compile(r"\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s*:?\s*$", re.I)
+_DAY_INDEX = {d[:3]: i for d, i in measure.WEEKDAYS.items()}
+
+
+def _days_read(sent: str, claim: str) -> list[measure.Amount]:
+    """The amounts of a cited sentence, without the readings a log labels with a weekday the claim does not
+    name when the claim names its days ("Humidity on the Monday and Wednesday of week 44 was within the band"
+    against "week 44: Mon 42%, Tue 47%, Wed 53%, Thu 58%": Thursday's 58 % is not the claim's)."""
+    amounts = measure.find_amounts(sent)
+    days = {w for w, _, _, _ in measure.find_weekdays(claim)}
+    if not days:
+        return amounts
+    out = []
+    for a in amounts:
+        m = _DAY_LABEL_RE.search(sent[max(0, a.start - 12) : a.start])
+        if m is None or _DAY_INDEX[m.group(1).lower()] in days:
+            out.append(a)
+    return out
+
+
 def read_claim(claim: str, chunk_texts: Sequence[str] = ()) -> Claim:
     clauses = read_clauses(claim) or [Clause(0, len(claim), claim, set(), set(), False, False, False, set(), [],
                                              0, 0)]
@@ -424,7 +445,7 @@ def read_claim(claim: str, chunk_texts: Sequence[str] = ()) -> Claim:
         cl = _clause_at(clauses, max(pos, 0))
         if _says_what_it_is(name, sent):
             cl.facts |= set(light_keys(sent)) - {name}
-        for a in measure.find_amounts(sent):
+        for a in _days_read(sent, claim):
             am = measure.Amount(a.lo, a.hi, a.dim, a.direction, a.period, cl.start, cl.end, a.text, a.business)
             chunk_amounts.append((am, cl))
             if entry:
