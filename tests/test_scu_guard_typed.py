@@ -203,16 +203,17 @@ GUESSED = frozenset({
 def test_a_gap_to_a_chunk_time_is_a_guess_the_pair_model_decides() -> None:
     """The claim's time against a time a cited chunk gives: the reading ties the two events together by
     their words only, so it rests on a guess: suspected without an arbiter, a contradiction when the
-    arbiter agrees, and never a contradiction when the gap keeps the rule."""
+    arbiter agrees, and never a contradiction when the gap keeps the rule. (A code both name, "room 5",
+    ties them by name: that firm reading is tested in ``test_scu_guard_chunk_r11.py``.)"""
     constraints = ["Staff must not enter a fumigated room for 24 hours after fumigation."]
     forms = forms_for(constraints)[0]
-    chunks = ("Room 5 was fumigated at 09:00 on Friday.",)
-    claim = "Staff entered room 5 at 18:00 on Friday."
+    chunks = ("The store room was fumigated at 09:00 on Friday.",)
+    claim = "Staff entered the store room at 18:00 on Friday."
     found, suspected = detect(claim, constraints, forms, chunks, None)
     assert found == [] and [f.sure for f in suspected] == [False]
     found, suspected = detect(claim, constraints, forms, chunks, lambda *_: True)
     assert [f.constraint for f in found] == constraints and suspected == []
-    assert verdict(constraints, "Staff entered room 5 at 10:00 on Saturday.", {"k1": chunks[0]})[0] != "REJECT"
+    assert verdict(constraints, "Staff entered the store room at 10:00 on Saturday.", {"k1": chunks[0]})[0] != "REJECT"
 
 
 def test_a_doer_known_only_by_name_is_reviewed_whatever_the_model_says() -> None:

@@ -18,10 +18,20 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from abilities.scu_guard import measure
+from abilities.scu_guard import ages, measure
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Form
-from abilities.scu_guard.judge import LIGHT_VERBS, Claim, Clause, _clause_at, _in_band, _names, sentence_span
+from abilities.scu_guard.judge import (
+    ALONE_RE,
+    COMPANY_VERBS,
+    LIGHT_VERBS,
+    Claim,
+    Clause,
+    _clause_at,
+    _in_band,
+    _names,
+    sentence_span,
+)
 from abilities.scu_guard.nlp import key, light_keys, parse, word_key
 
 # words that make a rule's amount conditional or partial: what the rule bounds then depends on a part of
@@ -174,8 +184,13 @@ def _named_chunk_trigger(form: Form, claim: Claim, clause: Clause | None) -> boo
         return False
     consequence = (set(form.object) | set(form.action)) - GENERIC - LIGHT_VERBS
     said = consequence & (clause.keys | clause.facts | clause.verbs)
-    if not (consequence & clause.denied or (clause.negated or clause.optional) and said):
+    # a duty of company ("must be supervised one-to-one") denied by being alone ("shot on his own")
+    alone = bool(consequence & COMPANY_VERBS) and bool(ALONE_RE.search(clause.text))
+    if not (consequence & clause.denied or (clause.negated or clause.optional) and said or alone):
         return False
+    if band.dimension == "age" and ages.claim_ages(claim.text, claim.chunk_texts) and any(
+            _in_band(a.lo, a.hi, band) for _, a in ages.claim_ages(claim.text, claim.chunk_texts)):
+        return True  # "Junior list: Liam (15)" for "Liam shot on lane 4 on his own"
     names = {n for n in _names(claim.text) if not set(n.split()) & (set(measure.MONTHS) | set(measure.WEEKDAYS))}
     for text in claim.chunk_texts:
         for sent in re.split(r"(?<=[.;])\s+", text):

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from abilities.scu_guard import events, measure, names, places, recurrence, reldates, roles, windows
+from abilities.scu_guard import ages, events, kept_logs, measure, recurrence, reldates, windows
 from abilities.scu_guard.conditions import condition_keys
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Band, Form, keys
@@ -308,6 +308,22 @@ def _list_sentences(text: str) -> list[str]:
     return out
 
 
+_ENTRY_SPLIT_RE = re.compile(r"(?<=[.;])\s+")
+
+
+def _coded_entry(sent: str, codes: set[str]) -> str | None:
+    """The one entry of a record sentence that names a code the claim uses, where each entry (cut at "." or
+    ";") names a thing of its own: "Logger downloads: box B-12 - min 3.1 °C, max 7.4 °C. Box B-16 - min 1.6
+    °C, ..." gives box B-12 its own readings, not the next box's. None when no code or several entries name it."""
+    if not codes:
+        return None
+    parts = [p for p in _ENTRY_SPLIT_RE.split(sent) if p.strip()]
+    mine = [p for p in parts if codes & _names(p)]
+    if len(parts) < 2 or len(mine) != 1 or not all(_names(p) for p in parts):
+        return None
+    return mine[0]
+
+
 def entry_facts(claim: str, chunk_texts: Sequence[str]) -> list[tuple[str, str, bool]]:
     """(name, chunk sentence or list entry, is an entry): an entry when the sentence lists several named
     things, each with its own facts, and only this entry names the claim's name (a date names no entry)."""
@@ -321,6 +337,11 @@ def entry_facts(claim: str, chunk_texts: Sequence[str]) -> list[tuple[str, str, 
                 continue  # "Box B-16 - min 1.6 °C" speaks of another box than the claim's "Box B-12"
             found = names & there
             found = {n for n in found if not any(n != m and n in m for m in found)}  # "mill" in "mill bridge"
+            # "box B-12 - ... max 7.4 °C. Box B-14 - ...", read as one sentence: the entry of the claim's code
+            own = _coded_entry(sent, {n for n in found if re.search(r"\d", n) and not _CALENDAR_RE.search(n)})
+            if own is not None:
+                facts.extend((n, own, True) for n in sorted(found) if n in _names(own))
+                continue
             for n in sorted(found):
                 parts = [p for p in sent.split(";") if p.strip()]
                 mine = [p for p in parts if n in _names(p)]
@@ -399,6 +420,27 @@ def _clause_at(clauses: list[Clause], pos: int) -> Clause:
     return min(clauses, key=lambda c: min(abs(c.start - pos), abs(c.end - pos)))
 
 
+# a weekday label right before a log's reading ("Mon 42%", "Thu: 58 %")
+_DAY_LABEL_RE = re.compile(r"\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s*:?\s*$", re.I)
+_DAY_INDEX = {d[:3]: i for d, i in measure.WEEKDAYS.items()}
+
+
+def _days_read(sent: str, claim: str) -> list[measure.Amount]:
+    """The amounts of a cited sentence, without the readings a log labels with a weekday the claim does not
+    name when the claim names its days ("Humidity on the Monday and Wednesday of week 44 was within the band"
+    against "week 44: Mon 42%, Tue 47%, Wed 53%, Thu 58%": Thursday's 58 % is not the claim's)."""
+    amounts = measure.find_amounts(sent)
+    days = {w for w, _, _, _ in measure.find_weekdays(claim)}
+    if not days:
+        return amounts
+    out = []
+    for a in amounts:
+        m = _DAY_LABEL_RE.search(sent[max(0, a.start - 12) : a.start])
+        if m is None or _DAY_INDEX[m.group(1).lower()] in days:
+            out.append(a)
+    return out
+
+
 def read_claim(claim: str, chunk_texts: Sequence[str] = ()) -> Claim:
     clauses = read_clauses(claim) or [Clause(0, len(claim), claim, set(), set(), False, False, False, set(), [],
                                              0, 0)]
@@ -410,11 +452,16 @@ def read_claim(claim: str, chunk_texts: Sequence[str] = ()) -> Claim:
         cl = _clause_at(clauses, max(pos, 0))
         if _says_what_it_is(name, sent):
             cl.facts |= set(light_keys(sent)) - {name}
-        for a in measure.find_amounts(sent):
+        for a in _days_read(sent, claim):
             am = measure.Amount(a.lo, a.hi, a.dim, a.direction, a.period, cl.start, cl.end, a.text, a.business)
             chunk_amounts.append((am, cl))
             if entry:
                 entries.add(id(am))
+    for name, a in ages.claim_ages(claim, chunk_texts):  # "Rider list: Amy is 12" for "Amy jumped ..."
+        cl = _clause_at(clauses, max(claim.find(name), 0))
+        am = measure.Amount(a.lo, a.hi, a.dim, a.direction, a.period, cl.start, cl.end, a.text)
+        chunk_amounts.append((am, cl))
+        entries.add(id(am))
     for a, cl in list(amounts):
         if re.search(r"\b(?:another|an additional|a further|additional|further|more|extra)\s*$",
                      claim[max(0, a.start - 16) : a.start], re.I):
@@ -587,6 +634,97 @@ def _reference_weekday(form: Form, claim: Claim) -> int | None:
     return None
 
 
+def _linked_reference(form: Form, claim: Claim) -> str | None:
+    """The one cited sentence or list entry that names both the event the rule counts from and a thing the
+    claim names ("Tank 4 was emptied on Monday at 08:00" for "cleaned within 24 hours of emptying" and "Tank 4
+    was cleaned on Wednesday"): its day and time are that very event's, of that very thing. None when no
+    entry, or more than one, says so."""
+    ref = set(form.quantity.reference) - GENERIC if form.quantity else set()
+    names = _entities(claim.text)
+    if not ref or not names:
+        return None
+    found = [part for text in claim.chunk_texts for sent in _list_sentences(text) for part in sent.split(";")
+             if names & _entities(part) and _stem_hits(ref, set(light_keys(part)))]
+    return found[0] if len(found) == 1 else None
+
+
+def _linked_gap(form: Form, claim: Claim) -> tuple[float, int, int] | None:
+    """(seconds, start, end): the time from the rule's reference event, dated by weekday (and time) in the
+    one cited entry of the thing the claim names (``_linked_reference``), to the claim's event on a weekday
+    of its own, when that time is outside the rule's band however the unnamed hours fall. The claim's
+    weekday is the first one on the rule's side of the chunk's ("Monday" .. "Wednesday" is two days
+    later); a time of day narrows each end. None when the claim dates its event otherwise (a date, two
+    weekdays, two times), or speaks of the reference event itself where its weekday stands."""
+    band = form.quantity
+    sent = _linked_reference(form, claim) if band is not None else None
+    if sent is None or claim.dates or len(claim.weekdays) != 1 or len(claim.clocks) > 1:
+        return None
+    ref_days = measure.find_weekdays(sent)
+    ref_times = measure.find_clock_times(sent)
+    if len(ref_days) != 1 or len(ref_times) > 1:
+        return None
+    w, _, s0, e0 = claim.weekdays[0]
+    ref = set(band.reference) - GENERIC
+    clause = _clause_at(claim.clauses, s0).keys
+    if _stem_hits(ref, clause) or not _stem_hits(_topic(form) - ref - GENERIC - LIGHT_VERBS, clause):
+        return None  # the claim's weekday is of the reference event, or of an event the rule does not name
+    after = band.reference_side != "before"
+    days = (w - ref_days[0][0]) % 7 if after else (ref_days[0][0] - w) % 7
+    day = 24 * 60
+    mine = claim.clocks[0].minutes if claim.clocks else None
+    theirs = ref_times[0].minutes if ref_times else None
+    late, early = (mine, theirs) if after else (theirs, mine)  # the later end's time, the earlier end's
+    lo = days * day + (late if late is not None else 0) - (early if early is not None else day)
+    hi = days * day + (late if late is not None else day) - (early if early is not None else 0)
+    if lo < 0:
+        return None
+    if band.high is not None and lo * 60.0 > band.high + 1e-9:
+        return lo * 60.0, s0, e0
+    if band.low is not None and hi * 60.0 < band.low - 1e-9:
+        return hi * 60.0, s0, e0
+    return None
+
+
+def _lead_gap(form: Form, claim: Claim) -> tuple[float, int, int] | None:
+    """(seconds, start, end): the lead a rule demands before an event ("The regulator must be notified at
+    least 14 days before licensed work begins"), when the claim dates that later event in a clause that names
+    it ("Licensed removal began on 9 March") and one cited entry dates the rule's own earlier action, sharing
+    two of its words, or one and a name the claim uses ("Notification to the regulator was sent on 2
+    March"), and never the later event's. Only a lead shorter than the rule's at any hour of the two days
+    (9 March to 10 March is under 48 hours), counted forward; None else."""
+    band = form.quantity
+    if band is None or band.reference_side != "before" or band.low is None or band.high is not None \
+            or band.period or len(claim.dates) != 1:
+        return None
+    ref = set(band.reference) - GENERIC
+    d = claim.dates[0]
+    if not ref or d.first != d.last or not _stem_hits(ref, _clause_at(claim.clauses, d.start).keys):
+        return None
+    own = _topic(form) - ref - GENERIC - LIGHT_VERBS
+    names = _entities(claim.text)
+    found = []
+    for text in claim.chunk_texts:
+        for sent in _list_sentences(text):
+            for part in sent.split(";"):
+                ks = set(light_keys(part))
+                hits = _stem_hits(own, ks)
+                if _stem_hits(ref, ks) or not (hits >= 2 or hits and names & _entities(part)):
+                    continue
+                ds = [x for x in measure.find_dates(part) if x.first == x.last]
+                if len(ds) == 1:
+                    found.append(ds[0])
+    if len(found) != 1:
+        return None
+    done, mine = found[0].first, d.first
+    if d.year_known and not found[0].year_known:  # a log's "2 March" in the claim's year, and the other way
+        done = _with_year(done, dt.date.fromordinal(mine).year)
+    elif found[0].year_known and not d.year_known:
+        mine = _with_year(mine, dt.date.fromordinal(done).year)
+    lead = (mine - done) * 86400.0
+    # two days with no hours: the lead is under a day more than their distance, whatever the hours
+    return (lead, d.start, d.end) if 0 <= lead and lead + 86400.0 <= band.low + 1e-9 else None
+
+
 def _topic_sentences(form: Form, claim: Claim) -> Iterator[str]:
     """Sentences of the cited chunks about the rule's own event: sharing two of its words, or one of
     them and a name the claim uses."""
@@ -713,6 +851,11 @@ def _topic_clock(form: Form, claim: Claim) -> int | None:
     return None
 
 
+# words that make a claim's date the next time of an event a cited entry says was last done: "next test in
+# October", "due on 3 May", "gave whole blood again on 20 April"
+_NEXT_TIME_RE = re.compile(r"\b(?:next|due|booked|scheduled|planned|programmed|again)\b", re.I)
+
+
 def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int, bool]]:
     """(gap in seconds, is business days, start, end, firm): between two times or dates the claim gives,
     or between a claim date and the chunk-dated event the rule counts from. ``firm``: both ends are the
@@ -732,8 +875,7 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
         if register is not None:  # a log of the event: each claim date counts from the latest before it
             days, s0, e0 = register
             firm = done is not None and done[1] and len(claim.dates) == 1 and _overlap(
-                form, _clause_at(claim.clauses, s0)) > 0 and bool(re.search(
-                    r"\b(?:next|due|booked|scheduled|planned|programmed)\b", claim.text, re.I))
+                form, _clause_at(claim.clauses, s0)) > 0 and bool(_NEXT_TIME_RE.search(claim.text))
             if days > 0:
                 out.append((days * 86400.0, False, s0, e0, firm))
         elif done is not None and claim.dates:
@@ -744,8 +886,11 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
                 first = dt.date.fromordinal(first).replace(year=dt.date.fromordinal(last).year).toordinal()
             if first > last:  # firm only for the next time of the very event, said in the claim's own words
                 firm = firm and len(claim.dates) == 1 and _overlap(form, _clause_at(claim.clauses, d.start)) > 0 \
-                    and bool(re.search(r"\b(?:next|due|booked|scheduled|planned|programmed)\b", claim.text, re.I))
+                    and bool(_NEXT_TIME_RE.search(claim.text))
                 out.append(((first - last) * 86400.0, False, d.start, d.end, firm))
+        lapse = kept_logs.log_lapse(form, claim.text, claim.chunk_texts, _entities)
+        if lapse is not None:  # "inspected within the required interval" against the cited log's own gap
+            out.append((lapse[0], False, lapse[1], lapse[2], True))
         return out + _repeat_gaps(form, claim)
     if len(claim.clocks) >= 2:
         a, b = claim.clocks[0], claim.clocks[1]
@@ -799,6 +944,12 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
             w, _, s0, e0 = claim.weekdays[0]
             days = (w - ref_day) % 7
             out.append((days * 86400.0, False, s0, e0, False))
+    lead = _lead_gap(form, claim)
+    if lead is not None:  # "notified ... 2 March" (chunk) .. "removal began on 9 March" (claim)
+        out.append((lead[0], False, lead[1], lead[2], True))
+    linked = _linked_gap(form, claim)
+    if linked is not None:  # a weekday (and time) of the very event the rule counts from, of the claim's thing
+        out.append((linked[0], False, linked[1], linked[2], True))
     if band.reference and band.reference_side == "before" and band.low is not None:
         m = re.search(r"\b(?:until|till|right up to|up to)\s+(?:the\s+)?(.{0,40})", claim.text, re.I)
         if m and _stem_hits(set(band.reference), set(light_keys(m.group(1)))):
@@ -1234,6 +1385,9 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 claim.text, s, e, recurrence.register_days(set(f.action) - GENERIC - LIGHT_VERBS,
                                                            (set(f.subject) | set(f.object)) - GENERIC,
                                                            claim.chunk_texts))  # "They were changed on ..."
+            # "Licensed removal began on 9 March": a firm lead speaks of the rule through the later event it names
+            spoken = spoken or firm and band.reference_side == "before" and _stem_hits(
+                set(band.reference) - GENERIC, _clause_at(claim.clauses, s).keys) >= 2
             if not spoken and not _distinctive(f, forms):
                 continue  # the claim's own words, not facts borrowed from a chunk, must speak of the rule
             if not _same_scale(gap, band):

@@ -236,6 +236,7 @@ _ADVERB_COUNT_RE = re.compile(
 _TIMES_SPAN_RE = re.compile(
     rf"\b(?P<k>once|twice|thrice|(?:{_NUM}|{_WORDNUM})\s+times)\s+(?:a|an|per|each|every)\s+"
     rf"(?P<n>{_NUM}|{_WORDNUM})[- ](?P<unit>{_alt(_UNIT_KEYS)})\b", re.I)
+_INTERVAL_BEFORE_RE = re.compile(r"\bintervals?\s*[:=]?\s*(?:of\s+)?$", re.I)
 _BETWEEN_RE = re.compile(r"\b(?:between|apart|intervals?\s+of|cycles?\s+of|in between)\b", re.I)
 
 
@@ -420,7 +421,9 @@ def find_amounts(text: str) -> list[Amount]:
             continue
         is_time = UNIT_WORDS.get(u) in ("second", "minute", "hour", "day", "week", "month", "year",
                                         "fortnight") or u in BUSINESS_DAY
-        unit_amount(n, u, m.start(), m.end(), periodic_ctx and is_time)
+        # "sample interval 15 min": the time right after "interval" is the one between two occurrences
+        named_interval = bool(_INTERVAL_BEFORE_RE.search(text[max(0, m.start() - 16) : m.start()]))
+        unit_amount(n, u, m.start(), m.end(), (periodic_ctx or named_interval) and is_time)
     for m in _CURRENCY_PREFIX_RE.finditer(text):
         n = _number(m.group("num"))
         if n is not None:
