@@ -21,7 +21,18 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from abilities.scu_guard import ages, events, kept_logs, measure, names, places, recurrence, reldates, roles, windows
+from abilities.scu_guard import (
+    ages,
+    events,
+    kept_logs,
+    measure,
+    names,
+    places,
+    recurrence,
+    reldates,
+    roles,
+    windows,
+)
 from abilities.scu_guard.conditions import condition_keys
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Band, Form, keys
