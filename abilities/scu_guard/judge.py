@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from abilities.scu_guard import events, measure, names, places, recurrence, roles
+from abilities.scu_guard import categories, events, measure, names, places, recurrence, roles
 from abilities.scu_guard.conditions import condition_keys
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Band, Form, keys
@@ -1516,9 +1516,10 @@ def _flipped(form: Form, clause: Clause) -> bool:
     return any((ANTONYMS.get(w, set()) & present) and w not in present for w in words)
 
 
-def _matches(form: Form, clause: Clause) -> bool:
-    """Does the clause speak of the constraint's event (its action or thing, and enough of its words)?"""
-    words = clause.keys | clause.facts
+def _matches(form: Form, clause: Clause, kinds: set[str] | frozenset[str] = frozenset()) -> bool:
+    """Does the clause speak of the constraint's event (its action or thing, and enough of its words)?
+    ``kinds``: the rule's nouns the clause names by a kind of them ("a drake" for "ducks", ``categories``)."""
+    words = clause.keys | clause.facts | kinds
     subj = set(form.subject) - GENERIC
     obj = set(form.object) - GENERIC - subj  # what distinguishes the object from the subject
     act = set(form.action)
@@ -1540,6 +1541,22 @@ def _matches(form: Form, clause: Clause) -> bool:
     if clause.verbs - LIGHT_VERBS - PERMISSIVE:  # a rule without its own verb: the clause must not be
         return (bool(obj) and hit_obj == obj) and bool(hit_subj)  # about another action of the things
     return len(hit_obj) >= 2 or (bool(hit_obj) and bool(hit_subj)) or (not obj and len(hit_subj) >= 2)
+
+
+def _by_kind(form: Form, clause: Clause, claim: Claim) -> bool:
+    """Does the clause speak of a plain rule's event once the rule's things named by a kind of them count
+    ("the drakes" for "ducks")? A kind is weaker evidence than the rule's own word, so the rest must be whole:
+    no condition, exception or time in the rule, and every word of its subject and object named (the doer
+    too: "the keeper fed the goats" is not "Visitors must not feed the animals")."""
+    if _RULE_SCOPE_RE.search(form.text):
+        return False
+    kinds = categories.kind_keys(form.text, parse(claim.text), clause.start, clause.end,
+                                 clause.keys | clause.facts, clause.denied)
+    if not kinds or not _matches(form, clause, kinds):
+        return False
+    words = clause.keys | clause.facts | kinds
+    need = (set(form.subject) | set(form.object)) - GENERIC
+    return _stem_hits(need, words) == len(need)
 
 
 def _names_duty(form: Form, clause: Clause) -> bool:
@@ -1663,8 +1680,11 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 out.append(_finding(f, claim, c.start, c.end, "require", f"the claim drops what {f.text!r} requires",
                                     firm=_firm_duty_drop(f, claim, c)))
                 break
+            by_kind = False  # the rule's thing named only by a kind of it: never a guess both readings share
             if not _matches(f, c):
-                continue
+                if not _by_kind(f, c, claim):
+                    continue
+                by_kind = True
             if f.quantity is not None:  # a bound: only "optional" or "does not require" speak to it here
                 requires = bool(re.search(r"\b(?:require[sd]?|needs?)\b", f.text, re.I))
                 if (f.modality in ("must", "must_not") and optional and not c.negated) or (
@@ -1679,7 +1699,8 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 doc = parse(claim.text)
                 out.append(_finding(f, claim, c.start, c.end, "forbid", f"the claim does what {f.text!r} forbids",
                                     firm=_permits_forbidden(f, c, doc) or events.does_forbidden(f, doc, c.start,
-                                                                                                 c.end)))
+                                                                                                 c.end),
+                                    basis="kind" if by_kind else ""))
             elif f.modality == "must":
                 if set(f.action) & NEGATING:
                     continue  # "X rejects null keys": a denial stated as a duty; the lexicon reads it
