@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from abilities.scu_guard import wordnet
-from abilities.scu_guard.forms import GENERIC
+from abilities.scu_guard.lexicon import GENERIC
 from abilities.scu_guard.nlp import key, parse
 
 

@@ -136,11 +136,17 @@ def _named_as_rule(ev: RuleEvent, t: Any) -> bool:
     names it with none but a proper name (a noun or an adjective before it may make it another thing: "a toy
     duck", "a chocolate rabbit")."""
     if key(t) != ev.thing:
-        phrase = categories.phrase_of(ev.text, ev.thing)
-        return not ev.mods and phrase is not None and categories.is_kind(t, phrase) and all(
-            c.pos_ == "PROPN" for c in t.children if c.dep_ in ("compound", "amod")) and not any(
-            c.dep_ == "neg" or c.lower_ in ("no", "non") for c in t.children)
+        return _kind_of_thing(ev, t) and not any(c.dep_ == "neg" or c.lower_ in ("no", "non") for c in t.children)
     return _noun_mods(t) == ev.mods and not any(c.dep_ in ("neg",) or c.lower_ in ("no", "non") for c in t.children)
+
+
+def _kind_of_thing(ev: RuleEvent, t: Any) -> bool:
+    """Is the claim's noun a kind of the rule's thing by WordNet (``categories``), where the rule's thing has no
+    modifiers and the claim names it with none but a proper name (a noun or an adjective before it may make
+    it another thing: "a toy duck", "a chocolate rabbit")?"""
+    phrase = categories.phrase_of(ev.text, ev.thing)
+    return not ev.mods and phrase is not None and categories.is_kind(t, phrase) and all(
+        c.pos_ == "PROPN" for c in t.children if c.dep_ in ("compound", "amod"))
 
 
 def _in_place(ev: RuleEvent, w: Any) -> bool:
@@ -232,7 +238,11 @@ def drops_required(form: Form, doc: Any, start: int, end: int) -> bool:
                 any(c.dep_ == "mark" for c in w.children):
             continue
         t = _thing_of(w, ev.passive)
-        if t is None or key(t) != ev.thing or not _in_place(ev, w) or not _doer_as_rule(ev, w):
+        if t is None or not _in_place(ev, w) or not _doer_as_rule(ev, w):
+            continue
+        if key(t) != ev.thing:  # a kind of the rule's thing ("never wore a bracer" for "an arm guard") counts denied
+            if _negated_verb(w) and _kind_of_thing(ev, t):
+                return True
             continue
         if _negated_verb(w) and _noun_mods(t) == ev.mods and not any(c.lower_ in ("no", "non") for c in t.children):
             return True

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from abilities.scu_guard import categories, events, measure, names, places, recurrence, roles
+from abilities.scu_guard import categories, events, measure, names, places, recurrence, roles, wordnet
 from abilities.scu_guard.conditions import condition_keys
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Band, Form, keys
@@ -2651,6 +2651,8 @@ def check_allow_list(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             if not name or any(len(n) >= 3 and len(r) >= 3 and (r.startswith(n) or n.startswith(r))
                                for n in name for m in f.members for r in m):
                 continue  # "the unit": no name of its own; "the vet's" may be the "veterinarian's"
+            if _member_by_kind(f, t):
+                continue  # "a Pyrex bottle" for "glass bottles": its word names a kind of a member
             c = _clause_at(claim.clauses, t.idx)
             if c.negated or c.negverb:
                 continue
@@ -2662,6 +2664,17 @@ def check_allow_list(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                                     f"{phrase!r} is outside the list of {f.text!r}"))
                 break
     return out
+
+
+def _member_by_kind(form: Form, t: Any) -> bool:
+    """Does a word before the claim's noun of the list's kind name a kind of one of the members by WordNet
+    ("a Pyrex bottle" for "only in glass bottles": Pyrex is a glass)? Then the thing may be a member; the
+    list says nothing against it. A member word WordNet does not know, or a rarer sense, decides nothing."""
+    words = [w for w in t.lefts if w.dep_ in ("compound", "amod", "nmod") and w.pos_ in ("NOUN", "PROPN", "ADJ")]
+    members = [" ".join(m) for m in form.members if len(m) == 1]
+    phrases = {k: p for k, p in categories.rule_nouns(form.text)}
+    return any(categories.is_kind(w, phrases.get(m, m)) or wordnet.is_a(w.lower_, phrases.get(m, m))
+               for w in words for m in members)
 
 
 def _owner(claim: Claim, t: Any) -> Clause | None:
@@ -2796,6 +2809,13 @@ def check_places(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             if p.dep_ != "prep" or p.lower_ not in places.PLACE_PREPS:
                 continue
             thing = places.thing_in(p, f.place_thing)
+            by_kind = False
+            if thing is None and not qualifiers:  # a kind of the rule's thing ("pizza" for "food"), unnarrowed
+                thing = places.thing_in(p, f.place_thing, categories.phrase_of(f.text, f.place_thing))
+                # a noun or adjective before it may make it another thing ("a toy duck"); a name does not
+                by_kind = thing is not None
+                if by_kind and any(w.dep_ in ("compound", "amod") and w.pos_ != "PROPN" for w in thing.lefts):
+                    continue
             if thing is None:
                 continue
             own_words = {key(w) for w in thing.lefts if w.dep_ in ("compound", "nmod") and w.pos_ == "NOUN"}
@@ -2812,6 +2832,7 @@ def check_places(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             sure = not qualifiers or bool(_stem_hits(qualifiers, c.keys))
             phrase = doc[min(w.i for w in other.subtree): max(w.i for w in other.subtree) + 1].text
             out.append(_finding(f, claim, c.start, c.end, "allow_list",
-                                f"{phrase!r} is not where {f.text!r} allows", sure=sure, basis="place"))
+                                f"{phrase!r} is not where {f.text!r} allows", sure=sure,
+                                basis="place_kind" if by_kind else "place"))
             break
     return out
