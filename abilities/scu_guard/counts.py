@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from abilities.scu_guard import measure
+from abilities.scu_guard import categories, measure
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Form
 from abilities.scu_guard.judge import _clause_at, _finding, _outside, band_guessed, sentence_span
@@ -325,6 +325,18 @@ def _spread(doc: Any, clause_start: int, clause_end: int, core: _Core, counted: 
     return False
 
 
+def _kind_counted(doc: Any, c: Count, k: str, rule: str, noun: str) -> bool:
+    """Are the things counted under key ``k`` a kind of the rule's counted noun by WordNet ("four owls" for "no
+    more than six birds", ``categories``)? The noun must be the count's own, plain (no noun or adjective
+    before it that may make it another thing: "four toy owls")."""
+    phrase = categories.phrase_of(rule, noun)
+    if phrase is None or k == MEMBERS:
+        return False
+    toks = [t for t in doc if c.start <= t.idx < c.end and t.pos_ == "NOUN" and key(t) == k]
+    return any(categories.is_kind(t, phrase) and not any(
+        w.dep_ in ("compound", "amod") and w.pos_ != "PROPN" for w in t.lefts) for t in toks)
+
+
 def count_totals(forms: Sequence[Form], claim: Any) -> list[Finding]:
     """Count bounds broken by a total the claim states and ties to the rule's event (see the module
     docstring). Only findings on that evidence are returned; other counts are left to ``check_counts``."""
@@ -359,7 +371,7 @@ def count_totals(forms: Sequence[Form], claim: Any) -> list[Finding]:
             same_slot = bool(core.verb) and key(gov) == core.verb and core.role != "" and _role(head) == core.role \
                 and agrees
             for k, v in c.counts:
-                own = k == noun
+                own = k == noun or _kind_counted(doc, c, k, f.text, noun)
                 if not (own and (core.verb and core.verb in said or any(
                         _in_place(scope, gov, pl) for pl in core.places)) or (not own and k != MEMBERS and same_slot and len(c.counts) == 1)
                         or (k == MEMBERS and same_slot)):
