@@ -17,7 +17,7 @@ from typing import Any
 
 from abilities.scu_guard import wordnet
 from abilities.scu_guard.lexicon import GENERIC
-from abilities.scu_guard.nlp import key, parse
+from abilities.scu_guard.nlp import key, parse, word_key
 
 
 def _phrase(t: Any) -> str:
@@ -110,7 +110,8 @@ def kind_keys(rule_text: str, doc: Any, start: int, end: int, have: set[str] | f
         for cand in _candidates(t):
             for k, p in wanted:
                 if k not in out and cand != p and wordnet.is_a(cand, p):
-                    out.add(k)
+                    out.add(k)  # with the words of its phrase ("a bracer" names an "arm guard" whole)
+                    out |= {word_key(w) for w in p.split()}
     return out
 
 
