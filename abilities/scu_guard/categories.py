@@ -21,8 +21,9 @@ from abilities.scu_guard.nlp import key, parse, word_key
 
 
 def _phrase(t: Any) -> str:
-    """The noun with the compound nouns before it ("orange juice", "arm guard")."""
-    comps = [c for c in t.lefts if c.dep_ == "compound" and c.pos_ == "NOUN"]
+    """The noun with the words that compound it ("orange juice", "arm guard", "red wine"); callers keep the
+    phrase only where WordNet knows it."""
+    comps = [c for c in t.lefts if c.dep_ in ("compound", "amod") and c.pos_ in ("NOUN", "PROPN", "ADJ")]
     words = [c.lemma_.lower() for c in comps] + [t.lemma_.lower()]
     return " ".join(words)
 
@@ -76,7 +77,7 @@ _ARG_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "attr"})
 @lru_cache(maxsize=4096)
 def thing_nouns(text: str) -> tuple[tuple[str, str], ...]:
     """The rule's things: (key, WordNet phrase) of the nouns that are its verb's arguments (subject, object,
-    passive subject, and their conjuncts: "Food and drink are never to be stored"), not narrowed by a phrase
+    passive subject, and their conjuncts: "Food and drink are never to be stored") of its main verb, not narrowed by a phrase
     or a clause of their own ("a document in which the notary is a party" is not any document), and not its
     places or times (a place may be named by a kind without the rule's thing being there)."""
     out: list[tuple[str, str]] = []
@@ -87,7 +88,9 @@ def thing_nouns(text: str) -> tuple[tuple[str, str], ...]:
         head = t
         while head.dep_ == "conj" and head.head.i != head.i:
             head = head.head
-        if head.dep_ not in _ARG_DEPS or any(c.dep_ in ("prep", "acl", "relcl") for c in t.children):
+        verb = head.head
+        main = verb.dep_ == "ROOT" or (verb.dep_ in ("xcomp", "conj") and verb.head.dep_ == "ROOT")
+        if head.dep_ not in _ARG_DEPS or not main or any(c.dep_ in ("prep", "acl", "relcl") for c in t.children):
             continue
         full = _phrase(t)
         out.append((key(t), full if wordnet.senses(full) else t.lemma_.lower()))
@@ -95,10 +98,12 @@ def thing_nouns(text: str) -> tuple[tuple[str, str], ...]:
 
 
 def kind_keys(rule_text: str, doc: Any, start: int, end: int, have: set[str] | frozenset[str],
-              denied: set[str] | frozenset[str] = frozenset()) -> set[str]:
+              denied: set[str] | frozenset[str] = frozenset(), verbs: set[str] | frozenset[str] = frozenset()) -> set[str]:
     """The keys of the rule's things (``thing_nouns``) that a common noun of the claim's span names a kind of
     (its most common sense lies below the rule noun's), leaving out those the span already names. A noun that
-    only modifies another ("the penguin pool") or that the clause denies ("no beer") names no thing here."""
+    only modifies another ("the penguin pool") or that the clause denies ("no beer") names no thing here. A noun
+    that is the object of one of the rule's own ``verbs`` is read in the sense that verb selects (``wordnet.is_a``
+    with ``slot``)."""
     wanted = [(k, p) for k, p in thing_nouns(rule_text) if k not in have]
     if not wanted or not wordnet.available():
         return set()
@@ -107,14 +112,16 @@ def kind_keys(rule_text: str, doc: Any, start: int, end: int, have: set[str] | f
         if not (start <= t.idx < end) or t.pos_ != "NOUN" or key(t) in GENERIC or t.dep_ == "compound" or \
                 key(t) in denied:
             continue
+        slot = t.dep_ in ("dobj", "nsubjpass") and key(t.head) in verbs
         for cand in _candidates(t):
             for k, p in wanted:
-                if k not in out and cand != p and wordnet.is_a(cand, p):
+                if k not in out and cand != p and wordnet.is_a(cand, p, slot):
                     out.add(k)  # with the words of its phrase ("a bracer" names an "arm guard" whole)
                     out |= {word_key(w) for w in p.split()}
     return out
 
 
-def is_kind(t: Any, rule_noun: str) -> bool:
-    """Is the claim's token a kind of the rule's noun (by its most common sense)?"""
-    return t.pos_ == "NOUN" and any(wordnet.is_a(c, rule_noun) for c in _candidates(t))
+def is_kind(t: Any, rule_noun: str, slot: bool = False) -> bool:
+    """Is the claim's token a kind of the rule's noun (by its most common sense; with ``slot``, by the sense the
+    rule's own verb selects, see ``wordnet.is_a``)?"""
+    return t.pos_ == "NOUN" and any(wordnet.is_a(c, rule_noun, slot) for c in _candidates(t))

@@ -142,12 +142,13 @@ def _named_as_rule(ev: RuleEvent, t: Any) -> bool:
 
 def _kind_of_thing(ev: RuleEvent, t: Any) -> bool:
     """Is the claim's noun a kind of the rule's thing by WordNet (``categories``), where the rule's thing has no
-    modifiers but those of its WordNet phrase and the claim names it with none but a proper name (a noun or an adjective before it may make
+    modifiers but those of its WordNet phrase (the noun fills the slot of the rule's own verb, which selects
+    its sense) and the claim names it with none but a proper name (a noun or an adjective before it may make
     it another thing: "a toy duck", "a chocolate rabbit")?"""
     phrase = categories.phrase_of(ev.text, ev.thing)
     if phrase is None or ev.mods - {word_key(w) for w in phrase.split()[:-1]}:
         return False  # modifiers outside the WordNet phrase ("arm guard" is one): the claim would have to match them
-    return categories.is_kind(t, phrase) and all(
+    return categories.is_kind(t, phrase, slot=True) and all(
         c.pos_ == "PROPN" for c in t.children if c.dep_ in ("compound", "amod"))
 
 

@@ -1551,7 +1551,7 @@ def _by_kind(form: Form, clause: Clause, claim: Claim) -> bool:
     if _RULE_SCOPE_RE.search(form.text):
         return False
     kinds = categories.kind_keys(form.text, parse(claim.text), clause.start, clause.end,
-                                 clause.keys | clause.facts, clause.denied)
+                                 clause.keys | clause.facts, clause.denied, frozenset(form.action))
     if not kinds or not _matches(form, clause, kinds):
         return False
     words = clause.keys | clause.facts | kinds

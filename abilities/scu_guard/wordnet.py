@@ -13,10 +13,12 @@ at load; a synset line of ``data.noun`` is read on demand at its byte offset (th
 position, by the format's definition) and cached. Load once per process, lazily; absent data leaves the
 category reading off (``available()`` is False and ``is_a`` answers None), said once in the log.
 
-Polysemy: a word's senses are in WordNet's order (roughly by frequency). Senses that are instances
-(named people, places: "Drake" the navigator) are not senses of a common noun and are skipped. ``is_a``
-answers True only where the word's most common (first non-instance) sense reaches the category; a rarer
-sense that reaches it gives None (a caller may at most suspect, never reject on it).
+Polysemy: a word's senses are in WordNet's order, by frequency in the semantic concordance where it counted
+them (``tagsense_cnt`` of index.noun), arbitrary otherwise. Senses that are instances (named people, places:
+"Drake" the navigator) are not senses of a common noun and are skipped. ``is_a`` answers True only where the
+word's most common sense reaches the category, known as such (``ordered``); a rarer sense, or a first sense
+of unordered senses ("hard hat" is a construction worker first), gives None, unless the caller found the noun
+in the slot of the rule's own verb (``slot``), which selects the sense.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ class _WordNet:
 
     def __init__(self, root: str) -> None:
         self.index: dict[str, tuple[int, ...]] = {}
+        self.tagged: dict[str, int] = {}  # lemma -> how many of its senses the concordance counted (their order)
         with open(os.path.join(root, "index.noun"), encoding="latin-1") as fh:
             for line in fh:
                 if line.startswith(" "):
@@ -60,6 +63,7 @@ class _WordNet:
                 synset_cnt = int(parts[2])
                 offs = parts[6 + n_ptr: 6 + n_ptr + synset_cnt]
                 self.index[parts[0]] = tuple(int(o) for o in offs)
+                self.tagged[parts[0]] = int(parts[5 + n_ptr])
         self.exc: dict[str, str] = {}
         with open(os.path.join(root, "noun.exc"), encoding="latin-1") as fh:
             for line in fh:
@@ -156,6 +160,17 @@ def senses(phrase: str) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=16384)
+def ordered(phrase: str) -> bool:
+    """Is the first of the phrase's senses known to be its most common one: it has a single common-noun sense,
+    or the semantic concordance counted its senses (WordNet orders untagged senses arbitrarily: "hard hat" is a
+    construction worker first and a helmet second)?"""
+    wn = _load()
+    if wn is None:
+        return False
+    return len(senses(phrase)) == 1 or any(wn.tagged.get(lemma, 0) > 0 for lemma in _lemma_forms(phrase))
+
+
+@lru_cache(maxsize=16384)
 def _category(phrase: str) -> frozenset[int]:
     cats = senses(phrase)[:CATEGORY_SENSES]
     wn = _WN
@@ -167,12 +182,14 @@ def _category(phrase: str) -> frozenset[int]:
 
 
 @lru_cache(maxsize=65536)
-def is_a(noun: str, category: str) -> bool | None:
+def is_a(noun: str, category: str, slot: bool = False) -> bool | None:
     """Is ``noun`` (a word or a multiword noun, singular or plural) a kind of ``category``?
 
-    True: the noun's most common sense is the category or lies below it (a synonym counts: same synset).
-    None: unknown to WordNet (or the data is absent), the category too general to say, or only a rarer
-    sense of the noun reaches it. False: no sense of the noun reaches it."""
+    True: the noun's most common sense is the category or lies below it (a synonym counts: same synset); with
+    ``slot`` (the caller found the noun in the very slot of the rule's own verb, which selects the sense: "did
+    not wear a bracer"), also any sense of a word whose senses WordNet does not order by frequency.
+    None: unknown to WordNet (or the data is absent), the category too general to say, a rarer sense of the
+    noun reaches it, or the first sense does but the senses are not ordered. False: no sense reaches it."""
     cats = _category(category)
     mine = senses(noun)
     if not cats or not mine:
@@ -180,6 +197,8 @@ def is_a(noun: str, category: str) -> bool | None:
     wn = _WN
     assert wn is not None
     reach = [bool(wn.closure(off) & cats) for off in mine]
-    if reach[0]:
-        return True
-    return None if any(reach) else False
+    if not any(reach):
+        return False
+    if ordered(noun):
+        return True if reach[0] else None
+    return True if slot else None
