@@ -107,3 +107,10 @@ def test_a_count_of_kinds_of_the_rules_noun() -> None:
     rule = ["No more than six birds may be tethered on the weathering lawn at the same time."]
     assert verdict(rule, "Four owls and three hawks were on the weathering lawn at once.") == REJECT
     assert verdict(rule, "Four owls and two hawks were on the weathering lawn at once.") == OK
+
+
+def test_a_kind_of_the_rules_thing_in_another_place() -> None:
+    """Pizza is food: eaten in a place told apart from the only allowed one, it breaks the rule as food would."""
+    rule = ["Food may be eaten only in the east pavilion."]
+    assert verdict(rule, "The boys ate pizza in the west pavilion.") == REJECT
+    assert verdict(rule, "The boys ate pizza in the east pavilion.") == OK
