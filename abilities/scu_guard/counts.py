@@ -371,7 +371,14 @@ def count_totals(forms: Sequence[Form], claim: Any) -> list[Finding]:
             same_slot = bool(core.verb) and key(gov) == core.verb and core.role != "" and _role(head) == core.role \
                 and agrees
             for k, v in c.counts:
-                own = k == noun or _kind_counted(doc, c, k, f.text, noun)
+                # a kind of the rule's noun is weaker evidence than the noun: the rest of the reading must be whole,
+                # the rule's place named in the sentence with all its words ("the weathering lawn had four owls
+                # tethered, plus a trio of hawks"; not "four owls were tethered on the lawn in the morning")
+                s0, s1 = sentence_span(claim.text, c.start, c.end)
+                sent_keys = {key(x) for x in doc if s0 <= x.idx < s1}
+                kind = k != noun and any(pl and pl <= sent_keys for pl in core.places) \
+                    and _kind_counted(doc, c, k, f.text, noun)
+                own = k == noun or kind
                 if not (own and (core.verb and core.verb in said or any(
                         _in_place(scope, gov, pl) for pl in core.places)) or (not own and k != MEMBERS and same_slot and len(c.counts) == 1)
                         or (k == MEMBERS and same_slot)):

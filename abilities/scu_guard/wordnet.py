@@ -27,6 +27,7 @@ import logging
 import mmap
 import os
 import re
+import threading
 from functools import lru_cache
 
 log = logging.getLogger(__name__)
@@ -102,18 +103,23 @@ class _WordNet:
 
 _WN: _WordNet | None = None
 _TRIED = False
+_LOCK = threading.Lock()
 
 
 def _load() -> _WordNet | None:
+    """The loaded data, or None; loaded at the first call (thread-safe: a concurrent caller waits for it)."""
     global _WN, _TRIED
     if not _TRIED:
-        _TRIED = True
-        root = os.environ.get(ENV_DIR) or DEFAULT_DIR
-        try:
-            _WN = _WordNet(root)
-        except (OSError, ValueError, IndexError) as e:
-            log.warning("scu_guard: WordNet data not found under %s (%s); the category reading is off", root, e)
-            _WN = None
+        with _LOCK:
+            if not _TRIED:
+                root = os.environ.get(ENV_DIR) or DEFAULT_DIR
+                try:
+                    _WN = _WordNet(root)
+                except (OSError, ValueError, IndexError) as e:
+                    log.warning("scu_guard: WordNet data not found under %s (%s); the category reading is off",
+                                root, e)
+                    _WN = None
+                _TRIED = True
     return _WN
 
 
