@@ -219,7 +219,9 @@ def readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
     seen: set[str] = set()
     for f in typed:
         seen.add(f.constraint)
-        both = f.constraint in lex_by and f.rule not in BOTH_NOT_ENOUGH
+        # a thing named by a kind of the rule's (``categories``) is the typed reading's alone: the lexicon's
+        # finding on the same rule rests on other words, so the two agreeing is no evidence
+        both = f.constraint in lex_by and f.rule not in BOTH_NOT_ENOUGH and f.basis != "kind"
         kind = f"typed {f.rule}/{f.basis or 'event'}"
         settled = f.basis not in _TRIGGER_BASES and unmet(by_text[f.constraint], claim)
         if f.by_name or not f.arbitrable:

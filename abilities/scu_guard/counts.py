@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from abilities.scu_guard import measure
+from abilities.scu_guard import categories, measure
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Form
 from abilities.scu_guard.judge import _clause_at, _finding, _outside, band_guessed, sentence_span
@@ -339,6 +339,18 @@ def _spread(doc: Any, clause_start: int, clause_end: int, core: _Core, counted: 
     return False
 
 
+def _kind_counted(doc: Any, c: Count, k: str, rule: str, noun: str) -> bool:
+    """Are the things counted under key ``k`` a kind of the rule's counted noun by WordNet ("four owls" for "no
+    more than six birds", ``categories``)? The noun must be the count's own, plain (no noun or adjective
+    before it that may make it another thing: "four toy owls")."""
+    phrase = categories.phrase_of(rule, noun)
+    if phrase is None or k == MEMBERS:
+        return False
+    toks = [t for t in doc if c.start <= t.idx < c.end and t.pos_ == "NOUN" and key(t) == k]
+    return any(categories.is_kind(t, phrase) and not any(
+        w.dep_ in ("compound", "amod") and w.pos_ != "PROPN" for w in t.lefts) for t in toks)
+
+
 def count_totals(forms: Sequence[Form], claim: Any) -> list[Finding]:
     """Count bounds broken by a total the claim states and ties to the rule's event (see the module
     docstring). Only findings on that evidence are returned; other counts are left to ``check_counts``."""
@@ -375,7 +387,14 @@ def count_totals(forms: Sequence[Form], claim: Any) -> list[Finding]:
             person = noun in _ANY_PERSON and (key(head) in _PERSON_NOUNS or bool(
                 re.search(r"(?:er|or|ist|ian|ant|ent|ee)s$", head.lower_)))
             for k, v in c.counts:
-                own = k == noun or (person and k == key(head))
+                # a kind of the rule's noun is weaker evidence than the noun: the rest of the reading must be whole,
+                # the rule's place named in the sentence with all its words ("the weathering lawn had four owls
+                # tethered, plus a trio of hawks"; not "four owls were tethered on the lawn in the morning")
+                s0, s1 = sentence_span(claim.text, c.start, c.end)
+                sent_keys = {key(x) for x in doc if s0 <= x.idx < s1}
+                kind = k != noun and any(pl and pl <= sent_keys for pl in core.places) \
+                    and _kind_counted(doc, c, k, f.text, noun)
+                own = k == noun or (person and k == key(head)) or kind
                 if not (own and (core.verb and core.verb in said or any(
                         _in_place(scope, gov, pl) for pl in core.places)) or (not own and k != MEMBERS and same_slot and len(c.counts) == 1)
                         or (k == MEMBERS and same_slot)):

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from abilities.scu_guard import categories
 from abilities.scu_guard.form_types import Form
 from abilities.scu_guard.forms import GENERIC
 from abilities.scu_guard.nlp import key, parse, word_key
@@ -46,6 +47,7 @@ class RuleEvent:
     passive: bool
     doer: str | None
     places: tuple[frozenset[str], ...]
+    text: str = ""  # the rule's text: its nouns' WordNet phrases are read from it (``categories``)
 
 
 def _noun_mods(t: Any) -> frozenset[str]:
@@ -86,7 +88,7 @@ def rule_event(text: str) -> RuleEvent | None:
             nouns = [w for w in p.subtree if w.pos_ in ("NOUN", "PROPN")]
             if nouns:
                 places.append(frozenset(key(w) for w in nouns) - GENERIC)
-    return RuleEvent(key(root), key(thing), _noun_mods(thing), passive, doer, tuple(places))
+    return RuleEvent(key(root), key(thing), _noun_mods(thing), passive, doer, tuple(places), text)
 
 
 def _plain_fact(w: Any) -> bool:
@@ -129,19 +131,45 @@ def _doer_of(w: Any) -> Any | None:
 
 def _named_as_rule(ev: RuleEvent, t: Any) -> bool:
     """The claim's thing is the rule's, with every modifier the rule gives it and none the rule does not
-    ("flash photography" for "flash photography"; not "red torches" for "torches")."""
+    ("flash photography" for "flash photography"; not "red torches" for "torches"). A kind of the rule's
+    thing by WordNet ("a Pekin drake" for "ducks") counts where the rule's thing has no modifiers and the claim's
+    names it with none but a proper name (a noun or an adjective before it may make it another thing: "a toy
+    duck", "a chocolate rabbit")."""
     if key(t) != ev.thing:
-        return False
+        return _kind_of_thing(ev, t) and not any(c.dep_ == "neg" or c.lower_ in ("no", "non") for c in t.children)
     return _noun_mods(t) == ev.mods and not any(c.dep_ in ("neg",) or c.lower_ in ("no", "non") for c in t.children)
+
+
+def _kind_of_thing(ev: RuleEvent, t: Any) -> bool:
+    """Is the claim's noun a kind of the rule's thing by WordNet (``categories``), where the rule's thing has no
+    modifiers but those of its WordNet phrase (the noun fills the slot of the rule's own verb, which selects
+    its sense) and the claim names it with none but a proper name (a noun or an adjective before it may make
+    it another thing: "a toy duck", "a chocolate rabbit")?"""
+    phrase = categories.phrase_of(ev.text, ev.thing)
+    if phrase is None or ev.mods - {word_key(w) for w in phrase.split()[:-1]}:
+        return False  # modifiers outside the WordNet phrase ("arm guard" is one): the claim would have to match them
+    return categories.is_kind(t, phrase, slot=True) and all(
+        c.pos_ == "PROPN" for c in t.children if c.dep_ in ("compound", "amod"))
 
 
 def _in_place(ev: RuleEvent, w: Any) -> bool:
     """Every place phrase of the rule is named among the verb's own phrases ("on the observing floor")."""
     if not ev.places:
         return True
-    own = [frozenset(key(x) for x in p.subtree if x.pos_ in ("NOUN", "PROPN")) for p in w.children
-           if p.dep_ == "prep"]
-    return all(any(place <= o for o in own) for place in ev.places)
+    preps = [p for p in w.children if p.dep_ == "prep"]
+    own = [frozenset(key(x) for x in p.subtree if x.pos_ in ("NOUN", "PROPN")) for p in preps]
+    return all(any(place <= o or _kinds_of(ev, place - o, p) for o, p in zip(own, preps, strict=True)) for place in ev.places)
+
+
+def _kinds_of(ev: RuleEvent, missing: frozenset[str], prep: Any) -> bool:
+    """Does the phrase name each missing place noun of the rule by a kind of it ("the vaccine fridge" for "a
+    medicine refrigerator": a fridge is a refrigerator)?"""
+    nouns = [x for x in prep.subtree if x.pos_ == "NOUN"]
+    for k in missing:
+        phrase = categories.phrase_of(ev.text, k)
+        if phrase is None or not any(categories.is_kind(x, phrase) for x in nouns):
+            return False
+    return True
 
 
 def _event_verbs(form: Form, ev: RuleEvent, doc: Any, start: int, end: int) -> list[Any]:
@@ -213,7 +241,11 @@ def drops_required(form: Form, doc: Any, start: int, end: int) -> bool:
                 any(c.dep_ == "mark" for c in w.children):
             continue
         t = _thing_of(w, ev.passive)
-        if t is None or key(t) != ev.thing or not _in_place(ev, w) or not _doer_as_rule(ev, w):
+        if t is None or not _in_place(ev, w) or not _doer_as_rule(ev, w):
+            continue
+        if key(t) != ev.thing:  # a kind of the rule's thing ("never wore a bracer" for "an arm guard") counts denied
+            if _negated_verb(w) and _kind_of_thing(ev, t):
+                return True
             continue
         if _negated_verb(w) and _noun_mods(t) == ev.mods and not any(c.lower_ in ("no", "non") for c in t.children):
             return True

@@ -23,6 +23,7 @@ from typing import Any
 
 from abilities.scu_guard import (
     ages,
+    categories,
     events,
     kept_logs,
     measure,
@@ -32,6 +33,7 @@ from abilities.scu_guard import (
     reldates,
     roles,
     windows,
+    wordnet,
 )
 from abilities.scu_guard.conditions import condition_keys
 from abilities.scu_guard.detect import Finding
@@ -1708,9 +1710,10 @@ def _flipped(form: Form, clause: Clause) -> bool:
     return any((ANTONYMS.get(w, set()) & present) and w not in present for w in words)
 
 
-def _matches(form: Form, clause: Clause) -> bool:
-    """Does the clause speak of the constraint's event (its action or thing, and enough of its words)?"""
-    words = clause.keys | clause.facts
+def _matches(form: Form, clause: Clause, kinds: set[str] | frozenset[str] = frozenset()) -> bool:
+    """Does the clause speak of the constraint's event (its action or thing, and enough of its words)?
+    ``kinds``: the rule's nouns the clause names by a kind of them ("a drake" for "ducks", ``categories``)."""
+    words = clause.keys | clause.facts | kinds
     subj = set(form.subject) - GENERIC
     obj = set(form.object) - GENERIC - subj  # what distinguishes the object from the subject
     act = set(form.action)
@@ -1732,6 +1735,22 @@ def _matches(form: Form, clause: Clause) -> bool:
     if clause.verbs - LIGHT_VERBS - PERMISSIVE:  # a rule without its own verb: the clause must not be
         return (bool(obj) and hit_obj == obj) and bool(hit_subj)  # about another action of the things
     return len(hit_obj) >= 2 or (bool(hit_obj) and bool(hit_subj)) or (not obj and len(hit_subj) >= 2)
+
+
+def _by_kind(form: Form, clause: Clause, claim: Claim) -> bool:
+    """Does the clause speak of a plain rule's event once the rule's things named by a kind of them count
+    ("the drakes" for "ducks")? A kind is weaker evidence than the rule's own word, so the rest must be whole:
+    no condition, exception or time in the rule, and every word of its subject and object named (the doer
+    too: "the keeper fed the goats" is not "Visitors must not feed the animals")."""
+    if _RULE_SCOPE_RE.search(form.text):
+        return False
+    kinds = categories.kind_keys(form.text, parse(claim.text), clause.start, clause.end,
+                                 clause.keys | clause.facts, clause.denied, frozenset(form.action))
+    if not kinds or not _matches(form, clause, kinds):
+        return False
+    words = clause.keys | clause.facts | kinds
+    need = (set(form.subject) | set(form.object)) - GENERIC
+    return _stem_hits(need, words) == len(need)
 
 
 def _names_duty(form: Form, clause: Clause) -> bool:
@@ -1855,8 +1874,11 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 out.append(_finding(f, claim, c.start, c.end, "require", f"the claim drops what {f.text!r} requires",
                                     firm=_firm_duty_drop(f, claim, c)))
                 break
+            by_kind = False  # the rule's thing named only by a kind of it: never a guess both readings share
             if not _matches(f, c):
-                continue
+                if not _by_kind(f, c, claim):
+                    continue
+                by_kind = True
             if f.quantity is not None:  # a bound: only "optional" or "does not require" speak to it here
                 requires = bool(re.search(r"\b(?:require[sd]?|needs?)\b", f.text, re.I))
                 if (f.modality in ("must", "must_not") and optional and not c.negated) or (
@@ -1871,7 +1893,8 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 doc = parse(claim.text)
                 out.append(_finding(f, claim, c.start, c.end, "forbid", f"the claim does what {f.text!r} forbids",
                                     firm=_permits_forbidden(f, c, doc) or events.does_forbidden(f, doc, c.start,
-                                                                                                 c.end)))
+                                                                                                 c.end),
+                                    basis="kind" if by_kind else ""))
             elif f.modality == "must":
                 if set(f.action) & NEGATING:
                     continue  # "X rejects null keys": a denial stated as a duty; the lexicon reads it
@@ -2904,6 +2927,8 @@ def check_allow_list(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             if not name or any(len(n) >= 3 and len(r) >= 3 and (r.startswith(n) or n.startswith(r))
                                for n in name for m in f.members for r in m):
                 continue  # "the unit": no name of its own; "the vet's" may be the "veterinarian's"
+            if _member_by_kind(f, t):
+                continue  # "a Pyrex bottle" for "glass bottles": its word names a kind of a member
             c = _clause_at(claim.clauses, t.idx)
             if c.negated or c.negverb:
                 continue
@@ -2915,6 +2940,17 @@ def check_allow_list(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                                     f"{phrase!r} is outside the list of {f.text!r}"))
                 break
     return out
+
+
+def _member_by_kind(form: Form, t: Any) -> bool:
+    """Does a word before the claim's noun of the list's kind name a kind of one of the members by WordNet
+    ("a Pyrex bottle" for "only in glass bottles": Pyrex is a glass)? Then the thing may be a member; the
+    list says nothing against it. A member word WordNet does not know, or a rarer sense, decides nothing."""
+    words = [w for w in t.lefts if w.dep_ in ("compound", "amod", "nmod") and w.pos_ in ("NOUN", "PROPN", "ADJ")]
+    members = [" ".join(m) for m in form.members if len(m) == 1]
+    phrases = {k: p for k, p in categories.rule_nouns(form.text)}
+    return any(categories.is_kind(w, phrases.get(m, m)) or wordnet.is_a(w.lower_, phrases.get(m, m))
+               for w in words for m in members)
 
 
 def _owner(claim: Claim, t: Any) -> Clause | None:
@@ -3073,6 +3109,13 @@ def check_places(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             if p.dep_ != "prep" or p.lower_ not in places.PLACE_PREPS:
                 continue
             thing = places.thing_in(p, f.place_thing)
+            by_kind = False
+            if thing is None and not qualifiers:  # a kind of the rule's thing ("pizza" for "food"), unnarrowed
+                thing = places.thing_in(p, f.place_thing, categories.phrase_of(f.text, f.place_thing))
+                # a noun or adjective before it may make it another thing ("a toy duck"); a name does not
+                by_kind = thing is not None
+                if by_kind and any(w.dep_ in ("compound", "amod") and w.pos_ != "PROPN" for w in thing.lefts):
+                    continue
             if thing is None:
                 continue
             own_words = {key(w) for w in thing.lefts if w.dep_ in ("compound", "nmod") and w.pos_ == "NOUN"}
@@ -3089,6 +3132,7 @@ def check_places(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             sure = not qualifiers or bool(_stem_hits(qualifiers, c.keys))
             phrase = doc[min(w.i for w in other.subtree): max(w.i for w in other.subtree) + 1].text
             out.append(_finding(f, claim, c.start, c.end, "allow_list",
-                                f"{phrase!r} is not where {f.text!r} allows", sure=sure, basis="place"))
+                                f"{phrase!r} is not where {f.text!r} allows", sure=sure,
+                                basis="place_kind" if by_kind else "place"))
             break
     return out

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from abilities.scu_guard import categories, wordnet
 from abilities.scu_guard.nlp import key, parse
 
 # prepositions that put a thing in a place, and those that move it there (an export "to her own laptop" leaves
@@ -59,6 +60,7 @@ class Place:
     holders: tuple[Place, ...]
     labels: frozenset[tuple[str, str]]
     own: bool
+    use_words: frozenset[str] = frozenset()  # the nouns of use as written (lemmas), for WordNet
 
 
 def _is_code(t: Any) -> bool:
@@ -85,6 +87,7 @@ def place_of(noun: Any, depth: int = 0) -> Place:
     positions: set[str] = set()
     uses: set[str] = set()
     owners: set[str] = set()
+    use_words: set[str] = set()
     own = noun.lower_ == "home"
     before = [w for left in noun.lefts for w in left.subtree]
     for w in before:
@@ -98,11 +101,12 @@ def place_of(noun: Any, depth: int = 0) -> Place:
         elif w.dep_ in ("compound", "amod", "nmod") and w.pos_ in ("NOUN", "PROPN") and not _is_code(w) and not (
                 w.i + 1 < len(w.doc) and _is_code(w.doc[w.i + 1])):
             uses.add(key(w))
+            use_words.add(w.lemma_.lower())
     holders = tuple(place_of(p, depth + 1) for prep in noun.rights if prep.dep_ == "prep" and
                     prep.lower_ in _HOLDER_PREPS and depth < 3 for p in prep.children if p.dep_ == "pobj")
     marks = {"position": frozenset(positions), "use": frozenset(uses), "owner": frozenset(owners)}
     head = noun.text.strip(".").lower() if _is_code(noun) else key(noun)
-    return Place(head, marks, holders, _labels(noun), own)
+    return Place(head, marks, holders, _labels(noun), own, frozenset(use_words))
 
 
 def _same_kind(a: Place, b: Place) -> tuple[Place, Place] | None:
@@ -113,7 +117,7 @@ def _same_kind(a: Place, b: Place) -> tuple[Place, Place] | None:
     for x, y in ((a, b), (b, a)):
         if len(y.head) >= 4 and x.head.endswith(y.head) and len(x.head) - len(y.head) >= 4:
             marks = dict(x.marks) | {"use": x.marks["use"] | {x.head[: -len(y.head)]}}
-            x2 = Place(y.head, marks, x.holders, x.labels, x.own)
+            x2 = Place(y.head, marks, x.holders, x.labels, x.own, x.use_words)
             return (x2, y) if x is a else (y, x2)
     return None
 
@@ -127,9 +131,15 @@ def _told_apart(a: Place, b: Place) -> bool:
     a, b = pair
     every_a = frozenset().union(*a.marks.values())
     every_b = frozenset().union(*b.marks.values())
-    if every_a & every_b:
+    if every_a & every_b or _use_kinds(a, b):
         return False
     return any(a.marks[s] and b.marks[s] for s in a.marks)
+
+
+def _use_kinds(a: Place, b: Place) -> bool:
+    """Is a noun of use of one place a kind of the other's by WordNet ("a Pyrex bottle", "glass bottles": Pyrex
+    is a glass)? Then the two may be one place."""
+    return any(wordnet.is_a(x, y) or wordnet.is_a(y, x) for x in a.use_words for y in b.use_words)
 
 
 def _chain(p: Place) -> list[Place]:
@@ -212,11 +222,12 @@ def allowed_places(phrases: Sequence[str]) -> list[Place]:
     return out
 
 
-def thing_in(prep: Any, thing: str) -> Any | None:
+def thing_in(prep: Any, thing: str, kind_of: str | None = None) -> Any | None:
     """The rule's thing where the place phrase puts it: the noun the phrase hangs from, or an argument (subject,
-    object, or one joined to them) of the verb it hangs from."""
+    object, or one joined to them) of the verb it hangs from. With ``kind_of`` (the WordNet phrase of the rule's
+    thing), a noun that is a kind of it counts too ("pizza" for "food", ``categories``)."""
     head = prep.head
-    if head.pos_ in ("NOUN", "PROPN") and key(head) == thing:
+    if head.pos_ in ("NOUN", "PROPN") and (key(head) == thing or (kind_of and categories.is_kind(head, kind_of))):
         return head
     verb = head if head.pos_ in ("VERB", "AUX") else None
     if verb is None:
@@ -224,6 +235,6 @@ def thing_in(prep: Any, thing: str) -> Any | None:
     for arg in verb.children:
         if arg.dep_ in ("nsubj", "nsubjpass", "dobj"):
             for t in [arg, *arg.conjuncts]:
-                if t.pos_ in ("NOUN", "PROPN") and key(t) == thing:
+                if t.pos_ in ("NOUN", "PROPN") and (key(t) == thing or (kind_of and categories.is_kind(t, kind_of))):
                     return t
     return None

@@ -1,0 +1,127 @@
+"""A claim's noun as a kind of a rule's noun ("a Pekin drake" for "ducks", "orange juice" for "drink").
+
+Why: a rule names its thing by a category; a claim names the thing itself, by a word of its own. The
+hand lexicon folds a few categories (pets, medicines); WordNet's noun hierarchy (``wordnet.py``) covers
+the rest of the language. Only common nouns are read: a proper name is no kind of anything here.
+
+Which claim words stand for the thing: the noun with its compound modifiers when WordNet knows that phrase
+("orange juice", "fire extinguisher"), else the noun itself; and the content of a container ("a yoghurt
+pot", "a bottle of orange juice": the thing kept is the yoghurt, the juice), since a rule about food is about
+the food in its pot. A rule's own nouns are read from its text the same way.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from abilities.scu_guard import wordnet
+from abilities.scu_guard.lexicon import GENERIC
+from abilities.scu_guard.nlp import key, parse, word_key
+
+
+def _phrase(t: Any) -> str:
+    """The noun with the words that compound it ("orange juice", "arm guard", "red wine"); callers keep the
+    phrase only where WordNet knows it."""
+    comps = [c for c in t.lefts if c.dep_ in ("compound", "amod") and c.pos_ in ("NOUN", "PROPN", "ADJ")]
+    words = [c.lemma_.lower() for c in comps] + [t.lemma_.lower()]
+    return " ".join(words)
+
+
+def _candidates(t: Any) -> list[str]:
+    """The phrases a claim noun may be a kind by: the compound if WordNet knows it, else the noun; and what
+    a container holds ("a yoghurt pot", "a bottle of juice")."""
+    out: list[str] = []
+    full = _phrase(t)
+    if full != t.lemma_.lower() and wordnet.senses(full):
+        out.append(full)
+    else:
+        out.append(t.lemma_.lower())
+    if wordnet.is_a(t.lemma_.lower(), "container"):
+        for c in t.lefts:
+            if c.dep_ == "compound" and c.pos_ == "NOUN" and c.i == t.i - 1:
+                out.append(c.lemma_.lower())
+        for p in t.children:
+            if p.dep_ == "prep" and p.lower_ == "of":
+                out += [_phrase(o) for o in p.children if o.dep_ == "pobj" and o.pos_ == "NOUN"]
+    return out
+
+
+@lru_cache(maxsize=4096)
+def rule_nouns(text: str) -> tuple[tuple[str, str], ...]:
+    """(key, WordNet phrase) of each common noun of a rule ("arm guard" -> ("guard", "arm guard")); a
+    compound noun stands on its own where the whole is no WordNet phrase ("medicine refrigerator")."""
+    out: list[tuple[str, str]] = []
+    doc = parse(text)
+    for t in doc:
+        if t.pos_ != "NOUN" or key(t) in GENERIC:
+            continue
+        if t.dep_ == "compound":
+            if t.head.pos_ == "NOUN" and wordnet.senses(_phrase(t.head)):
+                continue  # part of a phrase WordNet knows ("arm guard")
+            out.append((key(t), t.lemma_.lower()))
+            continue
+        full = _phrase(t)
+        out.append((key(t), full if wordnet.senses(full) else t.lemma_.lower()))
+    return tuple(out)
+
+
+def phrase_of(rule_text: str, k: str) -> str | None:
+    """The WordNet phrase of the rule's noun with this key."""
+    return next((p for kk, p in rule_nouns(rule_text) if kk == k), None)
+
+
+_ARG_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "attr"})
+
+
+@lru_cache(maxsize=4096)
+def thing_nouns(text: str) -> tuple[tuple[str, str], ...]:
+    """The rule's things: (key, WordNet phrase) of the nouns that are its verb's arguments (subject, object,
+    passive subject, and their conjuncts: "Food and drink are never to be stored") of its main verb, not narrowed by a phrase
+    or a clause of their own ("a document in which the notary is a party" is not any document), and not its
+    places or times (a place may be named by a kind without the rule's thing being there)."""
+    out: list[tuple[str, str]] = []
+    doc = parse(text)
+    for t in doc:
+        if t.pos_ != "NOUN" or key(t) in GENERIC or t.dep_ == "compound":
+            continue
+        head = t
+        while head.dep_ == "conj" and head.head.i != head.i:
+            head = head.head
+        verb = head.head
+        main = verb.dep_ == "ROOT" or (verb.dep_ in ("xcomp", "conj") and verb.head.dep_ == "ROOT")
+        if head.dep_ not in _ARG_DEPS or not main or any(c.dep_ in ("prep", "acl", "relcl") for c in t.children):
+            continue
+        full = _phrase(t)
+        out.append((key(t), full if wordnet.senses(full) else t.lemma_.lower()))
+    return tuple(out)
+
+
+def kind_keys(rule_text: str, doc: Any, start: int, end: int, have: set[str] | frozenset[str],
+              denied: set[str] | frozenset[str] = frozenset(), verbs: set[str] | frozenset[str] = frozenset()) -> set[str]:
+    """The keys of the rule's things (``thing_nouns``) that a common noun of the claim's span names a kind of
+    (its most common sense lies below the rule noun's), leaving out those the span already names. A noun that
+    only modifies another ("the penguin pool") or that the clause denies ("no beer") names no thing here. A noun
+    that is the object of one of the rule's own ``verbs`` is read in the sense that verb selects (``wordnet.is_a``
+    with ``slot``)."""
+    wanted = [(k, p) for k, p in thing_nouns(rule_text) if k not in have]
+    if not wanted or not wordnet.available():
+        return set()
+    out: set[str] = set()
+    for t in doc:
+        if not (start <= t.idx < end) or t.pos_ != "NOUN" or key(t) in GENERIC or t.dep_ == "compound" or \
+                key(t) in denied:
+            continue
+        slot = t.dep_ in ("dobj", "nsubjpass") and key(t.head) in verbs
+        for cand in _candidates(t):
+            for k, p in wanted:
+                if k not in out and cand != p and wordnet.is_a(cand, p, slot):
+                    out.add(k)  # with the words of its phrase ("a bracer" names an "arm guard" whole)
+                    out |= {word_key(w) for w in p.split()}
+    return out
+
+
+def is_kind(t: Any, rule_noun: str, slot: bool = False) -> bool:
+    """Is the claim's token a kind of the rule's noun (by its most common sense; with ``slot``, by the sense the
+    rule's own verb selects, see ``wordnet.is_a``)?"""
+    return t.pos_ == "NOUN" and any(wordnet.is_a(c, rule_noun, slot) for c in _candidates(t))

@@ -1,0 +1,210 @@
+"""Noun categories from Princeton WordNet 3.0: is a "Pekin drake" a duck, is "fizz" a drink?
+
+The guard's own lexicon lists a few categories by hand; a rule about "food and drink" or "ducks" must
+also cover "yoghurt", "orange juice" or "a drake". WordNet's noun hierarchy (hypernyms and instance
+hypernyms) answers that for the whole of the language.
+
+This module reads the WNDB files as documented in wndb(5WN) (Debian's ``wordnet-base`` package installs
+them under /usr/share/wordnet; ``METIS_WORDNET_DIR`` points elsewhere). It does not use nltk's reader:
+that reader only opens directories on ``nltk.data.path`` and requires a ``lexnames`` file the Debian
+package does not ship, so it would need both patched around; the format itself is simple and documented.
+Only ``index.noun`` (lemma -> synset offsets, in sense order) and ``noun.exc`` (irregular plurals) are read
+at load; a synset line of ``data.noun`` is read on demand at its byte offset (the offset *is* the byte
+position, by the format's definition) and cached. Load once per process, lazily; absent data leaves the
+category reading off (``available()`` is False and ``is_a`` answers None), said once in the log.
+
+Polysemy: a word's senses are in WordNet's order, by frequency in the semantic concordance where it counted
+them (``tagsense_cnt`` of index.noun), arbitrary otherwise. Senses that are instances (named people, places:
+"Drake" the navigator) are not senses of a common noun and are skipped. ``is_a`` answers True only where the
+word's most common sense reaches the category, known as such (``ordered``); a rarer sense, or a first sense
+of unordered senses ("hard hat" is a construction worker first), gives None, unless the caller found the noun
+in the slot of the rule's own verb (``slot``), which selects the sense.
+"""
+
+from __future__ import annotations
+
+import logging
+import mmap
+import os
+import re
+import threading
+from functools import lru_cache
+
+log = logging.getLogger(__name__)
+
+DEFAULT_DIR = "/usr/share/wordnet"
+ENV_DIR = "METIS_WORDNET_DIR"
+
+# categories too general to say that two things are of one kind ("an item", "a thing", "a person")
+TOO_GENERAL = frozenset(
+    """entity physical_entity abstraction abstract_entity thing object whole item unit person individual someone
+    somebody people group act action event activity state attribute relation measure location place area
+    matter substance material stuff part piece artifact artefact product goods property member kind type sort
+    way means instrumentality instrumentation""".split()
+)
+# how many of a category word's senses may stand for the category ("drink" is a serving first, a beverage third)
+CATEGORY_SENSES = 3
+# suffix rules of WordNet's morphy for nouns (wndb(5WN), morphy(7WN))
+_DETACH = (("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"), ("men", "man"),
+           ("ies", "y"), ("s", ""))
+
+
+class _WordNet:
+    """The loaded noun index, exceptions and the mapped data file."""
+
+    def __init__(self, root: str) -> None:
+        self.index: dict[str, tuple[int, ...]] = {}
+        self.tagged: dict[str, int] = {}  # lemma -> how many of its senses the concordance counted (their order)
+        with open(os.path.join(root, "index.noun"), encoding="latin-1") as fh:
+            for line in fh:
+                if line.startswith(" "):
+                    continue  # the licence header
+                parts = line.split()
+                n_ptr = int(parts[3])
+                synset_cnt = int(parts[2])
+                offs = parts[6 + n_ptr: 6 + n_ptr + synset_cnt]
+                self.index[parts[0]] = tuple(int(o) for o in offs)
+                self.tagged[parts[0]] = int(parts[5 + n_ptr])
+        self.exc: dict[str, str] = {}
+        with open(os.path.join(root, "noun.exc"), encoding="latin-1") as fh:
+            for line in fh:
+                parts = line.split()
+                if len(parts) >= 2:
+                    self.exc.setdefault(parts[0], parts[1])
+        self._fh = open(os.path.join(root, "data.noun"), "rb")  # noqa: SIM115 - kept open for the process
+        self.data = mmap.mmap(self._fh.fileno(), 0, access=mmap.ACCESS_READ)
+
+    @lru_cache(maxsize=65536)  # noqa: B019 - one instance per process
+    def synset(self, offset: int) -> tuple[tuple[str, ...], tuple[int, ...], bool]:
+        """(lemmas, hypernym and instance-hypernym offsets, is it an instance) of the synset at ``offset``."""
+        end = self.data.find(b"\n", offset)
+        parts = self.data[offset:end].decode("latin-1").split()
+        w_cnt = int(parts[3], 16)
+        lemmas = tuple(parts[4 + 2 * i].lower() for i in range(w_cnt))
+        i = 4 + 2 * w_cnt
+        p_cnt = int(parts[i])
+        ups: list[int] = []
+        instance = False
+        for k in range(p_cnt):
+            sym, off, pos = parts[i + 1 + 4 * k], parts[i + 2 + 4 * k], parts[i + 3 + 4 * k]
+            if pos == "n" and sym in ("@", "@i"):
+                ups.append(int(off))
+                instance = instance or sym == "@i"
+        return lemmas, tuple(ups), instance
+
+    @lru_cache(maxsize=65536)  # noqa: B019
+    def closure(self, offset: int) -> frozenset[int]:
+        """The synset and every synset above it (hypernyms and instance hypernyms)."""
+        out = {offset}
+        for up in self.synset(offset)[1]:
+            out |= self.closure(up)
+        return frozenset(out)
+
+
+_WN: _WordNet | None = None
+_TRIED = False
+_LOCK = threading.Lock()
+
+
+def _load() -> _WordNet | None:
+    """The loaded data, or None; loaded at the first call (thread-safe: a concurrent caller waits for it)."""
+    global _WN, _TRIED
+    if not _TRIED:
+        with _LOCK:
+            if not _TRIED:
+                root = os.environ.get(ENV_DIR) or DEFAULT_DIR
+                try:
+                    _WN = _WordNet(root)
+                except (OSError, ValueError, IndexError) as e:
+                    log.warning("scu_guard: WordNet data not found under %s (%s); the category reading is off",
+                                root, e)
+                    _WN = None
+                _TRIED = True
+    return _WN
+
+
+def available() -> bool:
+    """Is the WordNet data loaded (loads it on first call)?"""
+    return _load() is not None
+
+
+def _lemma_forms(phrase: str) -> list[str]:
+    """The index lemmas a phrase may stand for: as written ("orange juice" -> orange_juice, also joined or
+    hyphenated: "arm guard" -> armguard), with its last word's plural undone (noun.exc, then morphy's rules)."""
+    words = re.findall(r"[a-z0-9]+(?:[-'][a-z0-9]+)*", phrase.lower())
+    if not words:
+        return []
+    wn = _WN
+    assert wn is not None
+    lasts = [words[-1]]
+    if words[-1] in wn.exc:
+        lasts.append(wn.exc[words[-1]])
+    for suf, rep in _DETACH:
+        if words[-1].endswith(suf) and len(words[-1]) > len(suf) + 1:
+            lasts.append(words[-1][: -len(suf)] + rep)
+    out: list[str] = []
+    for last in lasts:
+        ws = words[:-1] + [last]
+        for cand in ("_".join(ws), "".join(ws), "-".join(ws)) if len(ws) > 1 else (last,):
+            if cand in wn.index and cand not in out:
+                out.append(cand)  # every spelling: "arm guard" is both arm_guard and armguard
+        if out:
+            break
+    return out
+
+
+@lru_cache(maxsize=16384)
+def senses(phrase: str) -> tuple[int, ...]:
+    """The phrase's common-noun senses (synset offsets) in WordNet's order; instances (names) left out."""
+    wn = _load()
+    if wn is None:
+        return ()
+    out: list[int] = []
+    for lemma in _lemma_forms(phrase):
+        out += [off for off in wn.index[lemma] if not wn.synset(off)[2] and off not in out]
+    return tuple(out)
+
+
+@lru_cache(maxsize=16384)
+def ordered(phrase: str) -> bool:
+    """Is the first of the phrase's senses known to be its most common one: it has a single common-noun sense,
+    or the semantic concordance counted its senses (WordNet orders untagged senses arbitrarily: "hard hat" is a
+    construction worker first and a helmet second)?"""
+    wn = _load()
+    if wn is None:
+        return False
+    return len(senses(phrase)) == 1 or any(wn.tagged.get(lemma, 0) > 0 for lemma in _lemma_forms(phrase))
+
+
+@lru_cache(maxsize=16384)
+def _category(phrase: str) -> frozenset[int]:
+    cats = senses(phrase)[:CATEGORY_SENSES]
+    wn = _WN
+    if wn is None or not cats:
+        return frozenset()
+    if any(lemma in TOO_GENERAL for lemma in _lemma_forms(phrase)):
+        return frozenset()
+    return frozenset(cats)
+
+
+@lru_cache(maxsize=65536)
+def is_a(noun: str, category: str, slot: bool = False) -> bool | None:
+    """Is ``noun`` (a word or a multiword noun, singular or plural) a kind of ``category``?
+
+    True: the noun's most common sense is the category or lies below it (a synonym counts: same synset); with
+    ``slot`` (the caller found the noun in the very slot of the rule's own verb, which selects the sense: "did
+    not wear a bracer"), also any sense of a word whose senses WordNet does not order by frequency.
+    None: unknown to WordNet (or the data is absent), the category too general to say, a rarer sense of the
+    noun reaches it, or the first sense does but the senses are not ordered. False: no sense reaches it."""
+    cats = _category(category)
+    mine = senses(noun)
+    if not cats or not mine:
+        return None
+    wn = _WN
+    assert wn is not None
+    reach = [bool(wn.closure(off) & cats) for off in mine]
+    if not any(reach):
+        return False
+    if ordered(noun):
+        return True if reach[0] else None
+    return True if slot else None
