@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from abilities.scu_guard import events, measure, names, places, recurrence, roles
+from abilities.scu_guard import denials, events, measure, names, places, recurrence, roles
 from abilities.scu_guard.conditions import condition_keys
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Band, Form, keys
@@ -1691,6 +1691,13 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                     out.append(_finding(f, claim, c.start, c.end, "require",
                                         f"the claim drops what {f.text!r} requires",
                                         firm=events.drops_required(f, parse(claim.text), c.start, c.end)))
+        if f.modality == "must" and not any(o.constraint == f.text for o in out):
+            doc = parse(claim.text)  # "Seed trays go out unlabelled": the participle is a clause of its own
+            for s in doc.sents:
+                if events.leaves_undone(f, doc, s.start_char, s.end_char):
+                    out.append(_finding(f, claim, s.start_char, s.end_char, "require",
+                                        f"the claim leaves undone what {f.text!r} requires", firm=True))
+                    break
     return out
 
 
@@ -1930,8 +1937,11 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             if obj and c.permissive and not c.negated and re.search(
                     r"\b(?:any|all|every|everyone|anyone|anybody)\b", c.text, re.I) and (
                     set(f.agents) & c.keys or re.search(r"\b(?:everyone|anyone|anybody)\b", c.text, re.I)):
+                # firm where the clause itself says the rule's credential does not matter ("licensed or not")
+                either = denials.names_credential(denials.either_keys(c.text),
+                                                  set(f.agent_qualifiers).union(*alternatives(f)))
                 out.append(_finding(f, claim, c.start, c.end, "only_agent",
-                                    f"the claim opens to anyone what {f.text!r} reserves"))
+                                    f"the claim opens to anyone what {f.text!r} reserves", firm=either))
                 break  # "the zone is open to any vessel, licensed or not"
             if not (act or obj) or c.negated:
                 continue
@@ -2009,7 +2019,9 @@ def _other_role_does(form: Form, c: Clause, words: set[str], text: str,
     if thing and not _stem_hits({thing}, things | c.keys | c.facts):
         return False
     alts = alternatives(form)
-    if any(need and all(has_key(words, k) for k in need) for need in alts):
+    # the doer's own phrase denies the rule's credential ("a stagehand without a rigging licence")
+    lacks = denials.names_credential(denials.lacked_keys(text), set(form.agent_qualifiers).union(*alts))
+    if not lacks and any(need and all(has_key(words, k) for k in need) for need in alts):
         return False
     reserved = set(form.agents) | set(form.agent_qualifiers) | set().union(*alts) if alts else set(form.agents)
     for chunk in claim_chunks:
@@ -2017,6 +2029,8 @@ def _other_role_does(form: Form, c: Clause, words: set[str], text: str,
             present = set(light_keys(sent))
             if _stem_hits({head}, present) and any(has_key(present, k) for k in reserved):
                 return False  # a cited chunk speaks of this doer and the reserved role: it may say they hold it
+    if lacks:
+        return True
     if set(form.agents) & (MEMBER_NOUNS | words):  # "staff", or the same noun with another modifier
         return bool(_DOER_DENIAL_RE.search(text))  # ("a senior operator" may be the "licensed operator")
     return True
