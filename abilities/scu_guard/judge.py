@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from abilities.scu_guard import denials, events, measure, names, places, recurrence, roles
+from abilities.scu_guard import denials, events, measure, names, places, recurrence, roles, waived
 from abilities.scu_guard.conditions import condition_keys
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Band, Form, keys
@@ -1661,7 +1661,8 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             if f.modality == "must" and not (set(f.action) & NEGATING) and (
                     _denies_required(f, c) or (optional and not c.negated and _names_duty(f, c))):
                 out.append(_finding(f, claim, c.start, c.end, "require", f"the claim drops what {f.text!r} requires",
-                                    firm=_firm_duty_drop(f, claim, c)))
+                                    firm=_firm_duty_drop(f, claim, c) or (
+                                        optional and waived.declares_optional(f, parse(claim.text), c.start, c.end))))
                 break
             if not _matches(f, c):
                 continue
@@ -1670,7 +1671,9 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 if (f.modality in ("must", "must_not") and optional and not c.negated) or (
                         requires and c.negated and REQUIRE_VERBS & (c.verbs | c.keys)):
                     out.append(_finding(f, claim, c.start, c.end, "require",
-                                        f"the claim makes {f.text!r} optional"))
+                                        f"the claim makes {f.text!r} optional",
+                                        firm=optional and waived.declares_optional(f, parse(claim.text), c.start,
+                                                                                   c.end)))
                 continue
             if f.modality == "must_not":
                 if c.negated or c.optional or PROHIBITIVE_RE.search(c.text) or c.negverb or _flipped(f, c) \
@@ -1690,7 +1693,9 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 if optional or skipped or (c.negated and not c.denied) or (c.negverb and not c.denied):
                     out.append(_finding(f, claim, c.start, c.end, "require",
                                         f"the claim drops what {f.text!r} requires",
-                                        firm=events.drops_required(f, parse(claim.text), c.start, c.end)))
+                                        firm=events.drops_required(f, parse(claim.text), c.start, c.end) or (
+                                            optional and waived.declares_optional(f, parse(claim.text), c.start,
+                                                                                  c.end))))
         if f.modality == "must" and not any(o.constraint == f.text for o in out):
             doc = parse(claim.text)  # "Seed trays go out unlabelled": the participle is a clause of its own
             for s in doc.sents:
@@ -2097,6 +2102,12 @@ def check_order(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         first_w, then_w = set(f.order.first), set(f.order.then)
         a = _event_pos(claim, first_w, then_w, f.text)
         b = _event_pos(claim, then_w, first_w, f.text)
+        if not (f.quantity or f.trigger or f.window) and waived.waives(first_w - then_w - GENERIC, set(),
+                                                                       parse(claim.text), 0, len(claim.text)):
+            # "the buddy check became optional": the step the rule puts first is waived outright
+            out.append(_finding(f, claim, 0, len(claim.text), "order",
+                                f"the claim makes the step {f.text!r} puts first optional", firm=True))
+            continue
         if b is None:
             continue
         if a is None or a is b:
