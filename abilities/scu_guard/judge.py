@@ -148,8 +148,9 @@ def read_clauses(claim: str) -> list[Clause]:
                 denied.add(key(doc[t.i + 2]))
             elif t.lower_.startswith("non-") and len(t.lower_) > 5:
                 denied.add(word_key(t.lower_[4:]))
-            elif t.lower_.startswith("un") and len(t.lower_) > 5 and t.pos_ in ("ADJ", "VERB"):
-                denied.add(word_key(t.lower_[2:]))  # "unpinned", "unlicensed", "unvaccinated"
+            elif t.lower_.startswith("un") and len(t.lower_) > 5 and t.pos_ in ("ADJ", "VERB") and not (
+                    t.dep_ == "amod" and any(c.dep_ == "det" and c.lower_ == "no" for c in t.head.children)):
+                denied.add(word_key(t.lower_[2:]))  # "unpinned", "unlicensed"; not "no unharnessed climbs"
         for t in toks:
             if t.lower_ == "without":
                 denied |= set(keys(t.subtree))
@@ -1939,6 +1940,8 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         for c in claim.clauses:
             act = set(f.action) & (c.verbs | c.keys)
             obj = (set(f.object) - GENERIC) & (c.keys | c.facts)
+            if (set(f.object) - GENERIC) & c.denied and not obj:
+                continue  # "ran only the non-metals batch" for "... may run metals samples": not the rule's thing
             if obj and c.permissive and not c.negated and re.search(
                     r"\b(?:any|all|every|everyone|anyone|anybody)\b", c.text, re.I) and (
                     set(f.agents) & c.keys or re.search(r"\b(?:everyone|anyone|anybody)\b", c.text, re.I)):
