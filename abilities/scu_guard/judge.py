@@ -22,6 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 from abilities.scu_guard import denials, events, measure, names, places, recurrence, roles, waived
+from abilities.scu_guard import together as together_
 from abilities.scu_guard.conditions import condition_keys
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Band, Form, keys
@@ -2598,7 +2599,8 @@ def check_exclusion(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             together = re.search(r"\b(?:together|same|share[sd]?|sharing|alongside|also)\b", c.text, re.I)
             apart = re.search(r"\b(?:away from|apart|separate\w*|isolat\w*|different|another)\b", c.text, re.I)
             if has_a and has_b and not apart and (together or _contained(claim, c, a_own, b_own)):
-                beside = whole and any(_placed_beside(claim, a_own, b_own, lab) for lab, _ in _labels(claim.text))
+                beside = whole and (any(_placed_beside(claim, a_own, b_own, lab) for lab, _ in _labels(claim.text))
+                                    or together_.shared_by_both(parse(claim.text), c.start, c.end, a_own, b_own))
                 out.append(_finding(f, claim, c.start, c.end, "exclusion",
                                     f"the claim puts together what {f.text!r} keeps apart", sure=whole, firm=beside))
                 break
@@ -2607,7 +2609,9 @@ def check_exclusion(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             place_a = next((p for t in texts if (p := _place_of(a_own, t))), None)
             place_b = next((p for t in texts if (p := _place_of(b_own, t))), None)
             in_claim = _place_of(a_own, claim.text) or _place_of(b_own, claim.text)
-            if place_a and place_a == place_b and in_claim and not re.search(
+            # a duty to keep things in separate places is read by the claim's own togetherness only: where each
+            # member is, by a label found near its words, is too loose a reading for it
+            if f.modality == "must_not" and place_a and place_a == place_b and in_claim and not re.search(
                     r"\b(?:not|never|no longer|away from|separate\w*|different|another|other)\b", claim.text, re.I):
                 out.append(_finding(f, claim, 0, len(claim.text), "exclusion",
                                     f"the claim puts both of {f.text!r} in {place_a}", sure=whole,
