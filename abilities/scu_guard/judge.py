@@ -2107,7 +2107,8 @@ def check_order(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         a = _event_pos(claim, first_w, then_w, f.text)
         b = _event_pos(claim, then_w, first_w, f.text)
         if not (f.quantity or f.trigger or f.window) and waived.waives(first_w - then_w - GENERIC, set(),
-                                                                       parse(claim.text), 0, len(claim.text)):
+                                                                       parse(claim.text), 0, len(claim.text),
+                                                                       step=True):
             # "the buddy check became optional": the step the rule puts first is waived outright
             out.append(_finding(f, claim, 0, len(claim.text), "order",
                                 f"the claim makes the step {f.text!r} puts first optional", firm=True))

@@ -23,7 +23,8 @@ _WAIVER_RE = re.compile(r"^(?:optional|recommend(?:ed|ation)|guidance|guideline|
                         r"suggestion|suggested)$", re.I)
 # verbs that predicate a state of their subject ("is", "became") or, actively, of their object ("treated X as")
 _PREDICATING = frozenset({"be", "become", "remain", "stay", "seem", "treat", "regard", "consider", "count", "see",
-                          "make", "deem", "class", "classify", "list", "call", "describe", "mark"})
+                          "make", "deem", "class", "classify", "list", "call", "describe", "mark",
+                          "declare", "designate"})
 _MODALS = frozenset({"may", "might", "can", "could", "would", "should", "will", "shall", "must"})
 
 
@@ -50,9 +51,10 @@ def declares_optional(form: Form, doc: Any, start: int, end: int) -> bool:
                   end)
 
 
-def waives(own: set[str], numbers: set[str], doc: Any, start: int, end: int) -> bool:
+def waives(own: set[str], numbers: set[str], doc: Any, start: int, end: int, step: bool = False) -> bool:
     """Does the claim, between ``start`` and ``end``, predicate a waiver of a noun phrase holding two of the
-    ``own`` words (or one and one of the ``numbers``)?"""
+    ``own`` words (or one and one of the ``numbers``; or, for the words of one step of an order, ``step``, a
+    phrase whose head noun is one of them: "the pre-swim shower was optional")?"""
     for w in doc:
         if not (start <= w.idx < end) or not _WAIVER_RE.match(w.text) or w.dep_ not in ("acomp", "attr", "oprd",
                                                                                            "pobj", "amod", "ROOT"):
@@ -71,6 +73,7 @@ def waives(own: set[str], numbers: set[str], doc: Any, start: int, end: int) -> 
             words = {key(t) for t in s.subtree if not t.is_punct}
             texts = {t.text for t in s.subtree}
             hits = sum(1 for k in own if has_key(words, k))
-            if hits >= 2 or (hits >= 1 and numbers & texts):
+            head = any(has_key({key(s)}, k) for k in own)  # "the pre-swim shower": the step itself, named
+            if hits >= 2 or (hits >= 1 and (numbers & texts or (head and step))):
                 return True
     return False
