@@ -50,7 +50,8 @@ def test_a_doer_lacking_the_credential(rules: list[str], claim: str, want: tuple
 
 @pytest.mark.parametrize(("claim", "want"), [
     ("Sample jars went to the lab unlabelled.", True),
-    ("The porter carried unlabelled sample jars to the lab.", True),
+    ("The porter carried unlabelled sample jars to the lab.", False),  # a modifier: a state, maybe mended
+    ("Sample jars arrived unlabelled and were labelled on receipt.", False),  # the event also done
     ("No sample jars went to the lab unlabelled.", False),  # the thing denied
     ("Sample jars might go to the lab unlabelled.", False),  # a modal: not a fact
     ("Blood bags went to the lab unlabelled.", False),  # another thing
@@ -155,3 +156,9 @@ def test_a_waived_step_named_by_its_head_noun() -> None:
     step = set(form.order.first) - set(form.order.then)
     claim = "The shower gel was optional."
     assert not waived.waives(step, set(), parse(claim), 0, len(claim), step=True)
+
+
+def test_a_permission_on_another_occasion_is_no_firm_reading() -> None:
+    rule = "Dictionaries are not allowed in the written test."
+    assert verdict([rule], "Candidates may use a pocket dictionary.") == REJECT
+    assert verdict([rule], "Candidates may use a pocket dictionary during the lunch break.") != REJECT

@@ -19,6 +19,7 @@ _POSSESSIVE = r"(?:his|her|their|its|my|our|your|the)\b"
 # "without (a|any) X", "lacking X", "with no X", "holding no X": the credential X is denied
 _LACKING_RE = re.compile(rf"\b(?:without|lacking|with\s+no|holding\s+no|having\s+no)\s+(?!{_POSSESSIVE})"
                          r"(?:(?:a|an|any|valid|current)\s+)*([a-z][a-z\s-]*)", re.I)
+_PHRASE_END_RE = re.compile(r"\b(?:who|which|that|and|or|but|from|for|of|in|on|at|to|with|while|because)\b", re.I)
 _NON_RE = re.compile(r"\bnon\s*-\s*([a-z]{4,})", re.I)
 _UN_RE = re.compile(r"\bun([a-z]{4,}(?:ed|fied))\b", re.I)
 # "licensed or not", "with or without a licence", "certified or uncertified": the credential made no matter
@@ -31,7 +32,11 @@ def lacked_keys(phrase: str) -> frozenset[str]:
     avalanche, certification)."""
     out: set[str] = set()
     for m in _LACKING_RE.finditer(phrase):
-        out |= light_keys(m.group(1))
+        # the credential is the head of the denied noun phrase ("without a rigging licence"), not a word that only
+        # describes another noun ("with no licence problems") nor one in a clause hanging from it
+        words = _PHRASE_END_RE.split(m.group(1), maxsplit=1)[0].split()
+        if words:
+            out |= light_keys(words[-1])
     for m in _NON_RE.finditer(phrase):
         out |= light_keys(m.group(1))
     for m in _UN_RE.finditer(phrase):

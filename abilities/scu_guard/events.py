@@ -224,8 +224,9 @@ def drops_required(form: Form, doc: Any, start: int, end: int) -> bool:
 
 
 # how a participle with "un-" says of a thing that the rule's event was not done to it: as the predicate of
-# its verb ("went out unlabelled", "were left unsigned", "came back untested") or as its modifier
-_UNDONE_DEPS = frozenset({"advcl", "oprd", "acomp", "xcomp", "amod", "conj"})
+# its verb ("went out unlabelled", "were left unsigned", "came back untested"); a modifier ("the unlabelled
+# trays were set aside and labelled") only describes a state the claim may go on to mend
+_UNDONE_DEPS = frozenset({"advcl", "oprd", "acomp", "xcomp", "conj"})
 
 
 def _undone_verb(ev: RuleEvent, w: Any) -> bool:
@@ -239,25 +240,23 @@ def _undone_verb(ev: RuleEvent, w: Any) -> bool:
 def leaves_undone(form: Form, doc: Any, start: int, end: int) -> bool:
     """Does the claim (between ``start`` and ``end``) say, as a fact, that the rule's own thing was left
     without the event a plain passive duty requires of it ("Seed trays go out unlabelled" for "Seed trays must
-    be labelled with the sowing date", "shipped unsigned delivery notes" for "Delivery notes must be
-    signed")? The "un-" participle is the rule's verb, said of the rule's thing named with the rule's own
-    modifiers (besides the participle), by a verb told as a plain fact; a thing denied ("no trays") is not."""
+    be labelled with the sowing date", "Delivery notes came back unsigned" for "Delivery notes must be
+    signed")? The "un-" participle is the rule's verb, the predicate of a verb told as a plain fact whose
+    subject is the rule's thing named with the rule's own modifiers; a thing denied ("no trays") is not, nor a
+    sentence that also does the rule's verb ("arrived unlabelled and were labelled on receipt")."""
     ev = _plain_event(form, "must")
     if ev is None or not ev.passive:
         return False
     for w in doc:
         if not (start <= w.idx < end) or w.dep_ not in _UNDONE_DEPS or not _undone_verb(ev, w):
             continue
-        if w.dep_ == "amod":
-            t, verb = w.head, w.head.head
-            if t.dep_ not in ("dobj", "nsubj", "nsubjpass"):
-                continue
-        else:
-            verb = w.head
-            t = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        verb = w.head
+        t = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
         if t is None or key(t) != ev.thing or verb.pos_ not in ("VERB", "AUX") or not _plain_fact(verb):
             continue
-        mods = _noun_mods(t) - {key(w)}
-        if mods == ev.mods and not any(c.lower_ in ("no", "non", "none") or c.dep_ == "neg" for c in t.children):
+        if any(x.pos_ == "VERB" and key(x) == ev.verb and not _negated_verb(x) for x in w.sent):
+            continue  # the event is also told as done: which state the claim ends on is not read here
+        if _noun_mods(t) == ev.mods and not any(c.lower_ in ("no", "non", "none") or c.dep_ == "neg"
+                                                for c in t.children):
             return True
     return False

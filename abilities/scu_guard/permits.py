@@ -9,7 +9,8 @@ for a duty, a release from it ("Towels are optional on the treadmills", "Contrac
 dosimeters"), the claim grants what the rule forbids or waives what it requires: a statement of policy, not
 a circumstance. A denied permission ("may not", "cannot") or a question grants nothing; nor does a permission
 for another doer than the one the rule binds ("Contractors may keep pets" for "Tenants must not keep pets") or
-in another place than the rule's ("flash photography in the lobby" for "... in the galleries").
+in another place or occasion than the rule's ("flash photography in the lobby" for "... in the galleries",
+"calculators during breaks" for "... in the exam").
 """
 
 from __future__ import annotations
@@ -22,13 +23,15 @@ from abilities.scu_guard.judge import Claim, _grants
 from abilities.scu_guard.nlp import key, light_keys, parse
 
 _RULES = frozenset({"forbid", "require"})
+# phrases that scope a permission to a place ("in the lobby") or an occasion ("during breaks", "outside the exam")
 _PLACE_PREPS = frozenset({"in", "on", "at", "inside", "within", "into", "onto"})
+_OCCASION_PREPS = frozenset({"during", "outside", "before", "after"})
 
 
-def _places(tokens: list[Any]) -> list[Any]:
-    """The nouns of the place phrases of verbs among the tokens ("used in the galleries" -> galleries)."""
-    return [c for t in tokens if t.dep_ == "prep" and t.lower_ in _PLACE_PREPS and t.head.pos_ in ("VERB", "AUX",
-                                                                                                 "ADJ")
+def _places(tokens: list[Any], preps: frozenset[str] = _PLACE_PREPS) -> list[Any]:
+    """The nouns of the place (or occasion) phrases of verbs among the tokens ("used in the galleries" ->
+    galleries)."""
+    return [c for t in tokens if t.dep_ == "prep" and t.lower_ in preps and t.head.pos_ in ("VERB", "AUX", "ADJ")
             for c in t.children if c.dep_ == "pobj" and c.pos_ in ("NOUN", "PROPN")]
 
 
@@ -40,7 +43,10 @@ def _elsewhere(form: Form, tokens: list[Any]) -> bool:
     if doer is not None and any(t.dep_ == "nsubj" and t.pos_ in ("NOUN", "PROPN") and key(t) not in own
                                 for t in tokens):
         return True
-    return bool(_places(rule)) and any(key(p) not in own for p in _places(tokens))
+    if _places(rule) and any(key(p) not in own for p in _places(tokens)):
+        return True
+    scoped = _places(rule) or _places(rule, _OCCASION_PREPS)  # "during breaks" for "in the exam"
+    return bool(scoped) and any(key(p) not in own for p in _places(tokens, _OCCASION_PREPS))
 
 
 def grants_against(form: Form, finding: Finding, claim: Claim) -> bool:
