@@ -162,3 +162,12 @@ def test_a_permission_on_another_occasion_is_no_firm_reading() -> None:
     rule = "Dictionaries are not allowed in the written test."
     assert verdict([rule], "Candidates may use a pocket dictionary.") == REJECT
     assert verdict([rule], "Candidates may use a pocket dictionary during the lunch break.") != REJECT
+
+
+@pytest.mark.parametrize(("rules", "claim"), [
+    ([QUOTA], "Some tutors say the 3,000-word cap on essays is only a recommendation, but it is a rule."),
+    ([DOGS], "Some tenants on the second floor believe they may bring a puppy."),
+])
+def test_a_reported_waiver_or_permission_is_no_firm_reading(rules: list[str], claim: str) -> None:
+    """Weighed or reported by another verb ("say", "believe"), the statement is not the claim's own."""
+    assert verdict(rules, claim) != REJECT

@@ -260,3 +260,19 @@ def leaves_undone(form: Form, doc: Any, start: int, end: int) -> bool:
                                                 for c in t.children):
             return True
     return False
+
+
+# verbs that report or weigh a statement without asserting it: "some say the cap is a recommendation"
+_REPORTING = frozenset({"say", "claim", "think", "believe", "argue", "suggest", "assume", "suppose", "wonder", "ask",
+                        "insist", "feel", "suspect", "guess", "hope", "fear", "doubt", "propose", "rumour", "rumor"})
+
+
+def reported(t: Any) -> bool:
+    """Is the token's clause the content of a verb that reports or weighs it ("Some tutors say the cap is only a
+    recommendation", "Tenants believe they may bring a puppy")? Such a clause states nothing as the claim's own."""
+    w = t
+    while w.head.i != w.i:
+        if w.dep_ in ("ccomp", "xcomp", "parataxis") and w.head.lemma_.lower() in _REPORTING:
+            return True
+        w = w.head
+    return False

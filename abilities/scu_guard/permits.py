@@ -7,7 +7,8 @@ so it waits in REVIEW. But when the claim's own clause that holds the match is, 
 ("Tenants in 4B are welcome to bring a cat", "Students may use a basic calculator", "Phones can stay on") or,
 for a duty, a release from it ("Towels are optional on the treadmills", "Contractors don't need
 dosimeters"), the claim grants what the rule forbids or waives what it requires: a statement of policy, not
-a circumstance. A denied permission ("may not", "cannot") or a question grants nothing; nor does a permission
+a circumstance. A denied permission ("may not", "cannot"), a question or a permission reported by another verb
+("Some tenants believe they may ...") grants nothing; nor does a permission
 for another doer than the one the rule binds ("Contractors may keep pets" for "Tenants must not keep pets") or
 in another place or occasion than the rule's ("flash photography in the lobby" for "... in the galleries",
 "calculators during breaks" for "... in the exam").
@@ -18,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from abilities.scu_guard.detect import Finding
+from abilities.scu_guard.events import reported
 from abilities.scu_guard.form_types import Form
 from abilities.scu_guard.judge import Claim, _grants
 from abilities.scu_guard.nlp import key, light_keys, parse
@@ -62,6 +64,8 @@ def grants_against(form: Form, finding: Finding, claim: Claim) -> bool:
         if sent is not None and sent.text.rstrip().endswith("?"):
             continue
         tokens = [t for t in doc if c.start <= t.idx < c.end]
+        if reported(doc[c.head_i]):
+            continue  # "Some tenants believe they may bring a puppy": weighed, not granted
         granted = (c.permissive and not c.negated and _grants(c, doc)) or (form.modality == "must" and c.optional)
         if granted and not _elsewhere(form, tokens):
             return True

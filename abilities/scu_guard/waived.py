@@ -5,7 +5,8 @@ Why its own module: an "optional" in a claim is often said of another thing ("th
 "optional reed touch-ups"), so a duty made optional by shared words alone waits in REVIEW. Where grammar
 predicates the waiver ("is optional", "became optional", "is a recommendation", "was treated as guidance")
 of a noun phrase that names the rule's own requirement (two of its words, or its own number and one word),
-told as a plain statement (no negation on the verb, no modal, no question), the claim says outright that what
+told as a plain statement (no negation on the verb, no modal, no question, not reported by another verb: "some
+say ..."), the claim says outright that what
 the rule requires need not be done.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from abilities.scu_guard.events import reported
 from abilities.scu_guard.form_types import Form
 from abilities.scu_guard.forms import GENERIC
 from abilities.scu_guard.nlp import key
@@ -64,7 +66,7 @@ def waives(own: set[str], numbers: set[str], doc: Any, start: int, end: int, ste
         if any(c.dep_ == "neg" and c.i < w.i for c in w.children) or w.sent.text.rstrip().endswith("?"):
             continue
         v = _governing_verb(w)
-        if v is None or any(c.dep_ == "neg" or (c.dep_ in ("aux", "auxpass") and c.lower_ in _MODALS)
+        if v is None or reported(v) or any(c.dep_ == "neg" or (c.dep_ in ("aux", "auxpass") and c.lower_ in _MODALS)
                             for c in v.children):
             continue
         deps = ("nsubj", "nsubjpass") if v.lemma_.lower() in ("be", "become", "remain", "stay", "seem") or \
