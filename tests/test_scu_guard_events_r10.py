@@ -10,7 +10,7 @@ from abilities.scu_guard.events import does_forbidden, drops_required, rule_even
 from abilities.scu_guard.forms import understand
 from abilities.scu_guard.judge import read_claim
 from abilities.scu_guard.nlp import parse
-from tests.scu_guard_support import OK, REJECT, REVIEW, verdict
+from tests.scu_guard_support import OK, REJECT, verdict
 
 TOUCH = "Visitors must not touch the stalactites."
 POST = "Sealed minutes must never be posted on the staff noticeboard."
@@ -93,8 +93,8 @@ def test_a_denied_comparative_keeps_a_bound() -> None:
 @pytest.mark.parametrize(("claim", "want"), [
     # "optional" said of another thing says nothing of the duty
     ("Each saddle came back with its cleaning log; the optional name tag was added only for the pony.", OK),
-    # said of the duty itself, it drops it
-    ("Fitting checks are optional for saddles.", REVIEW),
+    # said of the duty itself, it drops it (firmly since round 11: the waiver is predicated of the rule's own words)
+    ("Fitting checks are optional for saddles.", REJECT),
 ])
 def test_optional_of_another_thing(claim: str, want: tuple[str, str]) -> None:
     assert verdict(["Saddles must be checked for fit at least every 60 days."], claim) == want

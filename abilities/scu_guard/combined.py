@@ -29,6 +29,7 @@ from abilities.scu_guard.evidence import RELATIVE_DOUBT, doubt
 from abilities.scu_guard.forms import Form, understand
 from abilities.scu_guard.judge import Claim, _in_band, read_claim
 from abilities.scu_guard.nlp import light_keys, parse
+from abilities.scu_guard.permits import grants_against
 from abilities.scu_guard.typed import LONG_CLAIM, assess, pieces
 
 Arbiter = Callable[[str, str, str], bool]  # (constraint, claim, hint) -> does the pair model call it one
@@ -265,6 +266,8 @@ def readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
             out.put(out.cleared if f.rule == "numeric_bound" else out.suspected, f, f"{kind} measured kept")
         elif f.constraint in typed_texts and f.rule == "numeric_bound" and _labels(claim, f):
             out.put(out.cleared, f, f"{kind} label")  # a bare number after the noun it names ("job 8803 was")
+        elif f.constraint in typed_texts and grants_against(by_text[f.constraint], *_read_at(claim, f, chunk_texts)):
+            out.put(out.found, f, f"{kind} granted")  # "Tenants in 4B are welcome to bring a cat"
         elif f.constraint in typed_texts or f.rule not in LEXICON_SURE:
             out.unsure.append((f, f"lexicon {f.rule}"))
             out.source[f] = f"{kind} {'understood' if f.constraint in typed_texts else 'unread'}"

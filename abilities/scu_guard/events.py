@@ -20,7 +20,8 @@ from typing import Any
 from abilities.scu_guard import categories
 from abilities.scu_guard.form_types import Form
 from abilities.scu_guard.forms import GENERIC
-from abilities.scu_guard.nlp import key, parse, word_key
+from abilities.scu_guard.nlp import key, light_keys, parse, word_key
+from abilities.scu_guard.reserved import has_key
 
 # a rule whose event holds only in some cases (a condition, an exception, an amount, a time, an order):
 # which cases the claim's event falls in is not read here
@@ -251,4 +252,59 @@ def drops_required(form: Form, doc: Any, start: int, end: int) -> bool:
             return True
         if not _negated_verb(w) and _denied_mod(ev, t):
             return True
+    return False
+
+
+# how a participle with "un-" says of a thing that the rule's event was not done to it: as the predicate of
+# its verb ("went out unlabelled", "were left unsigned", "came back untested"); a modifier ("the unlabelled
+# trays were set aside and labelled") only describes a state the claim may go on to mend
+_UNDONE_DEPS = frozenset({"advcl", "oprd", "acomp", "xcomp", "conj"})
+
+
+def _undone_verb(ev: RuleEvent, w: Any) -> bool:
+    """Is the word the rule's own verb as a participle denied by "un-" ("unlabelled" for "must be labelled")?"""
+    low = w.lower_
+    if not low.startswith("un") or len(low) < 7 or not re.search(r"(?:ed|en)$", low):
+        return False
+    return has_key(set(light_keys(low[2:])), ev.verb)
+
+
+def leaves_undone(form: Form, doc: Any, start: int, end: int) -> bool:
+    """Does the claim (between ``start`` and ``end``) say, as a fact, that the rule's own thing was left
+    without the event a plain passive duty requires of it ("Seed trays go out unlabelled" for "Seed trays must
+    be labelled with the sowing date", "Delivery notes came back unsigned" for "Delivery notes must be
+    signed")? The "un-" participle is the rule's verb, the predicate of a verb told as a plain fact whose
+    subject is the rule's thing named with the rule's own modifiers; a thing denied ("no trays") is not, nor a
+    sentence that also does the rule's verb ("arrived unlabelled and were labelled on receipt")."""
+    ev = _plain_event(form, "must")
+    if ev is None or not ev.passive:
+        return False
+    for w in doc:
+        if not (start <= w.idx < end) or w.dep_ not in _UNDONE_DEPS or not _undone_verb(ev, w):
+            continue
+        verb = w.head
+        t = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        if t is None or key(t) != ev.thing or verb.pos_ not in ("VERB", "AUX") or not _plain_fact(verb):
+            continue
+        if any(x.pos_ == "VERB" and key(x) == ev.verb and not _negated_verb(x) for x in w.sent):
+            continue  # the event is also told as done: which state the claim ends on is not read here
+        if _noun_mods(t) == ev.mods and not any(c.lower_ in ("no", "non", "none") or c.dep_ == "neg"
+                                                for c in t.children):
+            return True
+    return False
+
+
+# verbs that report or weigh a statement without asserting it: "some say the cap is a recommendation"
+_REPORTING = frozenset({"say", "claim", "think", "believe", "argue", "suggest", "assume", "suppose", "wonder", "ask",
+                        "insist", "feel", "suspect", "guess", "hope", "fear", "doubt", "propose", "rumour", "rumor"})
+
+
+def reported(t: Any) -> bool:
+    """Is the token's clause the content of a verb that reports or weighs it ("Some tutors say the cap is only a
+    recommendation", "Tenants believe they may bring a puppy")? Such a clause states nothing as the claim's own."""
+    w = t
+    while w.head.i != w.i:
+        if w.dep_ in ("ccomp", "xcomp", "parataxis") and w.head.lemma_.lower() in _REPORTING:
+            return True
+        w = w.head
     return False

@@ -31,6 +31,7 @@ GENERIC = GENERIC | frozenset(word_key(w) for w in GENERIC)  # the words and the
 DENY_WORDS = frozenset({"prohibited", "forbidden", "banned", "not", "never", "no", "neither", "nor", "without",
                         "cannot", "n't", "disallowed"})
 SAME_WORDS = frozenset({"same", "share", "together", "alongside"})
+APART_WORDS = frozenset({"separate", "apart"})
 __all__ = ["Band", "Form", "Modality", "Order", "Window", "keys", "understand", "describe", "band_from"]
 
 
@@ -373,8 +374,10 @@ def understand(text: str) -> Form | None:
         a, b = dt.date.fromordinal(dates[0].first), dt.date.fromordinal(dates[1].last)
         form.window = Window(kind="calendar", start=a.month * 100 + a.day, end=b.month * 100 + b.day)
 
-    # exclusion pair ("A and B must never be stored in the same magazine", "A must never share a ward with B")
-    if deny and (words & SAME_WORDS):
+    # exclusion pair ("A and B must never be stored in the same magazine", "A must never share a ward with B"),
+    # also a duty to keep two coordinated things apart ("A and B must be booked into separate slots")
+    apart = not deny and bool(words & APART_WORDS) and any(list(s.conjuncts) for s in subj)
+    if (deny and (words & SAME_WORDS)) or apart:
         members: list[list[str]] = []
         for s in subj:
             conj = [s] + [c for c in s.conjuncts]

@@ -24,6 +24,7 @@ from typing import Any
 from abilities.scu_guard import (
     ages,
     categories,
+    denials,
     events,
     kept_logs,
     measure,
@@ -32,9 +33,11 @@ from abilities.scu_guard import (
     recurrence,
     reldates,
     roles,
+    waived,
     windows,
     wordnet,
 )
+from abilities.scu_guard import together as together_
 from abilities.scu_guard.conditions import condition_keys
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Band, Form, keys
@@ -161,8 +164,9 @@ def read_clauses(claim: str) -> list[Clause]:
                 denied.add(key(doc[t.i + 2]))
             elif t.lower_.startswith("non-") and len(t.lower_) > 5:
                 denied.add(word_key(t.lower_[4:]))
-            elif t.lower_.startswith("un") and len(t.lower_) > 5 and t.pos_ in ("ADJ", "VERB"):
-                denied.add(word_key(t.lower_[2:]))  # "unpinned", "unlicensed", "unvaccinated"
+            elif t.lower_.startswith("un") and len(t.lower_) > 5 and t.pos_ in ("ADJ", "VERB") and not (
+                    t.dep_ == "amod" and any(c.dep_ == "det" and c.lower_ == "no" for c in t.head.children)):
+                denied.add(word_key(t.lower_[2:]))  # "unpinned", "unlicensed"; not "no unharnessed climbs"
         for t in toks:
             if t.lower_ == "without":
                 denied |= set(keys(t.subtree))
@@ -1872,7 +1876,8 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             if f.modality == "must" and not (set(f.action) & NEGATING) and (
                     _denies_required(f, c) or (optional and not c.negated and _names_duty(f, c))):
                 out.append(_finding(f, claim, c.start, c.end, "require", f"the claim drops what {f.text!r} requires",
-                                    firm=_firm_duty_drop(f, claim, c)))
+                                    firm=_firm_duty_drop(f, claim, c) or (
+                                        optional and waived.declares_optional(f, parse(claim.text), c.start, c.end))))
                 break
             by_kind = False  # the rule's thing named only by a kind of it: never a guess both readings share
             if not _matches(f, c):
@@ -1884,7 +1889,9 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 if (f.modality in ("must", "must_not") and optional and not c.negated) or (
                         requires and c.negated and REQUIRE_VERBS & (c.verbs | c.keys)):
                     out.append(_finding(f, claim, c.start, c.end, "require",
-                                        f"the claim makes {f.text!r} optional"))
+                                        f"the claim makes {f.text!r} optional",
+                                        firm=optional and waived.declares_optional(f, parse(claim.text), c.start,
+                                                                                   c.end)))
                 continue
             if f.modality == "must_not":
                 if c.negated or c.optional or PROHIBITIVE_RE.search(c.text) or c.negverb or _flipped(f, c) \
@@ -1905,7 +1912,16 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 if optional or skipped or (c.negated and not c.denied) or (c.negverb and not c.denied):
                     out.append(_finding(f, claim, c.start, c.end, "require",
                                         f"the claim drops what {f.text!r} requires",
-                                        firm=events.drops_required(f, parse(claim.text), c.start, c.end)))
+                                        firm=events.drops_required(f, parse(claim.text), c.start, c.end) or (
+                                            optional and waived.declares_optional(f, parse(claim.text), c.start,
+                                                                                  c.end))))
+        if f.modality == "must" and not any(o.constraint == f.text for o in out):
+            doc = parse(claim.text)  # "Seed trays go out unlabelled": the participle is a clause of its own
+            for s in doc.sents:
+                if events.leaves_undone(f, doc, s.start_char, s.end_char):
+                    out.append(_finding(f, claim, s.start_char, s.end_char, "require",
+                                        f"the claim leaves undone what {f.text!r} requires", firm=True))
+                    break
     return out
 
 
@@ -2142,11 +2158,16 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         for c in claim.clauses:
             act = set(f.action) & (c.verbs | c.keys)
             obj = (set(f.object) - GENERIC) & (c.keys | c.facts)
+            if (set(f.object) - GENERIC) & c.denied and not obj:
+                continue  # "ran only the non-metals batch" for "... may run metals samples": not the rule's thing
             if obj and c.permissive and not c.negated and re.search(
                     r"\b(?:any|all|every|everyone|anyone|anybody)\b", c.text, re.I) and (
                     set(f.agents) & c.keys or re.search(r"\b(?:everyone|anyone|anybody)\b", c.text, re.I)):
+                # firm where the clause itself says the rule's credential does not matter ("licensed or not")
+                either = denials.names_credential(denials.either_keys(c.text),
+                                                  set(f.agent_qualifiers).union(*alternatives(f)))
                 out.append(_finding(f, claim, c.start, c.end, "only_agent",
-                                    f"the claim opens to anyone what {f.text!r} reserves"))
+                                    f"the claim opens to anyone what {f.text!r} reserves", firm=either))
                 break  # "the zone is open to any vessel, licensed or not"
             if not (act or obj) or c.negated:
                 continue
@@ -2224,7 +2245,9 @@ def _other_role_does(form: Form, c: Clause, words: set[str], text: str,
     if thing and not _stem_hits({thing}, things | c.keys | c.facts):
         return False
     alts = alternatives(form)
-    if any(need and all(has_key(words, k) for k in need) for need in alts):
+    # the doer's own phrase denies the rule's credential ("a stagehand without a rigging licence")
+    lacks = denials.names_credential(denials.lacked_keys(text), set(form.agent_qualifiers).union(*alts))
+    if not lacks and any(need and all(has_key(words, k) for k in need) for need in alts):
         return False
     reserved = set(form.agents) | set(form.agent_qualifiers) | set().union(*alts) if alts else set(form.agents)
     for chunk in claim_chunks:
@@ -2232,6 +2255,8 @@ def _other_role_does(form: Form, c: Clause, words: set[str], text: str,
             present = set(light_keys(sent))
             if _stem_hits({head}, present) and any(has_key(present, k) for k in reserved):
                 return False  # a cited chunk speaks of this doer and the reserved role: it may say they hold it
+    if lacks:
+        return True
     if set(form.agents) & (MEMBER_NOUNS | words):  # "staff", or the same noun with another modifier
         return bool(_DOER_DENIAL_RE.search(text))  # ("a senior operator" may be the "licensed operator")
     return True
@@ -2298,6 +2323,13 @@ def check_order(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         first_w, then_w = set(f.order.first), set(f.order.then)
         a = _event_pos(claim, first_w, then_w, f.text)
         b = _event_pos(claim, then_w, first_w, f.text)
+        if not (f.quantity or f.trigger or f.window) and waived.waives(first_w - then_w - GENERIC, set(),
+                                                                       parse(claim.text), 0, len(claim.text),
+                                                                       step=True):
+            # "the buddy check became optional": the step the rule puts first is waived outright
+            out.append(_finding(f, claim, 0, len(claim.text), "order",
+                                f"the claim makes the step {f.text!r} puts first optional", firm=True))
+            continue
         if b is None:
             continue
         if a is None or a is b:
@@ -2867,7 +2899,8 @@ def check_exclusion(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             together = re.search(r"\b(?:together|same|share[sd]?|sharing|alongside|also)\b", c.text, re.I)
             apart = re.search(r"\b(?:away from|apart|separate\w*|isolat\w*|different|another)\b", c.text, re.I)
             if has_a and has_b and not apart and (together or _contained(claim, c, a_own, b_own)):
-                beside = whole and any(_placed_beside(claim, a_own, b_own, lab) for lab, _ in _labels(claim.text))
+                beside = whole and (any(_placed_beside(claim, a_own, b_own, lab) for lab, _ in _labels(claim.text))
+                                    or together_.shared_by_both(parse(claim.text), c.start, c.end, a_own, b_own))
                 out.append(_finding(f, claim, c.start, c.end, "exclusion",
                                     f"the claim puts together what {f.text!r} keeps apart", sure=whole, firm=beside))
                 break
@@ -2876,7 +2909,9 @@ def check_exclusion(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             place_a = next((p for t in texts if (p := _place_of(a_own, t))), None)
             place_b = next((p for t in texts if (p := _place_of(b_own, t))), None)
             in_claim = _place_of(a_own, claim.text) or _place_of(b_own, claim.text)
-            if place_a and place_a == place_b and in_claim and not re.search(
+            # a duty to keep things in separate places is read by the claim's own togetherness only: where each
+            # member is, by a label found near its words, is too loose a reading for it
+            if f.modality == "must_not" and place_a and place_a == place_b and in_claim and not re.search(
                     r"\b(?:not|never|no longer|away from|separate\w*|different|another|other)\b", claim.text, re.I):
                 out.append(_finding(f, claim, 0, len(claim.text), "exclusion",
                                     f"the claim puts both of {f.text!r} in {place_a}", sure=whole,
