@@ -38,6 +38,7 @@ from abilities.scu_guard import (
     wordnet,
 )
 from abilities.scu_guard import together as together_
+from abilities.scu_guard.absent import minimum_absent
 from abilities.scu_guard.conditions import condition_keys
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Band, Form, keys
@@ -1806,7 +1807,16 @@ def _firm_duty_drop(form: Form, claim: Claim, c: Clause) -> bool:
     nothing narrows when it holds beyond its subject), the claim names the subject with every word that
     narrows it ("a sail intended for class racing" is not any sail), and an "optional" is said of the duty,
     not of another thing ("the optional photo sheet")."""
-    if form.quantity or form.trigger or form.window or form.order or _RULE_SCOPE_RE.search(form.text):
+    q = form.quantity
+    scope_text = form.text
+    if q is not None:
+        # "must run on a delay of at least 7 seconds": a minimum of the required thing itself is broken by
+        # the thing's absence ("went out live with no delay at all"); a maximum is kept by it
+        if not minimum_absent(form, parse(claim.text), c.start, c.end):
+            return False
+        scope_text = re.sub(rf"\b(?:at least|no less than|not less than|a minimum of)?\s*{re.escape(q.text)}", " ",
+                            form.text)
+    if form.trigger or form.window or form.order or _RULE_SCOPE_RE.search(scope_text):
         return False
     words = set().union(*(x.keys | x.facts for x in claim.clauses))
     if _stem_hits(set(_subject_scope(form.text)), words) < len(_subject_scope(form.text)):
