@@ -214,6 +214,20 @@ def _only_as_place(rule: Rule, seg: Segment) -> bool:
     )
 
 
+# "kept to the lobby", "confined to the yard", "restricted to Room 2": the thing is held to that place only
+_CONFINED_RE = re.compile(r"\b(?:kept|confined|restricted|limited)\s+to\s+(?P<place>(?:[\w'’-]+\s*){1,4})", re.I)
+
+
+def _confined_elsewhere(rule: Rule, seg: Segment) -> bool:
+    """Does the segment confine its thing to a place that names nothing of the place a locative prohibition
+    forbids it in, and name that place nowhere else? Then it says the thing was not there."""
+    m = _CONFINED_RE.search(seg.text)
+    if m is None or not rule.obj_np:
+        return False
+    place = {x for t in tokenize(m.group("place")) for x in t.stems}
+    return not (rule.obj_np & place) and not (rule.obj_np & seg.stems)
+
+
 def _find_polar(rule: Rule, seg: Segment, sent: set[str], claim: set[str]) -> str | None:
     """forbid / require / permit rules: a detail string when the segment contradicts the rule."""
     if not _subject_ok(rule, seg, sent, claim) and not _agent_free(rule, seg):
@@ -231,6 +245,8 @@ def _find_polar(rule: Rule, seg: Segment, sent: set[str], claim: set[str]) -> st
             re.I,
         ):
             return None  # "never open X outside the hood" vs "open X inside the hood"
+        if rule.obj_locative and _confined_elsewhere(rule, seg):
+            return None  # "flash photography was kept to the lobby" for "forbidden in the dome"
         if not rule.obj_locative and not _action_hit(rule, seg) and _only_as_place(rule, seg):
             return None  # "books can be read in the reading room" does not make them leave it
         cue = _has(seg, PERMIT) or _has(seg, DENY) or _action_hit(rule, seg)

@@ -159,7 +159,9 @@ def _in_place(ev: RuleEvent, w: Any) -> bool:
         return True
     preps = [p for p in w.children if p.dep_ == "prep"]
     own = [frozenset(key(x) for x in p.subtree if x.pos_ in ("NOUN", "PROPN")) for p in preps]
-    return all(any(place <= o or _kinds_of(ev, place - o, p) for o, p in zip(own, preps, strict=True)) for place in ev.places)
+    # a phrase that names no place noun ("at all times") narrows nothing
+    return all(not place or any(place <= o or _kinds_of(ev, place - o, p) for o, p in zip(own, preps, strict=True))
+               for place in ev.places)
 
 
 def _kinds_of(ev: RuleEvent, missing: frozenset[str], prep: Any) -> bool:
@@ -215,7 +217,11 @@ def _negated_verb(w: Any) -> bool:
     auxiliaries counts, not one elsewhere in the sentence."""
     chain = [w] + ([w.head] if w.dep_ == "conj" and not any(c.dep_ in ("nsubj", "nsubjpass") for c in w.children)
                    else [])
-    return any(c.dep_ == "neg" or c.lower_ == "never" for v in chain for c in v.children)
+    if any(c.dep_ == "neg" or c.lower_ == "never" for v in chain for c in v.children):
+        return True
+    # "Neither Leo nor Sasha was wearing ...": a subject opened by "neither" denies the verb of each of its members
+    return any(c.dep_ in ("nsubj", "nsubjpass") and any(d.lower_ == "neither" and d.i < c.i for d in c.children)
+               for c in w.children)
 
 
 def _denied_mod(ev: RuleEvent, t: Any) -> bool:

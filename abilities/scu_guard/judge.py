@@ -38,11 +38,13 @@ from abilities.scu_guard import (
     wordnet,
 )
 from abilities.scu_guard import together as together_
+from abilities.scu_guard.absent import minimum_absent
 from abilities.scu_guard.conditions import condition_keys
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Band, Form, keys
 from abilities.scu_guard.nlp import key, light_keys, parse, word_key
 from abilities.scu_guard.reserved import MEMBER_NOUNS, alternatives, desc_keys, has_key
+from abilities.scu_guard.while_scope import bare_while, scope_told
 
 PERMISSIVE = frozenset({"may", "can", "allow", "permit", "welcome", "fine", "ok", "okay", "acceptable", "free",
                         "enough", "sufficient", "could", "open", "accept", "possible"})
@@ -1800,13 +1802,37 @@ def _subject_scope(text: str) -> frozenset[str]:
     return frozenset(out - GENERIC)
 
 
+def _drops_in_scope(form: Form, claim: Claim, c: Clause) -> bool:
+    """Does the clause drop a plain duty whose bare "while V-ing" scope the claim's sentence tells ("Neither of
+    them was wearing a helmet when they rode" for "Helmets must be worn at all times while riding")? The duty
+    is then read without its scope, which the claim has met."""
+    doc = parse(claim.text)
+    if not scope_told(form.text, doc, c.start, c.end):
+        return False
+    scope = bare_while(form.text)
+    assert scope is not None
+    return events.drops_required(form.model_copy(update={"text": form.text.replace(scope[0], "")}), doc,
+                                 c.start, c.end)
+
+
 def _firm_duty_drop(form: Form, claim: Claim, c: Clause) -> bool:
     """Is a dropped duty ("A visitor walked through the apiary without a veil", "Chaps are optional for
     chainsaw operators") read firmly? The rule is a plain duty (no amount, condition, exception or time:
     nothing narrows when it holds beyond its subject), the claim names the subject with every word that
     narrows it ("a sail intended for class racing" is not any sail), and an "optional" is said of the duty,
     not of another thing ("the optional photo sheet")."""
-    if form.quantity or form.trigger or form.window or form.order or _RULE_SCOPE_RE.search(form.text):
+    q = form.quantity
+    scope_text = form.text
+    if q is not None:
+        # "must run on a delay of at least 7 seconds": a minimum of the required thing itself is broken by
+        # the thing's absence ("went out live with no delay at all"); a maximum is kept by it
+        if not minimum_absent(form, parse(claim.text), c.start, c.end):
+            return False
+        scope_text = re.sub(rf"\b(?:at least|no less than|not less than|a minimum of)?\s*{re.escape(q.text)}", " ",
+                            form.text)
+    if scope_told(form.text, parse(claim.text), c.start, c.end):
+        scope_text = scope_text.replace(bare_while(form.text)[0], " ")  # type: ignore[index]
+    if form.trigger or form.window or form.order or _RULE_SCOPE_RE.search(scope_text):
         return False
     words = set().union(*(x.keys | x.facts for x in claim.clauses))
     if _stem_hits(set(_subject_scope(form.text)), words) < len(_subject_scope(form.text)):
@@ -1912,7 +1938,8 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 if optional or skipped or (c.negated and not c.denied) or (c.negverb and not c.denied):
                     out.append(_finding(f, claim, c.start, c.end, "require",
                                         f"the claim drops what {f.text!r} requires",
-                                        firm=events.drops_required(f, parse(claim.text), c.start, c.end) or (
+                                        firm=events.drops_required(f, parse(claim.text), c.start, c.end) or
+                                        _drops_in_scope(f, claim, c) or (
                                             optional and waived.declares_optional(f, parse(claim.text), c.start,
                                                                                   c.end))))
         if f.modality == "must" and not any(o.constraint == f.text for o in out):

@@ -576,13 +576,26 @@ def find_clock_times(text: str) -> list[Clock]:
     return out
 
 
+# the second time of a range told with a dash ("the 14:00-22:00 shift", "9 am – 5 pm"): the range's end
+_RANGE_END_RE = re.compile(r"\d(?:\s*[ap]\.?m\.?)?\s*[-–—]\s*$", re.I)
+
+
 def _clock_role(text: str, start: int) -> str:
-    """The role word among the three words before a time of day ("from", "until", "before", ...), else "at"."""
+    """The role word among the three words before a time of day ("from", "until", "before", ...), else "at";
+    the second time of a dashed range ("14:00-22:00") is its end: "until"."""
+    if _RANGE_END_RE.search(text[max(0, start - 12) : start]) and _clock_before_dash(text, start):
+        return "until"
     before = re.findall(r"[a-z]+", text[max(0, start - 30) : start].lower())
     for w in reversed(before[-3:]):
         if w in _ROLE_WORDS:
             return _ROLE_WORDS[w]
     return "at"
+
+
+def _clock_before_dash(text: str, start: int) -> bool:
+    """Does a time of day end right before the dash that precedes ``start`` ("14:00-" in "14:00-22:00")?"""
+    head = text[max(0, start - 12) : start].rstrip().rstrip("-–—").rstrip()
+    return any(m.end() == len(head) for m in _CLOCK_RE.finditer(head))
 
 
 MONTHS = {m: i + 1 for i, m in enumerate(

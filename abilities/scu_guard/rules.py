@@ -491,7 +491,27 @@ def _np_head(stems: list[str]) -> str:
     return stems[-1] if stems else ""
 
 
+# "of any kind", "of every sort": a phrase that only stresses how broad the noun before it is ("Glass items of
+# any kind are forbidden" is about glass items, not about anything at all)
+_BREADTH_NOUNS = frozenset({"kind", "kinds", "type", "types", "sort", "sorts", "description", "descriptions"})
+
+
+def _drop_breadth(tokens: list[Token]) -> list[Token]:
+    """The tokens without an "of any kind" phrase after a noun."""
+    out: list[Token] = []
+    i = 0
+    while i < len(tokens):
+        if i > 0 and i + 2 < len(tokens) and tokens[i].low == "of" and tokens[i + 1].low in UNIVERSAL and \
+                tokens[i + 2].low in _BREADTH_NOUNS:
+            i += 3
+            continue
+        out.append(tokens[i])
+        i += 1
+    return out
+
+
 def _polarity_rule(text: str, tokens: list[Token], pol: int) -> Rule:
+    tokens = _drop_breadth(tokens)
     idx = next((i for i, t in enumerate(tokens) if _is_strong_cue(t)), None)
     if idx is None:
         idx = next((i for i, t in enumerate(tokens) if i > 0 and _is_cue(t)), None)
