@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from abilities.scu_guard import shares
+
 
 @cache
 def _registry() -> Any:
@@ -424,6 +426,9 @@ def find_amounts(text: str) -> list[Amount]:
         # "sample interval 15 min": the time right after "interval" is the one between two occurrences
         named_interval = bool(_INTERVAL_BEFORE_RE.search(text[max(0, m.start() - 16) : m.start()]))
         unit_amount(n, u, m.start(), m.end(), (periodic_ctx or named_interval) and is_time)
+    for share, s, e, noun in shares.find_shares(text):  # "a fifth of the weight": 20 % of it
+        if noun not in UNIT_WORDS:  # "a quarter of an hour" is a time, read by the unit readings
+            add(share, share, "dimensionless", False, s, e)
     for m in _CURRENCY_PREFIX_RE.finditer(text):
         n = _number(m.group("num"))
         if n is not None:
