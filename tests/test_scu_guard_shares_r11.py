@@ -36,3 +36,14 @@ def test_share_above_a_percent_cap_is_a_contradiction() -> None:
     assert _verdict(rule, "Recycled fibre makes up a fifth of the sheet's weight.") == (
         "REJECT", "constraint_contradiction")
     assert _verdict(rule, "Recycled fibre makes up one tenth of the sheet's weight.") == ("OK", "ok")
+
+
+def test_of_any_kind_stresses_its_noun_and_is_no_universal_subject() -> None:
+    from abilities.scu_guard.detect import find_contradictions
+    from abilities.scu_guard.rules import parse_rule
+
+    rule = "Ladders of any kind are forbidden in the server room."
+    read = parse_rule(rule)
+    assert not read.subject_universal and read.subject_head != "kind"
+    assert find_contradictions("The nightly backup finished at 02:00.", [rule]) == []
+    assert find_contradictions("A ladder was allowed in the server room.", [rule]) != []

@@ -491,6 +491,21 @@ def _np_head(stems: list[str]) -> str:
     return stems[-1] if stems else ""
 
 
+# "of any kind", "of every sort": a postmodifier that stresses the noun before it ("Glass items of any kind"),
+# not a noun of its own nor a universal subject ("any item")
+_KIND_WORDS = frozenset({"kind", "kinds", "sort", "sorts", "type", "types", "description", "descriptions",
+                         "form", "forms", "variety", "varieties"})
+
+
+def _drop_kind_phrase(toks: list[Token]) -> list[Token]:
+    """The tokens without an "of any kind" that follows a noun: "Glass items of any kind" is said of glass
+    items, read as "glass items"; a phrase standing first ("Any kind of glass") is left as it is."""
+    for i in range(1, len(toks) - 2):
+        if toks[i].low == "of" and toks[i + 1].low in ("any", "every", "all") and toks[i + 2].low in _KIND_WORDS:
+            return toks[:i] + toks[i + 3 :]
+    return toks
+
+
 def _polarity_rule(text: str, tokens: list[Token], pol: int) -> Rule:
     idx = next((i for i, t in enumerate(tokens) if _is_strong_cue(t)), None)
     if idx is None:
@@ -505,7 +520,7 @@ def _polarity_rule(text: str, tokens: list[Token], pol: int) -> Rule:
             obj=frozenset(content[1:]),
             obj_head=_np_head(content[1:2]),
         )
-    subj_toks = tokens[:idx]
+    subj_toks = _drop_kind_phrase(tokens[:idx])
     universal = any(t.low in UNIVERSAL for t in subj_toks) or not subj_toks
     subj = _content(subj_toks)
     j = idx
@@ -523,7 +538,7 @@ def _polarity_rule(text: str, tokens: list[Token], pol: int) -> Rule:
     elif j < len(tokens) and tokens[j].low not in PREPOSITIONS and tokens[j].low not in UNIVERSAL:
         action_tok = tokens[j]
         j += 1
-    rest = tokens[j:]
+    rest = _drop_kind_phrase(tokens[j:])
     locative = bool(rest) and rest[0].low in LOCATIVE
     instrument = bool(rest) and rest[0].low in INSTRUMENT or locative
     obj_universal = bool(rest) and any(t.low in UNIVERSAL for t in rest[:3])
