@@ -1,4 +1,4 @@
-"""Round 11: shares told as English fractions ("a fifth of the weight") read as percentages."""
+"""Round 11: quantities told in other words: shares as fractions, flows, ceilings under a floor, "of any kind"."""
 
 from __future__ import annotations
 
@@ -47,3 +47,23 @@ def test_of_any_kind_stresses_its_noun_and_is_no_universal_subject() -> None:
     assert not read.subject_universal and read.subject_head != "kind"
     assert find_contradictions("The nightly backup finished at 02:00.", [rule]) == []
     assert find_contradictions("A ladder was allowed in the server room.", [rule]) != []
+
+
+def test_flow_rates_are_measured() -> None:
+    flows = [a for a in measure.find_amounts("The pumps moved 40 litres per second, about 2.4 m3/s less than usual.")]
+    assert [a.dim for a in flows] == ["[length] ** 3 / [time]"] * 2
+    assert round(flows[0].lo, 3) == 0.04
+
+
+def test_a_ceiling_under_the_rule_floor_is_a_contradiction() -> None:
+    rule = "Dissolved oxygen in the holding tank must not fall below 6 mg/l."
+    assert _verdict(rule, "Dissolved oxygen in the holding tank stayed below 5 mg/l all week.") == (
+        "REJECT", "constraint_contradiction")
+    assert _verdict(rule, "Dissolved oxygen in the holding tank stayed below 9 mg/l all week.") == ("OK", "ok")
+
+
+def test_a_one_compound_is_no_second_amount_of_the_rule() -> None:
+    from abilities.scu_guard.evidence import read_whole
+
+    assert read_whole("A one-way permit must be requested at least 5 days before the move.", "must")
+    assert not read_whole("Two permits must be requested at least 5 days before the move.", "must")
