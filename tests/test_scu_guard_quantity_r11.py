@@ -67,3 +67,10 @@ def test_a_one_compound_is_no_second_amount_of_the_rule() -> None:
 
     assert read_whole("A one-way permit must be requested at least 5 days before the move.", "must")
     assert not read_whole("Two permits must be requested at least 5 days before the move.", "must")
+
+
+def test_an_amount_the_typed_form_left_unread_is_reviewed_not_cleared() -> None:
+    rule = "Seed lots must be dried at 35 °C or cooler for at least 48 hours before they are sealed."
+    assert _verdict(rule, "The seed lots were dried at 30 °C for a day and a half and then sealed.") == (
+        "REVIEW", "suspected_contradiction")
+    assert _verdict(rule, "The seed lots were dried at 30 °C for three days and then sealed.") == ("OK", "ok")
