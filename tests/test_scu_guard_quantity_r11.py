@@ -74,3 +74,10 @@ def test_an_amount_the_typed_form_left_unread_is_reviewed_not_cleared() -> None:
     assert _verdict(rule, "The seed lots were dried at 30 °C for a day and a half and then sealed.") == (
         "REVIEW", "suspected_contradiction")
     assert _verdict(rule, "The seed lots were dried at 30 °C for three days and then sealed.") == ("OK", "ok")
+
+
+def test_a_half_dozen_written_with_a_hyphen_is_six() -> None:
+    from abilities.scu_guard.counts import read_counts
+
+    assert [c.counts for c in read_counts("They loaded a half-dozen crates onto the lift.")] == [(("crate", 6.0),)]
+    assert [c.counts for c in read_counts("They loaded half-dozen crates onto the lift.")] == [(("crate", 6.0),)]
