@@ -260,6 +260,9 @@ def readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
         kind = f"lexicon {f.rule}"
         if f.constraint in by_text and unmet(by_text[f.constraint], claim):
             out.put(out.cleared, f, f"{kind} condition unmet")
+        elif f.constraint in measured and f.rule == "numeric_bound" and f.constraint in by_text and \
+                _unmeasured_amount(by_text[f.constraint], f):
+            out.put(out.suspected, f, f"{kind} amount the typed reading left unread")
         elif f.constraint in measured:
             # the typed reading, the authority on amounts, measured this constraint in the claim and found
             # it kept: the word-level amount (a label, a number without its unit or direction) is refuted
@@ -274,6 +277,15 @@ def readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
         else:
             out.put(out.found, f, f"{kind} unread")
     return out
+
+
+def _unmeasured_amount(form: Form, f: Finding) -> bool:
+    """Does the word-level finding rest on an amount of a dimension the rule states but the typed form left
+    unread ("frozen at -20 °C or colder for at least 72 hours" is read for its temperature only)? The typed
+    reading then measured another amount, and its silence is no verdict on this one."""
+    read = {b.dimension for b in (form.quantity, form.trigger) if b is not None}
+    stated = {a.dim for a in measure.find_amounts(form.text)} - read
+    return bool(stated) and any(a.dim in stated for a in measure.find_amounts(f.text))
 
 
 @lru_cache(maxsize=256)

@@ -85,8 +85,10 @@ def _value(doc: Any, i: int) -> tuple[float, int] | None:
     "a dozen and a half" 18, "a score of" 20, "4" 4; "a"/"an" alone is no number."""
     n = len(doc)
     low = [t.lower_ for t in doc[i : min(n, i + 5)]]
-    if low[:3] == ["half", "a", "dozen"]:
+    if low[:3] in (["half", "a", "dozen"], ["half", "-", "dozen"]):  # "half a dozen", "half-dozen"
         return 6.0, i + 3
+    if low[0] in ("a", "an") and low[1:4] == ["half", "-", "dozen"]:  # "a half-dozen players"
+        return 6.0, i + 4
     first = _simple_number(doc[i])
     j = i + 1 if first is not None else i + 1 if low[0] in ("a", "an") else None
     if j is None:

@@ -44,6 +44,7 @@ _NUMBER_WORDS = (r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelv
                  r"hundred|dozen|twice|thrice|half|quarter")
 # a number that is not part of a name ("SG400", "Priority 1" counts: a label is still a second number)
 _NUMBER_RE = re.compile(rf"(?<![\w.,])\d+(?:[.,:]\d+)*|\b(?:{_NUMBER_WORDS})\b", re.I)
+_ONE_COMPOUND_RE = re.compile(r"\bone-(?=[a-z])", re.I)
 # "at one time", "in one visit", "in a single session": the unit a bound counts over, not a second amount
 _ONE_SCOPE_RE = re.compile(r"\b(?:at|in|on|per|during|within)\s+(?:any\s+)?(?:one|a single)\s+[a-z]+", re.I)
 # "in any 24-hour period", "per 8-hour shift": the window a bound is counted over, not a second amount
@@ -82,6 +83,8 @@ def read_whole(text: str, modality: str, triggered: bool = False) -> bool:
         return False
     if modality != "must_not" and _CONDITION_RE.search(text):
         return False
+    # "a one-call locate request", "one-way streets": "one" joined to a noun names a kind of thing, no amount
+    text = _ONE_COMPOUND_RE.sub(" ", text)
     numbers = len(_NUMBER_RE.findall(_WINDOW_SCOPE_RE.sub(" ", _ONE_SCOPE_RE.sub(" ", text)))) - int(triggered)
     return numbers <= 1 or (numbers == 2 and bool(_RANGE_RE.search(text)))
 

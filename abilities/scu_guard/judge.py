@@ -1382,7 +1382,10 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 continue
             a = _per_band(f, band, a, claim)
             if _outside(a, band) and not _names_the_limit(claim, a, band):
-                if a.direction == "max" and not (clause.permissive or re.search(
+                # "stayed below 14" against a floor of 15: every value the claim allows is under the floor (not a
+                # time: "did not start until four minutes after" tells a wait, whose "until" is no ceiling)
+                floor_only = band.high is None and band.low is not None and id(a) in own and a.dim != "[time]"
+                if a.direction == "max" and not floor_only and not (clause.permissive or re.search(
                         r"\b(?:up to|capped|any|allowed|limit|within|due|deadline|no later than|maximum|"
                         r"permitted|may|can|at most)\b", clause.text, re.I)):
                     continue

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from abilities.scu_guard import shares
+
 
 @cache
 def _registry() -> Any:
@@ -85,6 +87,17 @@ UNIT_WORDS: dict[str, str] = {
     **{w: "millimeter / second" for w in ("mm/s", "millimetres per second", "millimeters per second")},
     **{w: "milligram / meter ** 3" for w in ("mg/m³", "mg/m3", "milligrams per cubic metre")},
     **{w: "gram / meter ** 2" for w in ("g/m²", "g/m2", "gsm", "grams per square metre")},
+    # volumes and flows: "15 cubic metres per second" is a flow, "14 litres per second" no volume of 14 litres
+    **{w: "meter ** 3" for w in ("m³", "m3", "cubic metre", "cubic metres", "cubic meter", "cubic meters")},
+    **{w: "meter ** 3 / second" for w in ("m³/s", "m3/s", "cumecs", "cubic metres per second",
+                                           "cubic meters per second", "cubic metre per second",
+                                           "cubic meter per second")},
+    **{w: "foot ** 3 / second" for w in ("cfs", "ft³/s", "ft3/s", "cubic feet per second")},
+    **{w: "liter / second" for w in ("l/s", "litres per second", "liters per second", "litre per second",
+                                      "liter per second")},
+    **{w: "liter / minute" for w in ("l/min", "lpm", "litres per minute", "liters per minute", "litre per minute",
+                                      "liter per minute")},
+    **{w: "gallon / minute" for w in ("gpm", "gallons per minute", "gallon per minute")},
     **{w: "micrometer" for w in ("µm", "μm", "micron", "microns", "micrometre", "micrometres")},
     **{w: "volt" for w in ("v", "volt", "volts")},
     **{w: "kilovolt" for w in ("kv", "kilovolt", "kilovolts")},
@@ -424,6 +437,9 @@ def find_amounts(text: str) -> list[Amount]:
         # "sample interval 15 min": the time right after "interval" is the one between two occurrences
         named_interval = bool(_INTERVAL_BEFORE_RE.search(text[max(0, m.start() - 16) : m.start()]))
         unit_amount(n, u, m.start(), m.end(), (periodic_ctx or named_interval) and is_time)
+    for share, s, e, noun in shares.find_shares(text):  # "a fifth of the weight": 20 % of it
+        if noun not in UNIT_WORDS:  # "a quarter of an hour" is a time, read by the unit readings
+            add(share, share, "dimensionless", False, s, e)
     for m in _CURRENCY_PREFIX_RE.finditer(text):
         n = _number(m.group("num"))
         if n is not None:

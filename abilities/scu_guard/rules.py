@@ -491,27 +491,29 @@ def _np_head(stems: list[str]) -> str:
     return stems[-1] if stems else ""
 
 
-# "of any kind", "of every sort": a phrase that only stresses how broad the noun before it is ("Glass items of
-# any kind are forbidden" is about glass items, not about anything at all)
-_BREADTH_NOUNS = frozenset({"kind", "kinds", "type", "types", "sort", "sorts", "description", "descriptions"})
+# "of any kind", "of every sort": a postmodifier that stresses the noun before it ("Glass items of any kind"),
+# not a noun of its own nor a universal subject ("any item")
+_KIND_WORDS = frozenset({"kind", "kinds", "sort", "sorts", "type", "types", "description", "descriptions",
+                         "form", "forms", "variety", "varieties"})
 
 
-def _drop_breadth(tokens: list[Token]) -> list[Token]:
-    """The tokens without an "of any kind" phrase after a noun."""
+def _drop_kind_phrase(toks: list[Token]) -> list[Token]:
+    """The tokens without an "of any kind" that follows a noun: "Glass items of any kind" is said of glass
+    items, read as "glass items"; a phrase standing first ("Any kind of glass") is left as it is."""
     out: list[Token] = []
     i = 0
-    while i < len(tokens):
-        if i > 0 and i + 2 < len(tokens) and tokens[i].low == "of" and tokens[i + 1].low in UNIVERSAL and \
-                tokens[i + 2].low in _BREADTH_NOUNS:
+    while i < len(toks):
+        if i > 0 and i + 2 < len(toks) and toks[i].low == "of" and toks[i + 1].low in ("any", "every", "all") \
+                and toks[i + 2].low in _KIND_WORDS:
             i += 3
             continue
-        out.append(tokens[i])
+        out.append(toks[i])
         i += 1
     return out
 
 
 def _polarity_rule(text: str, tokens: list[Token], pol: int) -> Rule:
-    tokens = _drop_breadth(tokens)
+    tokens = _drop_kind_phrase(tokens)
     idx = next((i for i, t in enumerate(tokens) if _is_strong_cue(t)), None)
     if idx is None:
         idx = next((i for i, t in enumerate(tokens) if i > 0 and _is_cue(t)), None)
