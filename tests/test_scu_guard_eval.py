@@ -48,6 +48,14 @@ HELD_OUT = {
     # run on the starting code (bench/results/scu_guard_firstrun_v33_v34_round9.json) and on round 10's final code
     # (..._round10.json). These are the final code's first-run figures
     "heldout_v33.jsonl": (0.54, 0.75), "heldout_v34.jsonl": (0.53, 0.85),
+    # v35-v36: written at the start of round 11 by writers who did not read the guard, first run on the starting
+    # code (bench/results/scu_guard_firstrun_v35_v36_round10.json), then development data of round 11
+    # (..._round11_dev_v35_v36.json): these are the development figures
+    "heldout_v35.jsonl": (0.62, 0.98), "heldout_v36.jsonl": (0.62, 0.98),
+    # v37-v38: written at the start of round 11, sealed until its end, first run on the starting code
+    # (bench/results/scu_guard_firstrun_v37_v38_round10.json) and on round 11's final code (..._round11.json).
+    # These are the final code's first-run figures
+    "heldout_v37.jsonl": (0.58, 0.85), "heldout_v38.jsonl": (0.53, 0.85),
 }
 # Round 9 (decision policy, docs "Round 9: decision policy"): a count matched by its noun, a claim stating two
 # amounts of the rule's dimension and an exclusion only the typed reading finds wait in REVIEW (each was wrong
