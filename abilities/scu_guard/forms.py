@@ -88,10 +88,21 @@ def _condition_clause(doc: Any) -> Any:
     return None
 
 
+# a length a thing stays good for, or the end of its service: the amount is the longest it may last
+_VALID_FOR_RE = re.compile(r"\b(?:valid|good|usable|current|effective)\s+for\s+(?:up\s+to\s+)?$", re.I)
+_END_OF_SERVICE_RE = re.compile(r"\b(?:must|shall|should|are\s+to|is\s+to)\s+be\s+(?:retired|replaced|discarded|"
+                                r"scrapped|withdrawn|renewed|disposed\s+of|taken\s+out\s+of\s+service)\s+"
+                                r"(?:after|at|once\s+they\s+reach|on\s+reaching)\s+$", re.I)
+
+
 def band_from(amount: measure.Amount, text: str, deny: bool) -> Band:
     """The allowed band an amount sets; a denied rule flips it ("must not fall below 3 m" = at least 3 m)."""
     direction = amount.direction
     until = re.search(r"\buntil\b", text[: amount.start], re.I)  # "must not be kegged until ... at least 14 days"
+    lead = text[: amount.start]
+    if direction == "eq" and (_VALID_FOR_RE.search(lead) or _END_OF_SERVICE_RE.search(lead)):
+        # "valid for 12 months", "must be retired after 5 years in service": the longest a thing may last
+        direction, deny = "max", False
     if deny and not until and not measure.direction_info(text, amount.start, amount.end)[1]:
         direction = {"max": "min", "min": "max", "eq": "min"}[direction]
     after = text[amount.end : amount.end + 120]

@@ -1772,10 +1772,22 @@ def _names_duty(form: Form, clause: Clause) -> bool:
     return hit_subj and (bool(obj & words) or bool(set(form.action) & (clause.verbs | words)) or not obj)
 
 
+@lru_cache(maxsize=4096)
+def _trigger_words(text: str) -> frozenset[str]:
+    """Words of what sets a duty off ("retired ... immediately after arresting a major fall", "once a leak is
+    found"): denied in a claim ("with no fall arrests"), they deny the occasion, not the duty."""
+    out: set[str] = set()
+    for t in parse(text):
+        if t.lower_ in ("after", "once", "when", "whenever", "if", "upon", "following") and t.dep_ in ("prep", "mark"):
+            sub = t.subtree if t.dep_ == "prep" else t.head.subtree
+            out |= {key(x) for x in sub if x.pos_ in ("NOUN", "VERB", "PROPN")}
+    return frozenset(out)
+
+
 def _denies_required(form: Form, clause: Clause) -> bool:
     """ "Callers go out live without any delay": the required thing is denied where the subject or the
     action of the rule is named."""
-    req = set(form.object) - GENERIC - set(form.subject)
+    req = set(form.object) - GENERIC - set(form.subject) - _trigger_words(form.text)
     if not (req & clause.denied) or clause.negverb or clause.negated:
         return False
     if form.quantity is not None and form.quantity.dimension == "[time]" and not form.quantity.period and \
@@ -2213,8 +2225,8 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                     holds, role = roles.named_role(f, claim.text, text, claim.chunk_texts)
                 if holds is None and text not in c.named:  # "Mira Sollen, whose permit ...": the roster by name
                     holds, role = _named_holds(f, text, claim)
-                if holds:
-                    continue  # a cited chunk says the named doer holds the reserved role
+                if holds or _said_to_be(f, text):
+                    continue  # a cited chunk says the named doer holds the reserved role, or the claim does
                 role = role if holds is not None else None  # a state the rule does not name: unknown
                 if not (act or len(obj) >= 2) and (role is None or not _firm_doing(f, c, act)):
                     continue  # one shared word ties the clause to the rule only for a doer a chunk rules out
@@ -2702,6 +2714,36 @@ def _other_patient(form: Form, claim: Claim, c: Clause) -> bool:
     return bool(things) and not any(key(x) in mine for x in things)
 
 
+_WHO_IS_RE = re.compile(r"\b(?:who|that)\s+(?:is|was|are|were|acts\s+as|acted\s+as|serves\s+as)\b(?P<what>.*)", re.I)
+
+
+def _said_to_be(form: Form, doer: str) -> bool:
+    """Does the doer's own phrase say it is one of the rule's reserved doers ("his uncle Paul, who is his legal
+    guardian" for "a parent or guardian")?"""
+    m = _WHO_IS_RE.search(doer)
+    if m is None or re.search(r"\b(?:not|no|never|yet|un[a-z]+ed|non-?[a-z]+|former|ex-?[a-z]+|trainee|acting|"
+                              r"assistant|deputy)\b", m.group("what"), re.I):
+        return False  # "who is an as-yet-unregistered pharmacist", "who is not his guardian"
+    return bool(set(light_keys(m.group("what"))) & set(form.agents).union(*alternatives(form)))
+
+
+def _clocks_of_verb(form: Form, claim: Claim, clocks: list[Any]) -> list[Any]:
+    """Where the claim gives the rule's own verb a time ("started at 17:25 and finished at 17:55" for "No game
+    may start after 17:30"), only the times of that verb speak of the rule; otherwise all of them."""
+    if not form.action or len(clocks) < 2:
+        return clocks
+    doc = parse(claim.text)
+
+    def verb_of(t: Any) -> str:
+        tok = next((x for x in doc if x.idx <= t.start < x.idx + len(x.text)), None)
+        while tok is not None and tok.pos_ not in ("VERB", "AUX") and tok.head.i != tok.i:
+            tok = tok.head
+        return key(tok) if tok is not None and tok.pos_ in ("VERB", "AUX") else ""
+
+    own = [t for t in clocks if verb_of(t) in form.action]
+    return own or clocks
+
+
 def check_windows(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     """Times of day or calendar days the constraint forbids, claimed for its event."""
     out = []
@@ -2722,6 +2764,7 @@ def check_windows(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                     continue
                 clocks = [t for t in claim.clocks if c.start <= t.start < c.end and t.start not in replaced] or (
                     [t for t in _chunk_clocks(claim, c)])
+                clocks = _clocks_of_verb(f, claim, clocks)
                 for t in clocks:
                     m = t.minutes % (24 * 60) if t.minutes != 24 * 60 else 24 * 60
                     if t.role == "until":
