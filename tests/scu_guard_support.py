@@ -3,9 +3,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from abilities.lock import lock_constraints
 from abilities.scu_guard.check import run_checks
 from abilities.scu_guard.combined import forms_for
+from abilities.scu_guard.forms import Form, understand
+from abilities.scu_guard.nlp import parse
 
 REJECT = ("REJECT", "constraint_contradiction")
 REVIEW = ("REVIEW", "suspected_contradiction")
@@ -19,3 +24,10 @@ def verdict(constraints: list[str], claim: str, chunks: dict[str, str] | None = 
     r = run_checks(lock_constraints(constraints), list(chunks), answer, forms=forms_for(constraints)[0],
                    chunk_texts=chunks)
     return r.verdict, r.reason
+
+
+def on_whole_claim(reading: Callable[[Form, Any, int, int], bool], rule: str, claim: str) -> bool:
+    """A clause reading (``reading(form, doc, start, end)``) of the rule's typed form over the whole claim."""
+    form = understand(rule)
+    assert form is not None
+    return reading(form, parse(claim), 0, len(claim))

@@ -1,17 +1,14 @@
 """Round 11: a plain minimum of a required thing is broken by the thing's absence, never a maximum."""
 from abilities.scu_guard.absent import minimum_absent
 from abilities.scu_guard.evaluate import judge
-from abilities.scu_guard.forms import understand
-from abilities.scu_guard.nlp import parse
+from tests.scu_guard_support import on_whole_claim
 
 MIN_RULE = "Every night lecture must be recorded with a subtitle lag of at least 4 seconds."
 MAX_RULE = "Every night lecture must be recorded with a subtitle lag of no more than 4 seconds."
 
 
 def _absent(rule: str, claim: str) -> bool:
-    form = understand(rule)
-    assert form is not None
-    return minimum_absent(form, parse(claim), 0, len(claim))
+    return on_whole_claim(minimum_absent, rule, claim)
 
 
 def test_no_thing_breaks_a_minimum() -> None:

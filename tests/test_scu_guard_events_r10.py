@@ -7,10 +7,8 @@ from __future__ import annotations
 import pytest
 
 from abilities.scu_guard.events import does_forbidden, drops_required, rule_event
-from abilities.scu_guard.forms import understand
 from abilities.scu_guard.judge import read_claim
-from abilities.scu_guard.nlp import parse
-from tests.scu_guard_support import OK, REJECT, verdict
+from tests.scu_guard_support import OK, REJECT, on_whole_claim, verdict
 
 TOUCH = "Visitors must not touch the stalactites."
 POST = "Sealed minutes must never be posted on the staff noticeboard."
@@ -19,15 +17,11 @@ CARRY = "Every tractor must carry a charged extinguisher."
 
 
 def _forbidden(rule: str, claim: str) -> bool:
-    form = understand(rule)
-    assert form is not None
-    return does_forbidden(form, parse(claim), 0, len(claim))
+    return on_whole_claim(does_forbidden, rule, claim)
 
 
 def _dropped(rule: str, claim: str) -> bool:
-    form = understand(rule)
-    assert form is not None
-    return drops_required(form, parse(claim), 0, len(claim))
+    return on_whole_claim(drops_required, rule, claim)
 
 
 def test_a_plain_rule_is_read_as_one_event() -> None:
