@@ -26,6 +26,18 @@ def condition_keys(text: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=4096)
+def trigger_keys(text: str) -> frozenset[str]:
+    """Words of what sets a duty off ("retired ... immediately after arresting a major fall", "once a leak is
+    found"): denied in a claim ("with no fall arrests"), they deny the occasion, not the duty."""
+    out: set[str] = set()
+    for t in parse(text):
+        if t.lower_ in ("after", "once", "when", "whenever", "if", "upon", "following") and t.dep_ in ("prep", "mark"):
+            sub = t.subtree if t.dep_ == "prep" else t.head.subtree
+            out |= {key(x) for x in sub if x.pos_ in ("NOUN", "VERB", "PROPN")}
+    return frozenset(out)
+
+
+@lru_cache(maxsize=4096)
 def _condition_nouns(text: str) -> frozenset[str]:
     """Keys of the nouns of a rule's when/if condition that its duty does not name again ("green mould",
     "Trichoderma" in "If green mould (Trichoderma) is found in a room, that room must be ..."; not "room")."""

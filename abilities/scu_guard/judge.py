@@ -39,7 +39,7 @@ from abilities.scu_guard import (
 )
 from abilities.scu_guard import together as together_
 from abilities.scu_guard.absent import minimum_absent
-from abilities.scu_guard.conditions import condition_keys
+from abilities.scu_guard.conditions import condition_keys, trigger_keys
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Band, Form, keys
 from abilities.scu_guard.nlp import key, light_keys, parse, word_key
@@ -1772,22 +1772,10 @@ def _names_duty(form: Form, clause: Clause) -> bool:
     return hit_subj and (bool(obj & words) or bool(set(form.action) & (clause.verbs | words)) or not obj)
 
 
-@lru_cache(maxsize=4096)
-def _trigger_words(text: str) -> frozenset[str]:
-    """Words of what sets a duty off ("retired ... immediately after arresting a major fall", "once a leak is
-    found"): denied in a claim ("with no fall arrests"), they deny the occasion, not the duty."""
-    out: set[str] = set()
-    for t in parse(text):
-        if t.lower_ in ("after", "once", "when", "whenever", "if", "upon", "following") and t.dep_ in ("prep", "mark"):
-            sub = t.subtree if t.dep_ == "prep" else t.head.subtree
-            out |= {key(x) for x in sub if x.pos_ in ("NOUN", "VERB", "PROPN")}
-    return frozenset(out)
-
-
 def _denies_required(form: Form, clause: Clause) -> bool:
     """ "Callers go out live without any delay": the required thing is denied where the subject or the
     action of the rule is named."""
-    req = set(form.object) - GENERIC - set(form.subject) - _trigger_words(form.text)
+    req = set(form.object) - GENERIC - set(form.subject) - trigger_keys(form.text)
     if not (req & clause.denied) or clause.negverb or clause.negated:
         return False
     if form.quantity is not None and form.quantity.dimension == "[time]" and not form.quantity.period and \
