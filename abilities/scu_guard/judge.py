@@ -3185,6 +3185,18 @@ def check_named_members(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     return out
 
 
+def _other_place(objs: Sequence[Any], allowed: Sequence[places.Place]) -> tuple[Any | None, bool]:
+    """The first place phrase that is none of the allowed places, and whether surely so: told apart by the
+    text, or another site by its kind (sure); or a larger place that may hold an allowed one (unsure)."""
+    for o in objs:
+        p = places.place_of(o)
+        levels = [True if places.surely_other(p, a) or places.other_site(p, a) else
+                  False if places.maybe_holds(p, a) else None for a in allowed]
+        if None not in levels:
+            return o, all(levels)
+    return None, False
+
+
 def check_places(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     """A rule's thing put, in a clause that is not denied, in a place surely none of the rule's allowed places
     ("exported the audiograms to her own laptop" for "only on the clinic's secure records server"). Sure when
@@ -3206,11 +3218,13 @@ def check_places(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 continue
             thing = places.thing_in(p, f.place_thing)
             by_kind = False
-            if thing is None and not qualifiers:  # a kind of the rule's thing ("pizza" for "food"), unnarrowed
+            if thing is None:  # a kind of the rule's thing ("pizza" for "food")
                 thing = places.thing_in(p, f.place_thing, categories.phrase_of(f.text, f.place_thing))
-                # a noun or adjective before it may make it another thing ("a toy duck"); a name does not
+                # a noun or adjective before it may make it another thing ("a toy duck"), unless it is one of the
+                # rule's own words for it ("furnace oil" for "fuel for the drying furnace"); a name does not
                 by_kind = thing is not None
-                if by_kind and any(w.dep_ in ("compound", "amod") and w.pos_ != "PROPN" for w in thing.lefts):
+                if by_kind and any(w.dep_ in ("compound", "amod") and w.pos_ != "PROPN" and key(w) not in qualifiers
+                                   for w in thing.lefts):
                     continue
             if thing is None:
                 continue
@@ -3222,10 +3236,10 @@ def check_places(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 continue
             objs = [o for o in p.children if o.dep_ == "pobj" and o.pos_ in ("NOUN", "PROPN")]
             objs += [x for o in objs for x in o.conjuncts]
-            other = next((o for o in objs if all(places.surely_other(places.place_of(o), a) for a in allowed)), None)
+            other, level = _other_place(objs, allowed)
             if other is None:
                 continue
-            sure = not qualifiers or bool(_stem_hits(qualifiers, c.keys))
+            sure = level and (not qualifiers or bool(_stem_hits(qualifiers, c.keys)))
             phrase = doc[min(w.i for w in other.subtree): max(w.i for w in other.subtree) + 1].text
             out.append(_finding(f, claim, c.start, c.end, "allow_list",
                                 f"{phrase!r} is not where {f.text!r} allows", sure=sure,

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from abilities.scu_guard import categories, wordnet
+from abilities.scu_guard import categories, place_scale, wordnet
 from abilities.scu_guard.nlp import key, parse
 
 # prepositions that put a thing in a place, and those that move it there (an export "to her own laptop" leaves
@@ -42,6 +42,9 @@ _POSITIONS = frozenset({"north", "south", "east", "west", "northern", "southern"
                         "northeast", "northwest", "southeast", "southwest", "middle", "main"})
 _CONDITIONS = frozenset({"if", "when", "whenever", "unless", "except", "while", "during", "until"})
 _OWN = frozenset({"own", "personal", "private", "home"})
+# a place in the open and one under a roof exclude each other, whatever their head nouns
+_OPEN_AIR = frozenset({"outdoor", "outdoors", "open-air", "outside"})
+_UNDER_ROOF = frozenset({"indoor", "indoors", "inside", "enclosed", "covered"})
 _PERSONAL_POSS = frozenset({"my", "your", "his", "her", "their", "our"})
 _TIME_NOUNS = frozenset({"day", "days", "weekday", "weekdays", "weekend", "weekends", "morning", "afternoon",
                          "evening", "night", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
@@ -61,6 +64,9 @@ class Place:
     labels: frozenset[tuple[str, str]]
     own: bool
     use_words: frozenset[str] = frozenset()  # the nouns of use as written (lemmas), for WordNet
+    materials: frozenset[str] = frozenset()  # what it is made of ("plastic", "metal"), by WordNet
+    air: str = ""  # "open" or "roof" when a word says the place is in the open or under a roof
+    word: str = ""  # the head noun's lemma, for WordNet
 
 
 def _is_code(t: Any) -> bool:
@@ -88,10 +94,16 @@ def place_of(noun: Any, depth: int = 0) -> Place:
     uses: set[str] = set()
     owners: set[str] = set()
     use_words: set[str] = set()
+    materials: set[str] = set()
+    air = ""
     own = noun.lower_ == "home"
     before = [w for left in noun.lefts for w in left.subtree]
     for w in before:
         low = w.lower_
+        air = "open" if low in _OPEN_AIR else "roof" if low in _UNDER_ROOF else air
+        if w.dep_ in ("compound", "amod") and w.head.i == noun.i and w.pos_ in ("NOUN", "ADJ") and \
+                place_scale.is_material(w.lemma_.lower()):
+            materials.add(w.lemma_.lower())
         if low in _OWN:
             own = True
         if low in _POSITIONS:
@@ -106,7 +118,8 @@ def place_of(noun: Any, depth: int = 0) -> Place:
                     prep.lower_ in _HOLDER_PREPS and depth < 3 for p in prep.children if p.dep_ == "pobj")
     marks = {"position": frozenset(positions), "use": frozenset(uses), "owner": frozenset(owners)}
     head = noun.text.strip(".").lower() if _is_code(noun) else key(noun)
-    return Place(head, marks, holders, _labels(noun), own, frozenset(use_words))
+    return Place(head, marks, holders, _labels(noun), own, frozenset(use_words), frozenset(materials), air,
+                 "" if _is_code(noun) else noun.lemma_.lower())
 
 
 def _same_kind(a: Place, b: Place) -> tuple[Place, Place] | None:
@@ -117,7 +130,7 @@ def _same_kind(a: Place, b: Place) -> tuple[Place, Place] | None:
     for x, y in ((a, b), (b, a)):
         if len(y.head) >= 4 and x.head.endswith(y.head) and len(x.head) - len(y.head) >= 4:
             marks = dict(x.marks) | {"use": x.marks["use"] | {x.head[: -len(y.head)]}}
-            x2 = Place(y.head, marks, x.holders, x.labels, x.own, x.use_words)
+            x2 = Place(y.head, marks, x.holders, x.labels, x.own, x.use_words, x.materials, x.air, x.word)
             return (x2, y) if x is a else (y, x2)
     return None
 
@@ -129,6 +142,8 @@ def _told_apart(a: Place, b: Place) -> bool:
     if pair is None:
         return False
     a, b = pair
+    if place_scale.other_materials(a.materials, b.materials):
+        return True  # "the plastic bin", "the metal bin"
     every_a = frozenset().union(*a.marks.values())
     every_b = frozenset().union(*b.marks.values())
     if every_a & every_b or _use_kinds(a, b):
@@ -159,6 +174,32 @@ def surely_other(claim_place: Place, allowed: Place) -> bool:
         if codes and code not in codes:
             return True
     return any(_told_apart(c, a) for c in _chain(claim_place) for a in _chain(allowed))
+
+
+def other_site(claim_place: Place, allowed: Place) -> bool:
+    """Is the claim's place surely not the allowed one by what kind of place it is: one in the open against one
+    under a roof ("the outdoor field", "the indoor range"), or a place of the claim's, or one holding it, of the
+    same scale, room or larger, as the allowed place or one holding that, with a head noun that names another
+    thing ("the withering loft", "the fuel shed"), where no place of the allowed one's names the same
+    (``place_scale``)?"""
+    claims, alloweds = _chain(claim_place), _chain(allowed)
+    airs = {p.air for p in claims} - {""}, {p.air for p in alloweds} - {""}
+    if len(airs[0]) == 1 and len(airs[1]) == 1 and airs[0] != airs[1]:
+        return True
+    for c in claims:
+        if any(a.head == c.head or wordnet.related(a.word, c.word) for a in alloweds):
+            continue
+        if any(place_scale.other_site(c.word, a.word) for a in alloweds):
+            return True
+    return False
+
+
+def maybe_holds(claim_place: Place, allowed: Place) -> bool:
+    """Is the claim's place larger than the allowed one and none of the places that hold it ("the warehouse"
+    for "the cage")? It may hold the allowed place, so this says only that the claim may be elsewhere."""
+    alloweds = _chain(allowed)
+    return place_scale.larger(claim_place.word, allowed.word) and not any(
+        a.head == claim_place.head or wordnet.related(a.word, claim_place.word) for a in alloweds)
 
 
 def _thing(doc: Any) -> Any | None:
@@ -234,7 +275,14 @@ def thing_in(prep: Any, thing: str, kind_of: str | None = None) -> Any | None:
         return None
     for arg in verb.children:
         if arg.dep_ in ("nsubj", "nsubjpass", "dobj"):
-            for t in [arg, *arg.conjuncts]:
+            for t in [arg, *arg.conjuncts, *_of_things(arg)]:
                 if t.pos_ in ("NOUN", "PROPN") and (key(t) == thing or (kind_of and categories.is_kind(t, kind_of))):
                     return t
     return None
+
+
+def _of_things(noun: Any) -> list[Any]:
+    """The nouns after "of" that a noun holds or counts ("four drums of furnace oil", "sacks of dye powder"):
+    the thing itself, put where its holder is."""
+    return [p for prep in noun.children if prep.dep_ == "prep" and prep.lower_ == "of"
+            for p in prep.children if p.dep_ == "pobj" and p.pos_ in ("NOUN", "PROPN")]

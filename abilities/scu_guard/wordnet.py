@@ -208,3 +208,31 @@ def is_a(noun: str, category: str, slot: bool = False) -> bool | None:
     if ordered(noun):
         return True if reach[0] else None
     return True if slot else None
+
+
+def sense_of(lemma: str, n: int = 0) -> int | None:
+    """The offset of the ``n``-th common-noun sense of a lemma (a category named by its sense: "room" as a
+    part of a building, not as space), or None."""
+    ss = senses(lemma)
+    return ss[n] if len(ss) > n else None
+
+
+@lru_cache(maxsize=16384)
+def under(phrase: str, targets: frozenset[int], n: int = 3) -> tuple[bool, ...]:
+    """For each of the phrase's first ``n`` senses, does it lie at or below one of ``targets``? The caller picks
+    among senses by what the sentence needs (the object of "in" is a place, so its place senses count)."""
+    wn = _load()
+    if wn is None:
+        return ()
+    return tuple(bool(wn.closure(off) & targets) for off in senses(phrase)[:n])
+
+
+@lru_cache(maxsize=16384)
+def related(a: str, b: str, n: int = 3) -> bool:
+    """May two nouns name one thing: one of the first ``n`` senses of one lies at or below one of the other's
+    ("hall" and "lobby" share the sense of an entrance hall; "laboratory" and "lab" are one synset)?"""
+    wn = _load()
+    if wn is None:
+        return True
+    sa, sb = senses(a)[:n], senses(b)[:n]
+    return any(x in wn.closure(y) or y in wn.closure(x) for x in sa for y in sb)
