@@ -3185,6 +3185,32 @@ def check_named_members(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     return out
 
 
+# endings that make an adjective of a noun ("oily" rags are rags with oil, "wooden" crates are made of wood)
+_ADJ_ENDINGS = ("y", "i", "en", "ic", "al", "ed", "ish")
+
+
+def _kin_hits(words: set[str], present: set[str] | frozenset[str]) -> int:
+    """Words met as written or as the noun an adjective is made from ("oily" and "linseed-oil")."""
+    return sum(1 for w in words if w in present or any(
+        len(p) >= 3 and w.startswith(p) and w[len(p):] in _ADJ_ENDINGS for p in present))
+
+
+def _undone_but_by(doc: Any, c: Clause, prep: Any) -> bool:
+    """Is the only word that reads a clause as undone the preposition "outside" the place check reads itself?"""
+    if prep.lower_ not in places.OUTSIDE_PREPS or re.search(
+            r"\b(?:stays?|remains?|kept|keeps?|is|are|was|were|turned|switched|left)\s+"
+            r"(?:off|closed|shut|disabled|locked)\b", doc.text[c.start:c.end].lower()):
+        return False
+    return not any(key(t) in NEGATING for t in doc if c.start <= t.idx < c.end and t.i != prep.i and
+                   t.pos_ in ("VERB", "ADJ", "ADV", "ADP") and t.dep_ not in ("amod", "compound"))
+
+
+def _span_text(t: Any) -> str:
+    """The words of a token's phrase."""
+    words = list(t.subtree)
+    return t.doc[words[0].i: words[-1].i + 1].text
+
+
 def _other_place(objs: Sequence[Any], allowed: Sequence[places.Place]) -> tuple[Any | None, bool]:
     """The first place phrase that is none of the allowed places, and whether surely so: told apart by the
     text, or another site by its kind (sure); or a larger place that may hold an allowed one (unsure)."""
@@ -3214,7 +3240,7 @@ def check_places(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             continue
         qualifiers = set(f.subject) - {f.place_thing} - GENERIC
         for p in doc:
-            if p.dep_ != "prep" or p.lower_ not in places.PLACE_PREPS:
+            if p.dep_ != "prep" or p.lower_ not in places.PLACE_PREPS | places.OUTSIDE_PREPS:
                 continue
             thing = places.thing_in(p, f.place_thing)
             by_kind = False
@@ -3229,20 +3255,31 @@ def check_places(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             if thing is None:
                 continue
             own_words = {key(w) for w in thing.lefts if w.dep_ in ("compound", "nmod") and w.pos_ == "NOUN"}
-            if qualifiers and own_words and not own_words & qualifiers:
+            if qualifiers and own_words and not _kin_hits(qualifiers, own_words):
                 continue  # "the diesel buses" are not "electric buses" ("full drums" may still be "chemical drums")
             c = _owner(claim, p)
-            if c is None or c.negated or c.negverb:
+            if c is None or c.negated or (c.negverb and not _undone_but_by(doc, c, p)):
                 continue
             objs = [o for o in p.children if o.dep_ == "pobj" and o.pos_ in ("NOUN", "PROPN")]
             objs += [x for o in objs for x in o.conjuncts]
-            other, level = _other_place(objs, allowed)
+            if p.lower_ in places.OUTSIDE_PREPS:  # "outside the locked gown room": every allowed place named
+                named = all(any(places.names_allowed(o, a) for o in objs) for a in allowed)
+                other, level = (objs[0], True) if named and objs else (None, False)
+                if other is None:
+                    continue
+            else:
+                other, level = _other_place(objs, allowed)
+            if other is None:  # a code or name a cited legend describes ("Room B14" and "B14 = Andrology lab")
+                other = next((o for o in objs if places.other_by_legend(_span_text(o), allowed, claim.chunk_texts)),
+                             None)
+                level = True
             if other is None:
                 continue
-            sure = level and (not qualifiers or bool(_stem_hits(qualifiers, c.keys)))
+            sure = level and (not qualifiers or bool(_stem_hits(qualifiers, c.keys) or _kin_hits(qualifiers, c.keys)))
             phrase = doc[min(w.i for w in other.subtree): max(w.i for w in other.subtree) + 1].text
+            where = f"outside {phrase!r}" if p.lower_ in places.OUTSIDE_PREPS else repr(phrase)
             out.append(_finding(f, claim, c.start, c.end, "allow_list",
-                                f"{phrase!r} is not where {f.text!r} allows", sure=sure,
+                                f"{where} is not where {f.text!r} allows", sure=sure,
                                 basis="place_kind" if by_kind else "place"))
             break
     return out

@@ -9,9 +9,11 @@ cage") may hold it, so that difference is never sure.
 
 The scale of a head noun is read from its first place sense among its first three senses (the object of a
 preposition of place names a place, so a sense that is no place, "a magazine" to read, is passed over):
-a container, a piece of furniture or a device (0) < a room (1) < a building or another structure (2) < a
-tract of land or a geographic area (3). Nouns too general to name one place ("area", "site", "place") have
-no scale.
+a container, a piece of furniture or a device (small) < a room < a building or a facility < a tract of land or
+a geographic area. A place of business or a workplace ("office", "lab", "shop") may be a room or a whole
+building: it is of one scale with a room, and none with a building. Parts of a building ("floor", "aisle",
+"loft") and other structures have no scale here: they may be anywhere. Nouns too general to name one place
+("area", "site", "place") have no scale.
 
 What a place is made of ("the plastic bin", "the metal bin") tells two places of one kind apart: a word
 before the head whose first sense is a material or a substance; two such words, neither a kind of the other,
@@ -27,44 +29,49 @@ from abilities.scu_guard import wordnet
 # a place word that names no one place ("the area by the door", "on site")
 _GENERAL = frozenset({"area", "place", "site", "spot", "location", "space", "point", "side", "part", "end",
                       "way", "zone", "section", "position", "premises", "ground", "grounds", "facility", "unit"})
-# the scales, smallest first, each by the WordNet senses that open it
-_SCALES: tuple[tuple[str, int], ...] = (("container", 0), ("furniture", 0), ("device", 0), ("room", 0),
-                                        ("building", 0), ("structure", 0), ("tract", 0), ("geographic_area", 0))
-_RANK = {"container": 0, "furniture": 0, "device": 0, "room": 1, "building": 2, "structure": 2, "tract": 3,
-         "geographic_area": 3}
+# the scales, each by the WordNet senses (lemma, sense number) that open it; a place of business or a workplace
+# ("office", "lab", "shop") may be a room or a whole building, so it is a scale of its own
+_SCALES: tuple[tuple[str, int, str], ...] = (
+    ("container", 0, "small"), ("furniture", 0, "small"), ("device", 0, "small"), ("room", 0, "room"),
+    ("place_of_business", 0, "work"), ("workplace", 0, "work"), ("building", 0, "building"),
+    ("facility", 0, "building"), ("tract", 0, "land"), ("geographic_area", 0, "land"))
+# the first scale a sense reaches in this order wins (a kitchen is a room before it is a workplace)
+_ORDER = ("small", "room", "work", "building", "land")
+# which scales are one scale: neither stands inside the other
+_ONE_SCALE = {("room", "room"), ("room", "work"), ("work", "room"), ("work", "work"), ("building", "building"),
+              ("land", "land")}
+# which scales are larger than which: the larger may hold the smaller
+_LARGER = {("building", "room"), ("building", "work"), ("land", "room"), ("land", "work"), ("land", "building")}
 _MATERIALS = (("matter", 2), ("building_material", 0))
 
 
 @lru_cache(maxsize=1)
-def _targets() -> dict[str, int]:
-    return {lemma: off for lemma, n in _SCALES if (off := wordnet.sense_of(lemma, n)) is not None}
+def _targets() -> tuple[tuple[int, str], ...]:
+    return tuple((off, name) for lemma, n, name in _SCALES if (off := wordnet.sense_of(lemma, n)) is not None)
 
 
 @lru_cache(maxsize=4096)
-def scale(head: str) -> int | None:
-    """The scale of a place named by this head noun (0 container .. 3 tract), or None (unknown, too general)."""
+def scale(head: str) -> str | None:
+    """The scale of a place named by this head noun ("small", "room", "work", "building", "land"), or None
+    (unknown to WordNet, no place, or too general)."""
     if not head or head in _GENERAL or not wordnet.available():
         return None
-    targets = _targets()
     for i in range(3):
-        hits = [_RANK[lemma] for lemma, off in targets.items()
-                if (u := wordnet.under(head, frozenset([off]))) and len(u) > i and u[i]]
+        hits = {name for off, name in _targets() if (u := wordnet.under(head, frozenset([off]))) and len(u) > i and u[i]}
         if hits:
-            return min(hits)
+            return next(name for name in _ORDER if name in hits)
     return None
 
 
 def other_site(a: str, b: str) -> bool:
     """Are two head nouns two places of one scale, room or larger, that name different things?"""
-    sa, sb = scale(a), scale(b)
-    return sa is not None and sa == sb and sa >= 1 and a != b and not wordnet.related(a, b) \
+    return (scale(a), scale(b)) in _ONE_SCALE and a != b and not wordnet.related(a, b) \
         and not (a.endswith(b) or b.endswith(a))
 
 
 def larger(claim_head: str, allowed_head: str) -> bool:
-    """Is the claim's place of a larger scale (room or more) than the allowed one (which it may hold)?"""
-    sa, sb = scale(claim_head), scale(allowed_head)
-    return sa is not None and sb is not None and sa > sb >= 1 and not wordnet.related(claim_head, allowed_head)
+    """Is the claim's place of a larger scale than the allowed one (which it may hold)?"""
+    return (scale(claim_head), scale(allowed_head)) in _LARGER and not wordnet.related(claim_head, allowed_head)
 
 
 @lru_cache(maxsize=1)

@@ -26,12 +26,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from abilities.scu_guard import categories, place_scale, wordnet
+from abilities.scu_guard import categories, legends, place_scale, wordnet
 from abilities.scu_guard.nlp import key, parse
 
 # prepositions that put a thing in a place, and those that move it there (an export "to her own laptop" leaves
 # it on the laptop)
 PLACE_PREPS = frozenset({"in", "on", "at", "inside", "within", "over", "into", "onto", "to"})
+# a preposition that puts a thing out of the place its object names ("left outside the gown room")
+OUTSIDE_PREPS = frozenset({"outside"})
 _RULE_PREPS = frozenset({"in", "on", "at", "inside", "within", "over"})
 # prepositions inside a place phrase that name what holds it ("the store in Building C", "the room of the
 # museum")
@@ -74,6 +76,12 @@ def _is_code(t: Any) -> bool:
     text = t.text.strip(".")
     return t.like_num or (len(text) <= 2 and text.isalpha() and text.isupper()) or (
         any(ch.isdigit() for ch in text) and any(ch.isalpha() for ch in text))
+
+
+def _label_code(w: Any) -> bool:
+    """Is a number the code of the noun before it ("Lab 2", "Room 4"), not an amount or a time?"""
+    prev = w.doc[w.i - 1] if w.i > 0 else None
+    return prev is not None and prev.is_alpha and prev.pos_ in ("NOUN", "PROPN") and prev.lower_ not in _TIME_NOUNS
 
 
 def _labels(noun: Any) -> frozenset[tuple[str, str]]:
@@ -241,7 +249,8 @@ def read_places(text: str) -> PlaceRule | None:
         if len(objs) != 1 or objs[0].pos_ not in ("NOUN", "PROPN"):
             return None
         heads = [objs[0]] + [c for c in objs[0].conjuncts]
-        if any(h.lower_ in _TIME_NOUNS or h.like_num or any(w.like_num for w in h.subtree) for h in heads):
+        if any(h.lower_ in _TIME_NOUNS or h.like_num or any(w.like_num and not _label_code(w) for w in h.subtree)
+               for h in heads):
             return None
         phrases = []
         for h in heads:
@@ -263,16 +272,25 @@ def allowed_places(phrases: Sequence[str]) -> list[Place]:
     return out
 
 
-def thing_in(prep: Any, thing: str, kind_of: str | None = None) -> Any | None:
+def thing_in(prep: Any, thing: str, kind_of: str | None = None, depth: int = 0) -> Any | None:
     """The rule's thing where the place phrase puts it: the noun the phrase hangs from, or an argument (subject,
     object, or one joined to them) of the verb it hangs from. With ``kind_of`` (the WordNet phrase of the rule's
     thing), a noun that is a kind of it counts too ("pizza" for "food", ``categories``)."""
     head = prep.head
     if head.pos_ in ("NOUN", "PROPN") and (key(head) == thing or (kind_of and categories.is_kind(head, kind_of))):
         return head
+    if head.pos_ in ("NOUN", "PROPN") and head.dep_ == "pobj" and head.head.lower_ in PLACE_PREPS and depth < 3:
+        # a place inside a place phrase ("on padded racks in the north aisle", "on the rail, outside the gown
+        # room"): the thing is where the outer phrase puts it
+        return thing_in(head.head, thing, kind_of, depth + 1)
     verb = head if head.pos_ in ("VERB", "AUX") else None
     if verb is None:
         return None
+    if not any(c.dep_ in ("nsubj", "nsubjpass") for c in verb.children):
+        if verb.dep_ == "acl" and verb.head.pos_ in ("NOUN", "PROPN") and key(verb.head) == thing:
+            return verb.head  # "the drums stored in the yard"
+        if verb.dep_ in ("xcomp", "advcl") and verb.head.pos_ in ("VERB", "AUX"):
+            verb = verb.head  # "the gown spent the night hanging on the rail": the rail is the gown's
     for arg in verb.children:
         if arg.dep_ in ("nsubj", "nsubjpass", "dobj"):
             for t in [arg, *arg.conjuncts, *_of_things(arg)]:
@@ -286,3 +304,49 @@ def _of_things(noun: Any) -> list[Any]:
     the thing itself, put where its holder is."""
     return [p for prep in noun.children if prep.dep_ == "prep" and prep.lower_ == "of"
             for p in prep.children if p.dep_ == "pobj" and p.pos_ in ("NOUN", "PROPN")]
+
+
+def _phrase_place(text: str) -> Place | None:
+    """A place phrase of a list read as the object of "in" (a bare "Building A" parses badly alone)."""
+    doc = parse(f"It was kept in {text}.")
+    obj = next((t for t in doc[3].children if t.dep_ == "pobj"), None) if len(doc) > 4 else None
+    return place_of(obj) if obj is not None and obj.pos_ in ("NOUN", "PROPN") else None
+
+
+def _names(p: Place, allowed: Place) -> bool:
+    """Does a place phrase name the allowed place: the same kind, nothing telling them apart, and the allowed
+    place's label (or, without one, one of its identifying words, if it has any) carried too?"""
+    if _same_kind(p, allowed) is None or _told_apart(p, allowed) or surely_other(p, allowed):
+        return False
+    if allowed.labels:
+        return bool(p.labels & allowed.labels)
+    marks = frozenset().union(*allowed.marks.values())
+    return not marks or bool(marks & frozenset().union(*p.marks.values()))
+
+
+def _entry_places(e: legends.Entry) -> list[Place]:
+    key_place = None if not any(ch.isalpha() for ch in e.key.split()[-1]) or len(e.key.split()) == 1 and any(
+        ch.isdigit() for ch in e.key) else _phrase_place(e.key)
+    return [p for p in (key_place, _phrase_place(legends.head_of(e.desc))) if p is not None]
+
+
+def other_by_legend(phrase: str, allowed: Sequence[Place], chunk_texts: Sequence[str]) -> bool:
+    """Does a cited legend make the claim's place surely none of the allowed ones? The legend entry the claim's
+    code or name looks up ("Room B14" and "B14 = Andrology lab") describes a place told apart from each allowed
+    place, or another entry of that legend names the allowed place ("B12 = Lab 2") and this one does not: a
+    legend lists different places."""
+    hit = legends.lookup(phrase, tuple(chunk_texts))
+    if hit is None:
+        return False
+    entry, others = hit
+    mine = _entry_places(entry)
+    if not mine or any(_names(p, a) for p in mine for a in allowed):
+        return False
+    if all(any(surely_other(p, a) or other_site(p, a) for p in mine) for a in allowed):
+        return True
+    return all(any(_names(p, a) for o in others for p in _entry_places(o)) for a in allowed)
+
+
+def names_allowed(noun: Any, allowed: Place) -> bool:
+    """Does a noun phrase of the claim name the allowed place ("outside the locked gown room")?"""
+    return _names(place_of(noun), allowed)
