@@ -3238,14 +3238,16 @@ def check_places(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         allowed = places.allowed_places(f.places)
         if not allowed:
             continue
-        qualifiers = set(f.subject) - {f.place_thing} - GENERIC
+        things = places.rule_things(f.text, f.place_thing)
+        qualifiers = set(f.subject) - set(things) - GENERIC
         for p in doc:
             if p.dep_ != "prep" or p.lower_ not in places.PLACE_PREPS | places.OUTSIDE_PREPS:
                 continue
-            thing = places.thing_in(p, f.place_thing)
+            thing = next((t for k in things if (t := places.thing_in(p, k)) is not None), None)
             by_kind = False
             if thing is None:  # a kind of the rule's thing ("pizza" for "food")
-                thing = places.thing_in(p, f.place_thing, categories.phrase_of(f.text, f.place_thing))
+                thing = next((t for k in things if (t := places.thing_in(p, k, categories.phrase_of(f.text, k)))
+                              is not None), None)
                 # a noun or adjective before it may make it another thing ("a toy duck"), unless it is one of the
                 # rule's own words for it ("furnace oil" for "fuel for the drying furnace"); a name does not
                 by_kind = thing is not None
@@ -3269,10 +3271,10 @@ def check_places(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                     continue
             else:
                 other, level = _other_place(objs, allowed)
-            if other is None:  # a code or name a cited legend describes ("Room B14" and "B14 = Andrology lab")
-                other = next((o for o in objs if places.other_by_legend(_span_text(o), allowed, claim.chunk_texts)),
-                             None)
-                level = True
+            if not level:  # a code or name a cited legend describes ("Room B14" and "B14 = Andrology lab")
+                listed = next((o for o in objs if places.other_by_legend(_span_text(o), allowed, claim.chunk_texts)),
+                              None)
+                other, level = (listed, True) if listed is not None else (other, False)
             if other is None:
                 continue
             sure = level and (not qualifiers or bool(_stem_hits(qualifiers, c.keys) or _kin_hits(qualifiers, c.keys)))

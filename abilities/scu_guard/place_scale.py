@@ -11,7 +11,8 @@ The scale of a head noun is read from its first place sense among its first thre
 preposition of place names a place, so a sense that is no place, "a magazine" to read, is passed over):
 a container, a piece of furniture or a device (small) < a room < a building or a facility < a tract of land or
 a geographic area. A place of business or a workplace ("office", "lab", "shop") may be a room or a whole
-building: it is of one scale with a room, and none with a building. Parts of a building ("floor", "aisle",
+building: it is of one scale only with another such place; against a room or a building it may hold or be
+held, so that difference is unsure. Parts of a building ("floor", "aisle",
 "loft") and other structures have no scale here: they may be anywhere. Nouns too general to name one place
 ("area", "site", "place") have no scale.
 
@@ -38,8 +39,7 @@ _SCALES: tuple[tuple[str, int, str], ...] = (
 # the first scale a sense reaches in this order wins (a kitchen is a room before it is a workplace)
 _ORDER = ("small", "room", "work", "building", "land")
 # which scales are one scale: neither stands inside the other
-_ONE_SCALE = {("room", "room"), ("room", "work"), ("work", "room"), ("work", "work"), ("building", "building"),
-              ("land", "land")}
+_ONE_SCALE = {("room", "room"), ("work", "work"), ("building", "building"), ("land", "land")}
 # which scales are larger than which: the larger may hold the smaller
 _LARGER = {("building", "room"), ("building", "work"), ("land", "room"), ("land", "work"), ("land", "building")}
 _MATERIALS = (("matter", 2), ("building_material", 0))
@@ -72,6 +72,14 @@ def other_site(a: str, b: str) -> bool:
 def larger(claim_head: str, allowed_head: str) -> bool:
     """Is the claim's place of a larger scale than the allowed one (which it may hold)?"""
     return (scale(claim_head), scale(allowed_head)) in _LARGER and not wordnet.related(claim_head, allowed_head)
+
+
+def room_in_building(claim_head: str, allowed_head: str) -> bool:
+    """Is the claim's place a room or a workplace and the allowed one a building or a workplace of the other
+    sort (one of its rooms, or not)?"""
+    pair = (scale(claim_head), scale(allowed_head))
+    return pair in {("room", "building"), ("work", "building"), ("room", "work"), ("work", "room")} and \
+        not wordnet.related(claim_head, allowed_head)
 
 
 @lru_cache(maxsize=1)

@@ -42,6 +42,9 @@ _HOLDER_PREPS = frozenset({"in", "at", "on", "inside", "within", "of"})
 _POSITIONS = frozenset({"north", "south", "east", "west", "northern", "southern", "eastern", "western", "upper",
                         "lower", "front", "rear", "back", "inner", "outer", "left", "right", "top", "bottom",
                         "northeast", "northwest", "southeast", "southwest", "middle", "main"})
+# verbs of keeping a thing somewhere, and the words of a duty before them ("must be stored in the cage")
+_KEEPING = frozenset({"store", "keep", "place", "put", "park", "house", "stow", "leave"})
+_DUTY = frozenset({"must", "shall"})
 _CONDITIONS = frozenset({"if", "when", "whenever", "unless", "except", "while", "during", "until"})
 _OWN = frozenset({"own", "personal", "private", "home"})
 # a place in the open and one under a roof exclude each other, whatever their head nouns
@@ -203,11 +206,15 @@ def other_site(claim_place: Place, allowed: Place) -> bool:
 
 
 def maybe_holds(claim_place: Place, allowed: Place) -> bool:
-    """Is the claim's place larger than the allowed one and none of the places that hold it ("the warehouse"
-    for "the cage")? It may hold the allowed place, so this says only that the claim may be elsewhere."""
+    """May the claim's place be elsewhere, but not surely: larger than the allowed one and none of the places
+    that hold it ("the warehouse" for "the cage": it may hold the allowed place), or a room in no place the
+    claim names against an allowed building ("the store room" for "the oil house": it may be one of its
+    rooms)?"""
     alloweds = _chain(allowed)
-    return place_scale.larger(claim_place.word, allowed.word) and not any(
-        a.head == claim_place.head or wordnet.related(a.word, claim_place.word) for a in alloweds)
+    if any(a.head == claim_place.head or wordnet.related(a.word, claim_place.word) for a in alloweds):
+        return False
+    return place_scale.larger(claim_place.word, allowed.word) or (
+        place_scale.room_in_building(claim_place.word, allowed.word))
 
 
 def _thing(doc: Any) -> Any | None:
@@ -229,8 +236,9 @@ class PlaceRule:
 
 
 def read_places(text: str) -> PlaceRule | None:
-    """The allowed places of a rule ("X may be V-ed only in P [or Q]"), as written, or None. Times ("only on Tuesdays",
-    "only in the morning"), amounts and named lists read elsewhere are not places here."""
+    """The allowed places of a rule, as written, or None: "X may be V-ed only in P [or Q]", "... in P only", and a
+    duty to keep a thing somewhere ("X must be stored in P": a verb of keeping after "must"). Times ("only on
+    Tuesdays", "only in the morning"), amounts and named lists read elsewhere are not places here."""
     doc = parse(text)
     thing = _thing(doc)
     if thing is None or any(t.lower_ in _CONDITIONS for t in doc):
@@ -241,24 +249,36 @@ def read_places(text: str) -> PlaceRule | None:
         verb = only.head.head if only.head.dep_ == "prep" else only.head  # "only" may hang from the preposition
         nxt = doc[only.i + 1] if only.i + 1 < len(doc) else None
         preps = [nxt] if nxt is not None and nxt.dep_ == "prep" and nxt.lower_ in _RULE_PREPS else [
-            c for c in verb.children if c.dep_ == "prep" and c.lower_ in _RULE_PREPS and c.i > only.i]
+            c for c in verb.children if c.dep_ == "prep" and c.lower_ in _RULE_PREPS and c.i > only.i] or [
+            c for c in verb.children if c.dep_ == "prep" and c.lower_ in _RULE_PREPS and
+            max(w.i for w in c.subtree) + 1 == only.i]  # "may take place in the vestry only"
         if verb.pos_ not in ("VERB", "AUX") or not preps or preps[0].head.i != verb.i:
             continue
-        prep = preps[0]
-        objs = [p for p in prep.children if p.dep_ == "pobj"]
-        if len(objs) != 1 or objs[0].pos_ not in ("NOUN", "PROPN"):
-            return None
-        heads = [objs[0]] + [c for c in objs[0].conjuncts]
-        if any(h.lower_ in _TIME_NOUNS or h.like_num or any(w.like_num and not _label_code(w) for w in h.subtree)
-               for h in heads):
-            return None
-        phrases = []
-        for h in heads:
-            cut = {w.i for c in h.children if c.dep_ in ("cc", "conj", "punct") for w in c.subtree}
-            words = [w for w in h.subtree if w.i not in cut]  # "the north paddock" of "... or the display arena"
-            phrases.append(doc[min(w.i for w in words): max(w.i for w in words) + 1].text)
-        return PlaceRule(tuple(phrases), prep.lower_, key(thing))
+        return _rule_from(doc, preps[0], thing)
+    root = thing.head
+    if root.lemma_.lower() in _KEEPING and any(c.lower_ in _DUTY for c in root.children if c.dep_ == "aux") and \
+            not any(c.dep_ == "neg" for c in root.children):
+        prep = next((c for c in root.children if c.dep_ == "prep" and c.lower_ in _RULE_PREPS), None)
+        if prep is not None:
+            return _rule_from(doc, prep, thing)  # "Allergen raw materials must be stored in the allergen cage"
     return None
+
+
+def _rule_from(doc: Any, prep: Any, thing: Any) -> PlaceRule | None:
+    """The allowed places after a rule's preposition of place, one phrase per joined noun."""
+    objs = [p for p in prep.children if p.dep_ == "pobj"]
+    if len(objs) != 1 or objs[0].pos_ not in ("NOUN", "PROPN"):
+        return None
+    heads = [objs[0]] + [c for c in objs[0].conjuncts]
+    if any(h.lower_ in _TIME_NOUNS or h.like_num or any(w.like_num and not _label_code(w) for w in h.subtree)
+           for h in heads):
+        return None
+    phrases = []
+    for h in heads:
+        cut = {w.i for c in h.children if c.dep_ in ("cc", "conj", "punct") for w in c.subtree}
+        words = [w for w in h.subtree if w.i not in cut]  # "the north paddock" of "... or the display arena"
+        phrases.append(doc[min(w.i for w in words): max(w.i for w in words) + 1].text)
+    return PlaceRule(tuple(phrases), prep.lower_, key(thing))
 
 
 def allowed_places(phrases: Sequence[str]) -> list[Place]:
@@ -350,3 +370,13 @@ def other_by_legend(phrase: str, allowed: Sequence[Place], chunk_texts: Sequence
 def names_allowed(noun: Any, allowed: Place) -> bool:
     """Does a noun phrase of the claim name the allowed place ("outside the locked gown room")?"""
     return _names(place_of(noun), allowed)
+
+
+def rule_things(text: str, thing: str) -> tuple[str, ...]:
+    """The keys of a rule's things: its subject's noun and the nouns joined to it ("Paints and solvents must be
+    stored only in the oil house")."""
+    doc = parse(text)
+    subj = _thing(doc)
+    if subj is None or key(subj) != thing:
+        return (thing,)
+    return (thing, *(key(c) for c in subj.conjuncts if c.pos_ in ("NOUN", "PROPN") and key(c) != thing))
