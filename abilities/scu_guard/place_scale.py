@@ -1,10 +1,10 @@
 """How large a place is, and what it is made of, from WordNet: may one place stand inside another?
 
 A thing kept "in the cupboard" may still be in the allowed strongroom: a container or a piece of furniture
-stands inside a room. But a room is not inside another room, nor a building inside another building, nor a
-field inside another field: two places of the same scale with head nouns that name different things (no
-sense of one lies at or below a sense of the other) are two places ("the withering loft", "the fuel shed";
-"the Woodland field", "the Castle field"). A place larger than the allowed one ("the warehouse" for "the
+stands inside a room. But a room is not inside another room, nor a building inside another building: two
+places of the same scale with head nouns that name different things (no sense of one lies at or below a
+sense of the other) are two places ("the kitchen", "the tack room"; "the barn", "the paint shed"). Tracts of
+land nest ("a meadow within the reserve"), so two of them with different heads are only a maybe. A place larger than the allowed one ("the warehouse" for "the
 cage") may hold it, so that difference is never sure.
 
 The scale of a head noun is read from its first place sense among its first three senses (the object of a
@@ -39,7 +39,7 @@ _SCALES: tuple[tuple[str, int, str], ...] = (
 # the first scale a sense reaches in this order wins (a kitchen is a room before it is a workplace)
 _ORDER = ("small", "room", "work", "building", "land")
 # which scales are one scale: neither stands inside the other
-_ONE_SCALE = {("room", "room"), ("work", "work"), ("building", "building"), ("land", "land")}
+_ONE_SCALE = {("room", "room"), ("work", "work"), ("building", "building")}
 # which scales are larger than which: the larger may hold the smaller
 _LARGER = {("building", "room"), ("building", "work"), ("land", "room"), ("land", "work"), ("land", "building")}
 _MATERIALS = (("matter", 2), ("building_material", 0))
@@ -76,9 +76,10 @@ def larger(claim_head: str, allowed_head: str) -> bool:
 
 def room_in_building(claim_head: str, allowed_head: str) -> bool:
     """Is the claim's place a room or a workplace and the allowed one a building or a workplace of the other
-    sort (one of its rooms, or not)?"""
+    sort (one of its rooms, or not), or are both tracts of land (a meadow may lie within a reserve)?"""
     pair = (scale(claim_head), scale(allowed_head))
-    return pair in {("room", "building"), ("work", "building"), ("room", "work"), ("work", "room")} and \
+    return pair in {("room", "building"), ("work", "building"), ("room", "work"), ("work", "room"),
+                    ("land", "land")} and claim_head != allowed_head and \
         not wordnet.related(claim_head, allowed_head)
 
 

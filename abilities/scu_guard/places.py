@@ -246,6 +246,11 @@ def read_places(text: str) -> PlaceRule | None:
     for only in doc:
         if only.lower_ != "only" or only.dep_ != "advmod":
             continue
+        if only.head.dep_ == "pobj" and only.head.head.dep_ == "prep" and only.head.head.lower_ in _RULE_PREPS:
+            prep = only.head.head  # "only" hangs from the place: "kept in the tack room only"
+            if prep.head.pos_ in ("VERB", "AUX"):
+                return _rule_from(doc, prep, thing)
+            continue
         verb = only.head.head if only.head.dep_ == "prep" else only.head  # "only" may hang from the preposition
         nxt = doc[only.i + 1] if only.i + 1 < len(doc) else None
         preps = [nxt] if nxt is not None and nxt.dep_ == "prep" and nxt.lower_ in _RULE_PREPS else [
@@ -276,7 +281,8 @@ def _rule_from(doc: Any, prep: Any, thing: Any) -> PlaceRule | None:
     phrases = []
     for h in heads:
         cut = {w.i for c in h.children if c.dep_ in ("cc", "conj", "punct") for w in c.subtree}
-        words = [w for w in h.subtree if w.i not in cut]  # "the north paddock" of "... or the display arena"
+        words = [w for w in h.subtree if w.i not in cut and w.lower_ != "only"]  # "the north paddock" of "... or
+        # the display arena"; "the tack room" of "the tack room only"
         phrases.append(doc[min(w.i for w in words): max(w.i for w in words) + 1].text)
     return PlaceRule(tuple(phrases), prep.lower_, key(thing))
 
