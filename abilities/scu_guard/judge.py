@@ -3269,6 +3269,8 @@ def check_places(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 other, level = (objs[0], True) if named and objs else (None, False)
                 if other is None:
                     continue
+            elif f.member_names and any(ch.isdigit() for ph in f.places for ch in ph):
+                other, level = None, False  # numbered places ("only in Bay 2 or Bay 6"): the list of names reads them
             else:
                 other, level = _other_place(objs, allowed)
             if not level:  # a code or name a cited legend describes ("Room B14" and "B14 = Andrology lab")

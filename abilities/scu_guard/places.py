@@ -16,8 +16,15 @@ are surely different only when the text itself tells them apart:
 - a place the claim calls someone's own ("her own laptop", "his personal phone", "at home") against an
   allowed place that is not anyone's own.
 
-A plain difference of head nouns ("a cupboard" and "the mechanics' room") says nothing: one may be inside
-the other. Words such as "locked", "secure", "licensed" describe a place and tell none apart.
+- two places of one scale, a room and a room or a building and a building, whose head nouns name different
+  things by WordNet ("the kitchen", "the pantry"; ``place_scale``); what each is made of ("the plastic bin",
+  "the metal bin"); one in the open and one under a roof ("the outdoor store", "the indoor store");
+- a claim that keeps the thing "outside" the allowed place;
+- a code or short name that a cited legend describes ("Room B14" and "B14 = Andrology lab", ``legends``).
+
+A plain difference of head nouns across scales ("a cupboard" and "the mechanics' room") says nothing: one may
+be inside the other; a larger place that may hold the allowed one, a room against a building, or two tracts of
+land are a maybe (REVIEW). Words such as "locked", "secure", "licensed" describe a place and tell none apart.
 """
 
 from __future__ import annotations
