@@ -84,7 +84,11 @@ def _continues(seg: list[Any], before: list[list[Any]]) -> int | None:
     ids = {t.i for t in seg[:n]}
     heads = {r.head.i for r in seg[:n] if r.head.i not in ids and r.dep_ == "conj"
              and r.head.pos_ in ("NOUN", "PROPN", "NUM", "PRON")}
-    return next((k for k, prev in enumerate(before) if heads & {t.i for t in prev}), None)
+    k = next((k for k, prev in enumerate(before) if heads & {t.i for t in prev}), None)
+    if k is not None and n < len(seg) and seg[n].pos_ in ("ADP", "PART") \
+            and seg[n].lower_ in {t.lower_ for t in before[k]}:
+        return None  # "..., and L-95 to the Field Museum" after "L-93 went to Kew": parallel, a new clause
+    return k
 
 
 def _source(seg: list[Any]) -> _Source | None:
@@ -177,6 +181,9 @@ def _one(phrase: str, noun: Any | None) -> str:
     if noun is None:
         return phrase
     words = phrase.split(" ")
+    if len(words) > 2 and words[0].lower() in ("those", "that") and noun.pos_ == "NOUN":
+        # "those from lanes 7-10" after "Shoes from lanes 1-6": the demonstrative stands for the noun
+        words[0] = noun.text if words[0].lower() == "those" else noun.lemma_
     for k, w in enumerate(words):
         if w.lower() in ("one", "ones") and "the" in (x.lower() for x in words[:k]):
             words[k] = noun.lemma_ if w.lower() == "one" else noun.text
