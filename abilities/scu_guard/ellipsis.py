@@ -34,6 +34,7 @@ _ADDITIVE = {"too", "also"}
 _SOURCE_SUBJ = {"nsubj", "nsubjpass"}
 _VERB_GROUP = {"aux", "auxpass", "neg"}
 _NOT_MAIN = {"aux", "auxpass", "amod", "relcl", "acl", "advcl", "pcomp", "pobj", "csubj", "xcomp"}
+_PLURAL = {"was": "were", "is": "are", "has": "have", "does": "do"}
 _PERSONAL = {"their", "his", "her", "its", "our", "my", "your"}
 
 
@@ -194,6 +195,15 @@ def _finite(group: list[Any]) -> str:
     return " ".join(t.text for t in group)
 
 
+def _both(src: _Source) -> str:
+    """The first clause's verb group said of two doers at once ("both had", "were both patched"): "so did
+    the masters", "as did the coach", "Kerr too" assert the same verb phrase of both."""
+    group = [_PLURAL.get(t.lower_, t.text) for t in src.verb_group]
+    if any(c.dep_ == "conj" for c in src.head.children) or src.head.tag_ in ("NNS", "NNPS"):
+        return " ".join(group)  # the first clause names several doers already: "both" would miscount
+    return " ".join(group[:1] + ["both"] + group[1:]) if len(group) > 1 else f"both {group[0]}"
+
+
 def _denied(src: _Source) -> str:
     """The first clause's verb group, denied: "were not sanitised", "did not carry"."""
     group = [t for t in src.verb_group if t.lower_ not in _DENY]
@@ -236,9 +246,9 @@ def _denied_or_added(clause: list[Any], src: _Source) -> str | None:
     low = [t.lower_ for t in words]
     rest = _text(src.rest)
     verb = src.verb
-    if low[0] in ("so", "as") and len(low) > 2 and low[1] in _DO:
+    if low[0] in ("so", "as") and len(low) > 2 and words[1].tag_ in _FINITE and words[1].lemma_ in ("do", "be", "have"):
         subj = _text(words[2:])
-        return f"{src.subject} and {subj} {_finite(src.verb_group)} {rest}."
+        return f"{src.subject} and {subj} {_both(src)} {rest}."
     aux = next((t for t in words if t.lower_ in _DO and t.tag_ in _FINITE), None)
     if aux is not None and not any(t.pos_ == "VERB" and t is not aux and t.tag_ not in ("VBN",) for t in words
                                    if t.i > aux.i):
@@ -252,7 +262,7 @@ def _denied_or_added(clause: list[Any], src: _Source) -> str | None:
         if after and after[0] in _DENY and all(w in _DENY | {"either"} for w in after):
             return f"{name} {aux.text} not {verb.lemma_} {rest}."
         if after and all(w in _ADDITIVE | {"as", "well"} for w in after):
-            return f"{src.subject} and {name} {_finite(src.verb_group)} {rest}."
+            return f"{src.subject} and {name} {_both(src)} {rest}."
         return None
     return None
 
@@ -267,15 +277,17 @@ def _too(seg: list[Any], src: _Source) -> str | None:
     if not n or n != len(core):
         return None
     np = _text(core)
-    if src.objects and not (core[-1].pos_ == "PROPN" and src.subject and src.subject.split()[-1][:1].isupper()
-                            and not _text(src.objects[0])[:1].isupper()):
+    named = core[-1].text[:1].isupper() and src.head.text[:1].isupper()
+    if src.objects and not (named and not _head(src.objects[-1]).text[:1].isupper()):
+        # a name joined to a named subject ("Dale ..., and Kerr too") is a second doer; anything else a second
+        # thing the verb takes ("the holotype too")
         obj = src.objects[-1]
         after = [t for t in src.rest if t.i > obj[-1].i]
         before = [t for t in src.rest if t.i < obj[0].i]
         mid = _text(before)
         return (f"{src.subject} {_finite(src.verb_group)} {mid + ' ' if mid else ''}"
                 f"{_text(obj)} and {np} {_text(after)}.").replace("  ", " ")
-    return f"{src.subject} and {np} {_finite(src.verb_group)} {_text(src.rest)}."
+    return f"{src.subject} and {np} {_both(src)} {_text(src.rest)}."
 
 
 @lru_cache(maxsize=1024)
