@@ -161,6 +161,23 @@ def _resolve(rest: list[Any], src: _Source) -> str:
     for word, idx in (("the former", 0), ("the latter", 1)):
         if low.endswith(word) and len(src.objects) >= 2:
             return words[: len(words) - len(word)] + _text(src.objects[idx])
+    return _stranded(words, rest, src)
+
+
+def _only_one(np: str, rest: list[Any], src: _Source) -> str | None:
+    """"Karl, who has a full beard, only the former" after "... wore hairnets and beard nets": of the two
+    things, the one named was taken and the other was not."""
+    low = _text(rest).lower()
+    if len(src.objects) != 2 or low not in ("only the former", "only the latter"):
+        return None
+    kept, other = (0, 1) if low.endswith("former") else (1, 0)
+    return (f"{np} {_finite(src.verb_group)} {_text(src.objects[kept])}.\n"
+            f"{np} {_denied(src)} {_text(src.objects[other])}.")
+
+
+def _stranded(words: str, rest: list[Any], src: _Source) -> str:
+    """The remainder with a stranded "own" or preposition given the first clause's noun ("Team Nova their own
+    headsets", "without a respirator")."""
     if rest and rest[-1].lower_ == "own" and src.objects:
         return f"{words} {_head(src.objects[0]).text}"
     if rest and rest[-1].lower_ in ("with", "without"):
@@ -233,6 +250,9 @@ def _gapped(seg: list[Any], src: _Source) -> str | None:
     if src.objects and rest[0].pos_ == "ADP" and not any(t.dep_ in ("dobj", "appos") for t in rest):
         # "Room 4 on Tuesday" after "The company had the Linden Room on Monday": the object is replaced
         return f"{src.subject} {_finite(src.verb_group)} {_text(seg[:n])} {_text(rest)}."
+    only = _only_one(_text(seg[:n]), rest, src)
+    if only:
+        return only
     obj = _head(src.objects[-1]) if src.objects else None
     return f"{_one(_text(seg[:n]), src.head)} {_finite(src.verb_group)} {_one(_resolve(rest, src), obj)}."
 
@@ -295,23 +315,32 @@ def rebuilt(claim: str) -> tuple[str, ...]:
     """The sentences a claim's short conjuncts stand for, written in full (none when it has no such
     conjunct). The claim itself is never changed: these are read after it."""
     out: list[str] = []
-    doc = parse(claim)
-    for sent in doc.sents:
+    for sent in parse(claim).sents:
         src: _Source | None = None
+        held: list[Any] = []  # a bare noun phrase whose remainder follows an aside ("Karl, who has a beard, ...")
+        aside = False
         for seg in _segments(sent):
             own = _source(seg)
-            if src is not None and own is None:
-                made = _gapped(seg, src) or _too(seg, src) or _denied_or_added(seg, src)
-                if made:
-                    out.append(made[0].upper() + made[1:])
-                    continue
             if own is not None:
-                src = own
-            elif src is not None:
-                made = _denied_or_added(seg, src)
-                if made:
-                    out.append(made[0].upper() + made[1:])
+                src, held = own, []
+                continue
+            if src is None:
+                continue
+            if held and _aside(seg):
+                aside = True
+                continue
+            joined = held and aside and not _np_end(seg)
+            made = (joined and _gapped(held + seg, src)) or _gapped(seg, src) or _too(seg, src) \
+                or _denied_or_added(seg, src)
+            held, aside = (seg if not made and _np_end(seg) == len(seg) else []), False
+            if made:
+                out.extend(m[0].upper() + m[1:] for m in made.split("\n"))
     return tuple(dict.fromkeys(out))
+
+
+def _aside(seg: list[Any]) -> bool:
+    """A relative clause or a place or time set off by commas ("who has a full beard", "at his desk")."""
+    return seg[0].tag_ in ("WP", "WDT", "WRB") or (seg[0].pos_ == "ADP" and len(seg) > 1)
 
 
 def with_rebuilt(claim: str) -> str:
