@@ -51,7 +51,7 @@ class _Source:
 
 
 def _text(tokens: list[Any]) -> str:
-    return "".join(t.text_with_ws for t in tokens).strip().rstrip(",;").strip()
+    return "".join(t.text_with_ws for t in tokens).strip().rstrip(",;.").strip()
 
 
 def _segments(sent: Any) -> list[list[Any]]:
@@ -238,6 +238,8 @@ def _gapped(seg: list[Any], src: _Source) -> str | None:
         # "those from lanes 7-10 not", "the afternoon one not": the first clause's verb phrase, denied
         return f"{_one(_text(seg[:-1]), src.head)} {_denied(src)} {_text(src.rest)}."
     n = _np_end(seg)
+    if seg[0].lower_ in ("those", "that") and len(seg) > 2 and seg[1].pos_ == "ADP":
+        n = 2 + _np_end(seg[2:])  # "those from rack B": the demonstrative and what tells it apart
     rest = seg[n:]
     if not n or not rest or rest[0].pos_ in ("VERB", "AUX", "CCONJ", "PUNCT") or rest[0].tag_ in ("VBN", "VBG"):
         return None
@@ -247,8 +249,16 @@ def _gapped(seg: list[Any], src: _Source) -> str | None:
         return None
     if all(t.lower_ in _ADDITIVE | {"as", "well", "either"} for t in rest):
         return None
-    if src.objects and rest[0].pos_ == "ADP" and not any(t.dep_ in ("dobj", "appos") for t in rest):
-        # "Room 4 on Tuesday" after "The company had the Linden Room on Monday": the object is replaced
+    adjuncts = rest[0].pos_ == "ADP" and not any(t.dep_ in ("dobj", "appos") for t in rest)
+    if src.objects and adjuncts:
+        obj, lemmas = _head(src.objects[-1]), {t.lemma_ for t in seg[:n]}
+        named = seg[n - 1].text[:1].isupper() and src.head.text[:1].isupper() and not obj.text[:1].isupper()
+        if (src.head.lemma_ in lemmas or named) and obj.lemma_ not in lemmas:
+            # "Mr Vance on Saturday" after "Ms Ito had the room on Friday": a new doer, the same object
+            return (f"{_one(_text(seg[:n]), src.head)} {_finite(src.verb_group)} "
+                    f"{_text(src.objects[-1])} {_text(rest)}.")
+        # "Room 4 on Tuesday" after "The company had the Linden Room on Monday", "another at 15:00": the
+        # phrase replaces the object
         return f"{src.subject} {_finite(src.verb_group)} {_text(seg[:n])} {_text(rest)}."
     only = _only_one(_text(seg[:n]), rest, src)
     if only:
