@@ -14,6 +14,7 @@ def test_gapping_takes_the_first_clauses_verb() -> None:
         "L-94 went to Naturalis.", "L-95 went to the Field Museum.")
     assert rebuilt("Snacks were served in the café, and drinks in the exhibit hall.") == (
         "Drinks were served in the exhibit hall.",)
+    assert rebuilt("Mensah's visits were on Tuesday, Kershaw's on Friday.") == ("Kershaw's visits were on Friday.",)
 
 
 def test_an_auxiliary_with_a_denial_stands_for_the_verb_phrase() -> None:

@@ -195,13 +195,16 @@ def _head(phrase: list[Any]) -> Any:
 
 
 def _one(phrase: str, noun: Any | None) -> str:
-    """"the afternoon one" with the noun it stands for ("the afternoon tour")."""
+    """"the afternoon one", "those from rack B", "Kershaw's" with the noun they stand for ("the afternoon tour",
+    "skis from rack B", "Kershaw's visits")."""
     if noun is None:
         return phrase
     words = phrase.split(" ")
     if len(words) > 2 and words[0].lower() in ("those", "that") and noun.pos_ == "NOUN":
         # "those from lanes 7-10" after "Shoes from lanes 1-6": the demonstrative stands for the noun
         words[0] = noun.text if words[0].lower() == "those" else noun.lemma_
+    if words[-1].endswith(("'s", "s'")) and noun.pos_ == "NOUN" and len(words) <= 3:
+        words.append(noun.text)  # "Kershaw's" after "Mensah's visits": the possessor's own visits
     for k, w in enumerate(words):
         if w.lower() in ("one", "ones") and "the" in (x.lower() for x in words[:k]):
             words[k] = noun.lemma_ if w.lower() == "one" else noun.text
