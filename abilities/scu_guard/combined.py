@@ -25,6 +25,7 @@ from abilities.scu_guard import measure
 from abilities.scu_guard.amounts import OTHER_THING_DOUBTS, kept_by_its_own_rule
 from abilities.scu_guard.conditions import unmet
 from abilities.scu_guard.detect import Finding, find_contradictions
+from abilities.scu_guard.ellipsis import with_rebuilt
 from abilities.scu_guard.evidence import RELATIVE_DOUBT, doubt
 from abilities.scu_guard.forms import Form, understand
 from abilities.scu_guard.judge import Claim, _in_band, read_claim
@@ -209,6 +210,7 @@ def readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
     amount (the typed reading refutes it) and only suspected otherwise; a lexicon amount that is a
     label is ``cleared``; a lexicon finding on a constraint the typed reading could not read stands
     (it is the only reading there)."""
+    claim = with_rebuilt(claim)  # short conjuncts written out in full, read after the claim itself
     typed, measured, kept = assess(claim, forms, chunk_texts)
     lexical = find_contradictions(claim, list(constraints))
     lex_by = {f.constraint: f for f in lexical}
