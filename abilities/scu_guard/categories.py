@@ -37,14 +37,37 @@ def _candidates(t: Any) -> list[str]:
         out.append(full)
     else:
         out.append(t.lemma_.lower())
-    if wordnet.is_a(t.lemma_.lower(), "container"):
+    container = wordnet.is_a(t.lemma_.lower(), "container")
+    if container:
         for c in t.lefts:
             if c.dep_ == "compound" and c.pos_ == "NOUN" and c.i == t.i - 1:
                 out.append(c.lemma_.lower())
-        for p in t.children:
-            if p.dep_ == "prep" and p.lower_ == "of":
-                out += [_phrase(o) for o in p.children if o.dep_ == "pobj" and o.pos_ == "NOUN"]
+    for p in t.children:
+        if p.dep_ == "prep" and p.lower_ == "of":
+            out += [_phrase(o) for o in p.children if o.dep_ == "pobj" and o.pos_ == "NOUN" and (
+                container or (_bare(o) and _measure_word(t.lemma_.lower())))]
     return out
+
+
+# what "a X of Y" measures Y out in: a vessel ("a glass of wine"), its fill ("a cupful"), a unit ("a pint")
+_MEASURES = ("container", "containerful", "unit of measurement")
+
+
+def _bare(t: Any) -> bool:
+    """Is the noun named as a mass or a kind, without a determiner or owner ("of coffee", not "of the burial")?"""
+    return not any(c.dep_ in ("det", "poss", "nummod") for c in t.children)
+
+
+@lru_cache(maxsize=4096)
+def _measure_word(lemma: str) -> bool:
+    """Can the noun measure out a bare noun after "of" ("a pint of lager", "a glass of wine", "a mug of tea"):
+    some sense of it is a vessel, a vessel's fill or a unit; or WordNet does not know it ("a cafetière of
+    coffee"), where the shape "a X of <bare noun>" says what is held?"""
+    if not wordnet.available():
+        return False
+    if not wordnet.senses(lemma):
+        return True
+    return any(wordnet.is_a(lemma, m) is not False for m in _MEASURES)
 
 
 @lru_cache(maxsize=4096)
@@ -72,6 +95,23 @@ def phrase_of(rule_text: str, k: str) -> str | None:
 
 
 _ARG_DEPS = frozenset({"nsubj", "nsubjpass", "dobj", "attr"})
+# prepositions that place or time a verbless rule's thing ("No glass containers on the production floor"):
+# the phrase says where the ban holds, it does not narrow which things are banned
+_PLACE_PREPS = frozenset("""in on at inside within near around onto into beyond across throughout during aboard
+    beside behind""".split())
+
+
+def _noun_like(t: Any) -> bool:
+    """A noun, or a word the tagger took for a verb that is coordinated with a noun and has no subject, object
+    or auxiliary of its own ("No food or drink in the fridge")."""
+    return t.pos_ == "NOUN" or (t.pos_ == "VERB" and t.dep_ == "conj" and t.head.pos_ == "NOUN" and not any(
+        c.dep_ in ("nsubj", "nsubjpass", "dobj", "aux", "auxpass") for c in t.children))
+
+
+def _placed_only(t: Any) -> bool:
+    """Has the noun no phrase or clause of its own but places and times ("containers on the production floor")?"""
+    return all(c.lower_ in _PLACE_PREPS for c in t.children if c.dep_ == "prep") and \
+        not any(c.dep_ in ("acl", "relcl") for c in t.children)
 
 
 @lru_cache(maxsize=4096)
@@ -83,18 +123,41 @@ def thing_nouns(text: str) -> tuple[tuple[str, str], ...]:
     out: list[tuple[str, str]] = []
     doc = parse(text)
     for t in doc:
-        if t.pos_ != "NOUN" or key(t) in GENERIC or t.dep_ == "compound":
+        if not _noun_like(t) or key(t) in GENERIC or t.dep_ == "compound":
             continue
         head = t
         while head.dep_ == "conj" and head.head.i != head.i:
             head = head.head
+        if head.dep_ == "ROOT":  # a verbless rule: "No glass containers on the production floor."
+            if _placed_only(head) and _placed_only(t):
+                full = _phrase(t)
+                out.append((key(t), full if wordnet.senses(full) else t.lemma_.lower()))
+            continue
         verb = head.head
+        if verb.dep_ in ("aux", "auxpass") and verb.head.i != verb.i:
+            verb = verb.head  # a subject the parser hung on an auxiliary ("Food ... are never to be stored")
         main = verb.dep_ == "ROOT" or (verb.dep_ in ("xcomp", "conj") and verb.head.dep_ == "ROOT")
         if head.dep_ not in _ARG_DEPS or not main or any(c.dep_ in ("prep", "acl", "relcl") for c in t.children):
             continue
         full = _phrase(t)
         out.append((key(t), full if wordnet.senses(full) else t.lemma_.lower()))
     return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def coordinated_things(text: str) -> tuple[frozenset[str], ...]:
+    """The words (head and modifiers) of each of the rule's things coordinated in one list ("Food, drink and
+    clinical specimens are never to be stored ..."): doing the event with any one of them is what the rule
+    forbids, so a claim need name only one. Empty when the rule names one thing."""
+    heads = {k for k, _ in thing_nouns(text)}
+    doc = parse(text)
+    for t in doc:
+        if key(t) in heads and t.dep_ != "conj" and t.conjuncts:
+            members = [t, *t.conjuncts]
+            if all(key(m) in heads for m in members):
+                return tuple(frozenset({key(m)} | {key(c) for c in m.children if c.dep_ in ("compound", "amod")})
+                             for m in members)
+    return ()
 
 
 def kind_keys(rule_text: str, doc: Any, start: int, end: int, have: set[str] | frozenset[str],
@@ -124,4 +187,13 @@ def kind_keys(rule_text: str, doc: Any, start: int, end: int, have: set[str] | f
 def is_kind(t: Any, rule_noun: str, slot: bool = False) -> bool:
     """Is the claim's token a kind of the rule's noun (by its most common sense; with ``slot``, by the sense the
     rule's own verb selects, see ``wordnet.is_a``)?"""
-    return t.pos_ == "NOUN" and any(wordnet.is_a(c, rule_noun, slot) for c in _candidates(t))
+    return kind_phrase(t, rule_noun, slot) is not None
+
+
+def kind_phrase(t: Any, rule_noun: str, slot: bool = False) -> str | None:
+    """The claim's phrase by which its token is a kind of the rule's noun ("orange juice" for "drink", the
+    content "yoghurt" of "a yoghurt pot" for "food"), or None: a caller may then let the words of that phrase
+    stand beside the noun without making it another thing."""
+    if t.pos_ != "NOUN":
+        return None
+    return next((c for c in _candidates(t) if wordnet.is_a(c, rule_noun, slot)), None)

@@ -1759,6 +1759,10 @@ def _by_kind(form: Form, clause: Clause, claim: Claim) -> bool:
         return False
     words = clause.keys | clause.facts | kinds
     need = (set(form.subject) | set(form.object)) - GENERIC
+    things = categories.coordinated_things(form.text)
+    named = [m for m in things if _stem_hits(set(m), words) == len(m)]
+    if named:  # one of a list of things ("Food, drink and clinical specimens ...") is the rule's thing
+        need -= set().union(*things) - set().union(*named)
     return _stem_hits(need, words) == len(need)
 
 
