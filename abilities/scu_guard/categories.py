@@ -28,23 +28,24 @@ def _phrase(t: Any) -> str:
     return " ".join(words)
 
 
-def _candidates(t: Any) -> list[str]:
+def _candidates(t: Any) -> list[tuple[str, bool]]:
     """The phrases a claim noun may be a kind by: the compound if WordNet knows it, else the noun; and what
-    a container holds ("a yoghurt pot", "a bottle of juice")."""
-    out: list[str] = []
+    a container holds ("a yoghurt pot", "a bottle of juice"). Each with whether its sense is selected: the
+    content of a vessel or a measure is a substance or a food ("a pint of lager" is no camp)."""
+    out: list[tuple[str, bool]] = []
     full = _phrase(t)
     if full != t.lemma_.lower() and wordnet.senses(full):
-        out.append(full)
+        out.append((full, False))
     else:
-        out.append(t.lemma_.lower())
+        out.append((t.lemma_.lower(), False))
     container = wordnet.is_a(t.lemma_.lower(), "container")
     if container:
         for c in t.lefts:
             if c.dep_ == "compound" and c.pos_ == "NOUN" and c.i == t.i - 1:
-                out.append(c.lemma_.lower())
+                out.append((c.lemma_.lower(), False))
     for p in t.children:
         if p.dep_ == "prep" and p.lower_ == "of":
-            out += [_phrase(o) for o in p.children if o.dep_ == "pobj" and o.pos_ == "NOUN" and (
+            out += [(_phrase(o), True) for o in p.children if o.dep_ == "pobj" and o.pos_ == "NOUN" and (
                 container or (_bare(o) and _measure_word(t.lemma_.lower())))]
     return out
 
@@ -176,9 +177,9 @@ def kind_keys(rule_text: str, doc: Any, start: int, end: int, have: set[str] | f
                 key(t) in denied:
             continue
         slot = t.dep_ in ("dobj", "nsubjpass") and key(t.head) in verbs
-        for cand in _candidates(t):
+        for cand, selected in _candidates(t):
             for k, p in wanted:
-                if k not in out and cand != p and wordnet.is_a(cand, p, slot):
+                if k not in out and cand != p and wordnet.is_a(cand, p, slot or selected):
                     out.add(k)  # with the words of its phrase ("a bracer" names an "arm guard" whole)
                     out |= {word_key(w) for w in p.split()}
     return out
@@ -196,4 +197,4 @@ def kind_phrase(t: Any, rule_noun: str, slot: bool = False) -> str | None:
     stand beside the noun without making it another thing."""
     if t.pos_ != "NOUN":
         return None
-    return next((c for c in _candidates(t) if wordnet.is_a(c, rule_noun, slot)), None)
+    return next((c for c, selected in _candidates(t) if wordnet.is_a(c, rule_noun, slot or selected)), None)
