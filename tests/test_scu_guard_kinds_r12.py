@@ -80,3 +80,13 @@ def test_a_duty_of_several_things_is_not_read_as_one_event() -> None:
     ev = events.rule_event(form_rule)
     assert ev is None or ev.others == () or not on_whole_claim(
         events.drops_required, form_rule, "Jo did not wear a harness.")
+
+
+def test_a_modifier_of_the_rules_thing_named_word_for_word() -> None:
+    """ "Glass containers": a jar is a container by WordNet and "glass" is the claim's own word on it; "a plastic
+    jar" or "a jar" leaves the rule's modifier unconfirmed (no firm reading), and another place stays OK."""
+    rule = "Glass containers must not be taken onto the production floor."
+    assert _v(rule, "Ann took a glass jar onto the production floor.") == REJECT
+    assert _v(rule, "Ann took a plastic jar onto the production floor.") != REJECT
+    assert _v(rule, "Ann took a jar onto the production floor.") != REJECT
+    assert _v(rule, "Ann took a glass jar into the canteen.") == OK

@@ -162,12 +162,18 @@ def _kind_of_thing(ev: RuleEvent, t: Any) -> bool:
     its sense) and the claim names it with none but a proper name (a noun or an adjective before it may make
     it another thing: "a toy duck", "a chocolate rabbit")?"""
     phrase = categories.phrase_of(ev.text, ev.thing)
-    if phrase is None or ev.mods - {word_key(w) for w in phrase.split()[:-1]}:
-        return False  # modifiers outside the WordNet phrase ("arm guard" is one): the claim would have to match them
+    if phrase is None:
+        return False
     found = categories.kind_phrase(t, phrase, slot=True)
-    # the words of the phrase that makes it a kind stand beside it ("orange juice", the "yoghurt" of a yoghurt pot)
-    return found is not None and all(c.pos_ == "PROPN" or c.lemma_.lower() in found.split()
-                                     for c in t.children if c.dep_ in ("compound", "amod"))
+    if found is None:
+        return False
+    # modifiers of the rule's thing outside its WordNet phrase ("glass containers") must be the claim's own, word
+    # for word ("a glass jar"); the words of the phrase that makes the noun a kind stand beside it too ("orange
+    # juice", the "yoghurt" of a yoghurt pot), and proper names; any other word may make it another thing
+    extra = ev.mods - {word_key(w) for w in phrase.split()[:-1]}
+    mods = [c for c in t.children if c.dep_ in ("compound", "amod")]
+    return extra <= {key(c) for c in mods} and all(
+        c.pos_ == "PROPN" or c.lemma_.lower() in found.split() or key(c) in extra for c in mods)
 
 
 def _in_place(ev: RuleEvent, w: Any, t: Any | None = None) -> bool:
