@@ -90,3 +90,27 @@ def test_a_modifier_of_the_rules_thing_named_word_for_word() -> None:
     assert _v(rule, "Ann took a plastic jar onto the production floor.") != REJECT
     assert _v(rule, "Ann took a jar onto the production floor.") != REJECT
     assert _v(rule, "Ann took a glass jar into the canteen.") == OK
+
+
+def test_a_manner_of_the_forbidden_doing_does_it() -> None:
+    """WordNet's verb hierarchy: "stroke" is a manner of "touch", "sip" of "drink"; a verb too general to say
+    ("keep", "use") or an unknown one decides nothing. A forbidden doing done in a manner of it is done; a
+    required one not done in a manner of it ("was not stencilled") is not thereby left undone."""
+    from abilities.scu_guard import wordnet
+
+    assert wordnet.verb_is_a("stroke", "touch") is True
+    assert wordnet.verb_is_a("sip", "drink") is True
+    assert wordnet.verb_is_a("photograph", "touch") is False
+    assert wordnet.verb_is_a("store", "keep") is None  # "keep" is too general a doing
+    assert wordnet.verb_is_a("touch", "touch") is None  # the rule's own verb is matched by its word
+    rule = "Visitors must not touch the formations."
+    assert _v(rule, "A visitor stroked the formations.") == REJECT
+    assert _v(rule, "A visitor photographed the formations.") == OK
+    drink = "Guests must not drink alcohol in the pool."
+    assert _v(drink, "A guest drank champagne in the pool.") == REJECT
+    assert _v(drink, "A guest sipped champagne in the bar.") == OK
+    assert _v(drink, "A guest sipped lemonade in the pool.") == OK
+    duty = "Every crate must be labelled."
+    ev = events.rule_event(duty)
+    assert ev is not None
+    assert not on_whole_claim(events.drops_required, duty, "The crate was not stencilled.")

@@ -185,6 +185,28 @@ def kind_keys(rule_text: str, doc: Any, start: int, end: int, have: set[str] | f
     return out
 
 
+def does_kind_of(t: Any, rule_verb: str) -> bool:
+    """Is the claim's verb a manner of doing the rule's verb (its lemma) by WordNet's verb hierarchy ("stroked"
+    for "touch", "sipped" for "drink"); the rule's own verb is matched by its word elsewhere."""
+    return t.pos_ == "VERB" and wordnet.verb_is_a(t.lemma_.lower(), rule_verb) is True
+
+
+@lru_cache(maxsize=4096)
+def _rule_verbs(text: str, actions: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """(key, lemma) of the rule's verbs that are its action."""
+    return tuple((key(t), t.lemma_.lower()) for t in parse(text) if t.pos_ == "VERB" and key(t) in actions)
+
+
+def verb_kind_keys(rule_text: str, actions: tuple[str, ...], doc: Any, start: int, end: int) -> set[str]:
+    """The keys of the rule's action verbs that a verb of the claim's span does a manner of ("stroked" for
+    "must not touch")."""
+    wanted = _rule_verbs(rule_text, actions)
+    if not wanted or not wordnet.available():
+        return set()
+    return {k for t in doc if start <= t.idx < end and t.pos_ == "VERB" for k, lemma in wanted
+            if does_kind_of(t, lemma)}
+
+
 def is_kind(t: Any, rule_noun: str, slot: bool = False) -> bool:
     """Is the claim's token a kind of the rule's noun (by its most common sense; with ``slot``, by the sense the
     rule's own verb selects, see ``wordnet.is_a``)?"""

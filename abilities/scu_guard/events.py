@@ -51,6 +51,7 @@ class RuleEvent:
     text: str = ""  # the rule's text: its nouns' WordNet phrases are read from it (``categories``)
     # the things coordinated with ``thing`` ("Food or drink may not be kept ..."): (head, modifiers) of each
     others: tuple[tuple[str, frozenset[str]], ...] = ()
+    lemma: str = ""  # the verb's lemma: a claim's verb may do a manner of it ("stroked" for "touch")
 
     def alternatives(self) -> list[RuleEvent]:
         """The event once for each of its coordinated things: doing any of them is doing what is forbidden."""
@@ -98,7 +99,8 @@ def rule_event(text: str) -> RuleEvent | None:
             if nouns:
                 places.append(frozenset(key(w) for w in nouns) - GENERIC)
     others = tuple((key(c), _noun_mods(c)) for c in thing.conjuncts)
-    return RuleEvent(key(root), key(thing), _noun_mods(thing), passive, doer, tuple(places), text, others)
+    return RuleEvent(key(root), key(thing), _noun_mods(thing), passive, doer, tuple(places), text, others,
+                     root.lemma_.lower())
 
 
 def _narrowed(t: Any) -> bool:
@@ -202,8 +204,12 @@ def _kinds_of(ev: RuleEvent, missing: frozenset[str], prep: Any) -> bool:
     return True
 
 
-def _event_verbs(form: Form, ev: RuleEvent, doc: Any, start: int, end: int) -> list[Any]:
-    return [w for w in doc if start <= w.idx < end and w.pos_ == "VERB" and key(w) == ev.verb]
+def _event_verbs(form: Form, ev: RuleEvent, doc: Any, start: int, end: int, manners: bool = False) -> list[Any]:
+    """The claim's verbs that are the rule's own; with ``manners``, also those that do a manner of it ("stroked"
+    for "touch"): doing a manner of a forbidden doing does it, but not doing a manner of a required one ("was not
+    stencilled") does not leave the duty undone."""
+    return [w for w in doc if start <= w.idx < end and w.pos_ == "VERB" and (
+        key(w) == ev.verb or (manners and bool(ev.lemma) and categories.does_kind_of(w, ev.lemma)))]
 
 
 def does_forbidden(form: Form, doc: Any, start: int, end: int) -> bool:
@@ -213,7 +219,7 @@ def does_forbidden(form: Form, doc: Any, start: int, end: int) -> bool:
     ev = _plain_event(form, "must_not")
     if ev is None:
         return False
-    for w in _event_verbs(form, ev, doc, start, end):
+    for w in _event_verbs(form, ev, doc, start, end, manners=True):
         if not _plain_fact(w):
             continue
         t = _thing_of(w, ev.passive)

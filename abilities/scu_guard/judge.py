@@ -1753,8 +1753,10 @@ def _by_kind(form: Form, clause: Clause, claim: Claim) -> bool:
     too: "the keeper fed the goats" is not "Visitors must not feed the animals")."""
     if _RULE_SCOPE_RE.search(form.text):
         return False
-    kinds = categories.kind_keys(form.text, parse(claim.text), clause.start, clause.end,
-                                 clause.keys | clause.facts, clause.denied, frozenset(form.action))
+    doc = parse(claim.text)
+    kinds = categories.kind_keys(form.text, doc, clause.start, clause.end, clause.keys | clause.facts,
+                                 clause.denied, frozenset(form.action))
+    kinds |= categories.verb_kind_keys(form.text, tuple(form.action), doc, clause.start, clause.end)
     if not kinds or not _matches(form, clause, kinds):
         return False
     words = clause.keys | clause.facts | kinds
