@@ -114,3 +114,14 @@ def test_a_manner_of_the_forbidden_doing_does_it() -> None:
     ev = events.rule_event(duty)
     assert ev is not None
     assert not on_whole_claim(events.drops_required, duty, "The crate was not stencilled.")
+
+
+def test_one_place_of_a_list_is_the_rules_place() -> None:
+    """ "in the reading room or the map store": a claim in either place is in the rule's place; a place not in the
+    list stays OK."""
+    rule = "Food and drink are not permitted in the reading room or the map store."
+    assert categories.coordinated_places(rule) == ((frozenset({"read", "room"}), frozenset({"map", "stor"})),)
+    assert _v(rule, "Some biscuits were left in the map store.") == REVIEW
+    assert _v(rule, "A mug of tea and some biscuits were left on desk 3 in the reading room.") == REVIEW
+    assert _v(rule, "Some biscuits were left in the map room.") == OK
+    assert _v(rule, "A mug of tea and some biscuits were left on desk 3 in the staff kitchen.") == OK

@@ -161,6 +161,18 @@ def coordinated_things(text: str) -> tuple[frozenset[str], ...]:
     return ()
 
 
+@lru_cache(maxsize=4096)
+def coordinated_places(text: str) -> tuple[tuple[frozenset[str], ...], ...]:
+    """The words of each place in a list the rule's phrase names ("in the mounting room or the specimen store"):
+    a claim in any one of them is in the rule's place."""
+    out = []
+    for t in parse(text):
+        if t.dep_ == "pobj" and t.pos_ == "NOUN" and t.conjuncts and all(m.pos_ == "NOUN" for m in t.conjuncts):
+            out.append(tuple(frozenset({key(m)} | {key(c) for c in m.children if c.dep_ in ("compound", "amod")})
+                             for m in (t, *t.conjuncts)))
+    return tuple(out)
+
+
 def kind_keys(rule_text: str, doc: Any, start: int, end: int, have: set[str] | frozenset[str],
               denied: set[str] | frozenset[str] = frozenset(), verbs: set[str] | frozenset[str] = frozenset()) -> set[str]:
     """The keys of the rule's things (``thing_nouns``) that a common noun of the claim's span names a kind of
