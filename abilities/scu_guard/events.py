@@ -13,7 +13,7 @@ extinguisher" for "a charged fire extinguisher"), drops it outright.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -49,6 +49,13 @@ class RuleEvent:
     doer: str | None
     places: tuple[frozenset[str], ...]
     text: str = ""  # the rule's text: its nouns' WordNet phrases are read from it (``categories``)
+    # the things coordinated with ``thing`` ("Food or drink may not be kept ..."): (head, modifiers) of each
+    others: tuple[tuple[str, frozenset[str]], ...] = ()
+    lemma: str = ""  # the verb's lemma: a claim's verb may do a manner of it ("stroked" for "touch")
+
+    def alternatives(self) -> list[RuleEvent]:
+        """The event once for each of its coordinated things: doing any of them is doing what is forbidden."""
+        return [self] + [replace(self, thing=k, mods=m, others=()) for k, m in self.others]
 
 
 def _noun_mods(t: Any) -> frozenset[str]:
@@ -73,9 +80,11 @@ def rule_event(text: str) -> RuleEvent | None:
         return None  # two events in one rule: which one the claim does is another question
     passive = any(c.dep_ == "auxpass" for c in root.children)
     thing = next((c for c in root.children if c.dep_ == ("nsubjpass" if passive else "dobj")), None)
-    if thing is None or thing.pos_ not in ("NOUN", "PROPN") or key(thing) in GENERIC or list(thing.conjuncts) or \
-            any(c.dep_ in ("prep", "acl", "relcl") for c in thing.children):
+    if thing is None or any(_narrowed(t) for t in (thing, *thing.conjuncts)):
         return None  # no thing, or one narrowed by a phrase the claim would have to match
+    if thing.conjuncts and not all(c.lower_ in ("or", "and", "nor", ",") for c in doc[thing.i:thing.conjuncts[-1].i]
+                                   if c.dep_ in ("cc", "punct")):
+        return None  # "either ... or", "as well as": not a plain list of things
     doer: str | None = None
     if not passive:
         subj = next((c for c in root.children if c.dep_ == "nsubj"), None)
@@ -89,7 +98,15 @@ def rule_event(text: str) -> RuleEvent | None:
             nouns = [w for w in p.subtree if w.pos_ in ("NOUN", "PROPN")]
             if nouns:
                 places.append(frozenset(key(w) for w in nouns) - GENERIC)
-    return RuleEvent(key(root), key(thing), _noun_mods(thing), passive, doer, tuple(places), text)
+    others = tuple((key(c), _noun_mods(c)) for c in thing.conjuncts)
+    return RuleEvent(key(root), key(thing), _noun_mods(thing), passive, doer, tuple(places), text, others,
+                     root.lemma_.lower())
+
+
+def _narrowed(t: Any) -> bool:
+    """Is the rule's thing no plain common noun, or one narrowed by a phrase or clause of its own?"""
+    return t.pos_ not in ("NOUN", "PROPN") or key(t) in GENERIC or any(c.dep_ in ("prep", "acl", "relcl")
+                                                                        for c in t.children)
 
 
 def _plain_fact(w: Any) -> bool:
@@ -147,17 +164,29 @@ def _kind_of_thing(ev: RuleEvent, t: Any) -> bool:
     its sense) and the claim names it with none but a proper name (a noun or an adjective before it may make
     it another thing: "a toy duck", "a chocolate rabbit")?"""
     phrase = categories.phrase_of(ev.text, ev.thing)
-    if phrase is None or ev.mods - {word_key(w) for w in phrase.split()[:-1]}:
-        return False  # modifiers outside the WordNet phrase ("arm guard" is one): the claim would have to match them
-    return categories.is_kind(t, phrase, slot=True) and all(
-        c.pos_ == "PROPN" for c in t.children if c.dep_ in ("compound", "amod"))
+    if phrase is None:
+        return False
+    found = categories.kind_phrase(t, phrase, slot=True)
+    if found is None:
+        return False
+    # modifiers of the rule's thing outside its WordNet phrase ("glass containers") must be the claim's own, word
+    # for word ("a glass jar"); the words of the phrase that makes the noun a kind stand beside it too ("orange
+    # juice", the "yoghurt" of a yoghurt pot), and proper names; any other word may make it another thing
+    extra = ev.mods - {word_key(w) for w in phrase.split()[:-1]}
+    mods = [c for c in t.children if c.dep_ in ("compound", "amod")]
+    return extra <= {key(c) for c in mods} and all(
+        c.pos_ == "PROPN" or c.lemma_.lower() in found.split() or key(c) in extra for c in mods)
 
 
-def _in_place(ev: RuleEvent, w: Any) -> bool:
-    """Every place phrase of the rule is named among the verb's own phrases ("on the observing floor")."""
+def _in_place(ev: RuleEvent, w: Any, t: Any | None = None) -> bool:
+    """Every place phrase of the rule is named among the verb's own phrases ("on the observing floor"), or those
+    the parser hung on its thing ``t`` ("took a revolver in pawn": the phrase places the taking)."""
     if not ev.places:
         return True
-    preps = [p for p in w.children if p.dep_ == "prep"]
+    # a preposition the parser labelled a predicate ("were kept in/oprd the fridge") places the verb too
+    preps = [p for p in w.children if p.dep_ == "prep" or (p.dep_ == "oprd" and p.pos_ == "ADP")]
+    if t is not None:
+        preps += [p for p in t.children if p.dep_ == "prep" and p.lower_ != "of"]
     own = [frozenset(key(x) for x in p.subtree if x.pos_ in ("NOUN", "PROPN")) for p in preps]
     # a phrase that names no place noun ("at all times") narrows nothing
     return all(not place or any(place <= o or _kinds_of(ev, place - o, p) for o, p in zip(own, preps, strict=True))
@@ -175,8 +204,12 @@ def _kinds_of(ev: RuleEvent, missing: frozenset[str], prep: Any) -> bool:
     return True
 
 
-def _event_verbs(form: Form, ev: RuleEvent, doc: Any, start: int, end: int) -> list[Any]:
-    return [w for w in doc if start <= w.idx < end and w.pos_ == "VERB" and key(w) == ev.verb]
+def _event_verbs(form: Form, ev: RuleEvent, doc: Any, start: int, end: int, manners: bool = False) -> list[Any]:
+    """The claim's verbs that are the rule's own; with ``manners``, also those that do a manner of it ("stroked"
+    for "touch"): doing a manner of a forbidden doing does it, but not doing a manner of a required one ("was not
+    stencilled") does not leave the duty undone."""
+    return [w for w in doc if start <= w.idx < end and w.pos_ == "VERB" and (
+        key(w) == ev.verb or (manners and bool(ev.lemma) and categories.does_kind_of(w, ev.lemma)))]
 
 
 def does_forbidden(form: Form, doc: Any, start: int, end: int) -> bool:
@@ -186,13 +219,15 @@ def does_forbidden(form: Form, doc: Any, start: int, end: int) -> bool:
     ev = _plain_event(form, "must_not")
     if ev is None:
         return False
-    for w in _event_verbs(form, ev, doc, start, end):
+    for w in _event_verbs(form, ev, doc, start, end, manners=True):
         if not _plain_fact(w):
             continue
         t = _thing_of(w, ev.passive)
-        if t is None or not _named_as_rule(ev, t) or not _in_place(ev, w) or not _doer_as_rule(ev, w):
+        if t is None or not _in_place(ev, w, t) or not _doer_as_rule(ev, w):
             continue
-        return True
+        # any of the claim's coordinated things ("a yoghurt pot and a bottle of juice") as any of the rule's
+        if any(_named_as_rule(e, x) for e in ev.alternatives() for x in (t, *t.conjuncts)):
+            return True
     return False
 
 
@@ -201,7 +236,10 @@ def _plain_event(form: Form, modality: str) -> RuleEvent | None:
     reserved doer is read by the other checks."""
     if form.modality != modality or form.quantity or form.trigger or form.window or form.order or form.agents:
         return None
-    return rule_event(form.text)
+    ev = rule_event(form.text)
+    if ev is not None and ev.others and modality != "must_not":
+        return None  # a duty of several things: which of them the claim drops is read by the word-level check
+    return ev
 
 
 def _doer_as_rule(ev: RuleEvent, w: Any) -> bool:

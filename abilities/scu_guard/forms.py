@@ -263,7 +263,12 @@ def understand(text: str) -> Form | None:
     action = [key(action_tok)] if key(action_tok) not in GENERIC - {"use", "make", "get"} else []
     prt = [t for t in doc if t.dep_ == "prt" and t.head.i == action_tok.i]
     action += [key(p) for p in prt]
-    obj_tokens = [w for t in doc if t.head.i in (root.i, action_tok.i) and t.dep_ in
+    heads = {root.i, action_tok.i}
+    if root.pos_ == "NOUN":  # a verbless rule of several things ("No food or drink in the reading room"): each
+        conj = [c for c in root.conjuncts if key(c) not in GENERIC]  # is its thing; the place may hang on the last
+        action += [key(c) for c in conj if key(c) not in action]
+        heads |= {c.i for c in conj}
+    obj_tokens = [w for t in doc if t.head.i in heads and t.dep_ in
                   ("dobj", "attr", "acomp", "prep", "agent", "dative", "oprd", "xcomp", "advmod")
                   for w in t.subtree if w.i != action_tok.i]
 

@@ -1753,11 +1753,23 @@ def _by_kind(form: Form, clause: Clause, claim: Claim) -> bool:
     too: "the keeper fed the goats" is not "Visitors must not feed the animals")."""
     if _RULE_SCOPE_RE.search(form.text):
         return False
-    kinds = categories.kind_keys(form.text, parse(claim.text), clause.start, clause.end,
-                                 clause.keys | clause.facts, clause.denied, frozenset(form.action))
-    if not kinds or not _matches(form, clause, kinds):
+    doc = parse(claim.text)
+    kinds = categories.kind_keys(form.text, doc, clause.start, clause.end, clause.keys | clause.facts,
+                                 clause.denied, frozenset(form.action))
+    kinds |= categories.verb_kind_keys(form.text, tuple(form.action), doc, clause.start, clause.end)
+    if not kinds:
         return False
     words = clause.keys | clause.facts | kinds
+    unnamed: set[str] = set()  # the other members of a list of which the clause names one
+    for group in (categories.coordinated_things(form.text), *categories.coordinated_places(form.text)):
+        named = [m for m in group if _stem_hits(set(m), words) == len(m)]
+        if named:  # "Food, drink and clinical specimens", "in the mounting room or the specimen store"
+            unnamed |= set().union(*group) - set().union(*named)
+    if unnamed:
+        form = form.model_copy(update={"subject": [k for k in form.subject if k not in unnamed],
+                                       "object": [k for k in form.object if k not in unnamed]})
+    if not _matches(form, clause, kinds):
+        return False
     need = (set(form.subject) | set(form.object)) - GENERIC
     return _stem_hits(need, words) == len(need)
 

@@ -52,10 +52,11 @@ _DETACH = (("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "s
 class _WordNet:
     """The loaded noun index, exceptions and the mapped data file."""
 
-    def __init__(self, root: str) -> None:
+    def __init__(self, root: str, pos: str = "noun") -> None:
+        self.pos = pos[0]  # the pointer part of speech followed up the hierarchy ("n", "v")
         self.index: dict[str, tuple[int, ...]] = {}
         self.tagged: dict[str, int] = {}  # lemma -> how many of its senses the concordance counted (their order)
-        with open(os.path.join(root, "index.noun"), encoding="latin-1") as fh:
+        with open(os.path.join(root, f"index.{pos}"), encoding="latin-1") as fh:
             for line in fh:
                 if line.startswith(" "):
                     continue  # the licence header
@@ -66,12 +67,12 @@ class _WordNet:
                 self.index[parts[0]] = tuple(int(o) for o in offs)
                 self.tagged[parts[0]] = int(parts[5 + n_ptr])
         self.exc: dict[str, str] = {}
-        with open(os.path.join(root, "noun.exc"), encoding="latin-1") as fh:
+        with open(os.path.join(root, f"{pos}.exc"), encoding="latin-1") as fh:
             for line in fh:
                 parts = line.split()
                 if len(parts) >= 2:
                     self.exc.setdefault(parts[0], parts[1])
-        self._fh = open(os.path.join(root, "data.noun"), "rb")  # noqa: SIM115 - kept open for the process
+        self._fh = open(os.path.join(root, f"data.{pos}"), "rb")  # noqa: SIM115 - kept open for the process
         self.data = mmap.mmap(self._fh.fileno(), 0, access=mmap.ACCESS_READ)
 
     @lru_cache(maxsize=65536)  # noqa: B019 - one instance per process
@@ -87,7 +88,7 @@ class _WordNet:
         instance = False
         for k in range(p_cnt):
             sym, off, pos = parts[i + 1 + 4 * k], parts[i + 2 + 4 * k], parts[i + 3 + 4 * k]
-            if pos == "n" and sym in ("@", "@i"):
+            if pos == self.pos and sym in ("@", "@i"):
                 ups.append(int(off))
                 instance = instance or sym == "@i"
         return lemmas, tuple(ups), instance
@@ -236,3 +237,46 @@ def related(a: str, b: str, n: int = 3) -> bool:
         return True
     sa, sb = senses(a)[:n], senses(b)[:n]
     return any(x in wn.closure(y) or y in wn.closure(x) for x in sa for y in sb)
+
+
+# verbs too general to say that two doings are of one kind ("do", "make", "get", "have", "use", ...)
+TOO_GENERAL_VERBS = frozenset("""be have do make get go come take give put set use let keep hold leave bring carry
+    move change act cause start begin end stop try work run turn""".split())
+_VERBS: _WordNet | None = None
+_VERBS_TRIED = False
+
+
+def _load_verbs() -> _WordNet | None:
+    """The verb files (index.verb, verb.exc, data.verb), loaded at the first call like the nouns."""
+    global _VERBS, _VERBS_TRIED
+    if not _VERBS_TRIED:
+        nouns = _load()  # before taking the lock: the nouns' loader takes it too
+        with _LOCK:
+            if not _VERBS_TRIED:
+                try:
+                    _VERBS = _WordNet(os.environ.get(ENV_DIR) or DEFAULT_DIR, "verb") if nouns else None
+                except (OSError, ValueError, IndexError) as e:
+                    log.warning("scu_guard: WordNet verbs not read (%s); the verb category reading is off", e)
+                    _VERBS = None
+                _VERBS_TRIED = True
+    return _VERBS
+
+
+@lru_cache(maxsize=16384)
+def verb_is_a(verb: str, category: str) -> bool | None:
+    """Is the verb (a lemma) a manner of the category verb ("stroke" of "touch", "stash" of "store") by WordNet's
+    verb hierarchy? True only where the verb's most common sense, known as such (one sense, or senses the
+    concordance counted), is one of the category's first senses or lies below one; None where only a rarer sense
+    does, the word is unknown, or the category is too general to say ("do", "make", "keep"); False otherwise.
+    The same verb is not its own kind: callers match the rule's own verb by its word."""
+    wn = _load_verbs()
+    if wn is None or verb == category or category in TOO_GENERAL_VERBS:
+        return None
+    mine, cats = wn.index.get(verb, ()), frozenset(wn.index.get(category, ())[:CATEGORY_SENSES])
+    if not mine or not cats:
+        return None
+    reach = [bool(wn.closure(off) & cats) for off in mine]
+    if not any(reach):
+        return False
+    ordered = len(mine) == 1 or wn.tagged.get(verb, 0) > 0
+    return True if ordered and reach[0] else None
