@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from abilities.scu_guard import categories
+from abilities.scu_guard import categories, wordnet
 from abilities.scu_guard.form_types import Form
 from abilities.scu_guard.forms import GENERIC
 from abilities.scu_guard.nlp import key, light_keys, parse, word_key
@@ -229,6 +229,62 @@ def does_forbidden(form: Form, doc: Any, start: int, end: int) -> bool:
         if any(_named_as_rule(e, x) for e in ev.alternatives() for x in (t, *t.conjuncts)):
             return True
     return False
+
+
+@lru_cache(maxsize=4096)
+def _rule_verb_things(text: str) -> tuple[str, bool, tuple[str, ...]] | None:
+    """A prohibition's own verb, whether it is passive, and the WordNet phrases of its things (its object, or
+    the subject of its passive, with their coordinated nouns), whatever else narrows the rule; None when the rule
+    is no modal verb with such a thing or WordNet knows none of them."""
+    doc = parse(text)
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None or root.pos_ != "VERB" or key(root) in GENERIC:
+        return None
+    if not any(c.dep_ in ("aux", "auxpass") and c.lower_ in ("must", "may", "shall", "can") for c in root.children):
+        return None
+    passive = any(c.dep_ == "auxpass" for c in root.children)
+    thing = next((c for c in root.children if c.dep_ == ("nsubjpass" if passive else "dobj")), None)
+    if thing is None or thing.pos_ != "NOUN":
+        return None
+    phrases = tuple(categories.phrase_of(text, key(t)) for t in (thing, *thing.conjuncts))
+    if any(p is None for p in phrases):
+        return None
+    return key(root), passive, tuple(p for p in phrases if p)
+
+
+def does_to_other_thing(form: Form, doc: Any, start: int, end: int) -> bool:
+    """Does the clause do the prohibition's own verb to a thing that is surely not the rule's ("A helicopter was
+    flown over the dam" for "Drones may not be flown over the dam")? Shared words (the verb and the place) then
+    speak of another event: the word-level reading's agreement is no evidence. Surely: each thing the claim's
+    verb takes is a common noun WordNet knows and no sense of it is a kind of any of the rule's things; a word
+    WordNet does not know ("quadcopter") may be one, so it says nothing."""
+    if form.modality != "must_not":
+        return False
+    rule = _rule_verb_things(form.text)
+    if rule is None:
+        return False
+    verb, passive, phrases = rule
+    for w in doc:
+        if not (start <= w.idx < end and w.pos_ == "VERB" and key(w) == verb):
+            continue
+        t = _thing_of(w, passive)
+        if t is None:
+            continue
+        things = (t, *t.conjuncts)
+        if all(_surely_not_kind(x, phrases) for x in things):
+            return True
+    return False
+
+
+def _surely_not_kind(t: Any, phrases: tuple[str, ...]) -> bool:
+    """Is the claim's noun surely none of the rule's things: a common noun WordNet knows, no sense of it below
+    any of them, and none of its own modifiers one of them ("a laser sweep" may be of "lasers")?"""
+    if t.pos_ != "NOUN":
+        return False
+    heads = {word_key(p.split()[-1]) for p in phrases}
+    if any(key(c) in heads for c in t.children if c.dep_ in ("compound", "amod", "nmod")):
+        return False
+    return all(wordnet.is_a(t.lemma_.lower(), p) is False for p in phrases)
 
 
 def _plain_event(form: Form, modality: str) -> RuleEvent | None:
