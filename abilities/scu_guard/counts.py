@@ -19,6 +19,7 @@ families of four" for "may carry no more than 6 passengers"). A rule that bounds
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -53,6 +54,9 @@ _ANY_PERSON = frozenset(key(t) for t in parse("people person persons individuals
 # nouns that name people though no agentive ending marks them
 _PERSON_NOUNS = frozenset(key(t) for t in parse("guests friends children adults pupils students people persons "
                                                  "individuals relatives parents guardians"))
+# a floating quantifier as a clause's subject stands for the things counted before it ("Two dozen vials went to
+# the unit, all packed in one box"): the clause is still theirs
+_FLOATING = frozenset({"all", "both", "each"})
 _SIMULTANEOUS_RE = re.compile(r"\b(?:at (?:the same|one|any one|any) time|at once|simultaneously|together)\b", re.I)
 
 
@@ -262,7 +266,9 @@ def _core(text: str, noun: str) -> _Core | None:
     holders: list[frozenset[str]] = []
     for v in preds + [n]:
         for prep in (c for c in v.children if c.dep_ == "prep"):
-            for obj in (c for c in prep.children if c.dep_ == "pobj" and c.pos_ in ("NOUN", "PROPN")):
+            # a preposition's object is a noun phrase even where the tagger calls a rare noun an adjective
+            # ("off the windchest")
+            for obj in (c for c in prep.children if c.dep_ == "pobj" and c.pos_ in ("NOUN", "PROPN", "ADJ")):
                 if prep.lower_ == "per" or any(c.lower_ in _UNIT_DETS for c in obj.children):
                     per_unit.add(key(obj))
                 if prep.lower_ in _PLACE_PREPS and obj.lower_ != "time":
@@ -303,7 +309,7 @@ def _scope(t: Any) -> list[Any]:
         out.append(x)
         for c in x.children:
             if c.i != t.i and c.dep_ in ("conj", "advcl", "ccomp", "parataxis", "relcl") and any(
-                    g.dep_ in ("nsubj", "nsubjpass", "expl") for g in c.children):
+                    g.dep_ in ("nsubj", "nsubjpass", "expl") and g.lower_ not in _FLOATING for g in c.children):
                 continue
             stack.append(c)
     return out
@@ -353,6 +359,18 @@ def _kind_counted(doc: Any, c: Count, k: str, rule: str, noun: str) -> bool:
         w.dep_ in ("compound", "amod") and w.pos_ != "PROPN" for w in t.lefts) for t in toks)
 
 
+def _stated(text: str, total: float, dim: str, start: int, end: int, summed: bool) -> measure.Amount | None:
+    """What the claim says of the count: exactly ``total``, or a bound of its own ("never fewer than four
+    climbers" is four or more, "no more than two staff" two or fewer). Only a part of a sum is no bound."""
+    direction = measure._direction(text, start, end)
+    if direction == "eq":
+        return measure.Amount(total, total, dim, "eq", False, start, end, text[start:end])
+    if summed:
+        return None
+    lo, hi = (total, math.inf) if direction == "min" else (0.0, total)
+    return measure.Amount(lo, hi, dim, direction, False, start, end, text[start:end])
+
+
 def count_totals(forms: Sequence[Form], claim: Any) -> list[Finding]:
     """Count bounds broken by a total the claim states and ties to the rule's event (see the module
     docstring). Only findings on that evidence are returned; other counts are left to ``check_counts``."""
@@ -375,8 +393,8 @@ def count_totals(forms: Sequence[Form], claim: Any) -> list[Finding]:
         tied: list[tuple[Count, float, Any]] = []
         for c in counted:
             clause = _clause_at(claim.clauses, c.start)
-            if clause.negated or c.partitive:
-                continue
+            if clause.negated and not measure.direction_info(claim.text, c.start, c.end)[1] or c.partitive:
+                continue  # "never fewer than four climbers": the negation is the count's bound, not a denial
             scope = _scope(doc[c.head])
             said = {key(x) for x in scope}
             gov = _governor(doc[c.head])
@@ -422,6 +440,7 @@ def count_totals(forms: Sequence[Form], claim: Any) -> list[Finding]:
             continue
         best = max(tied, key=lambda x: x[1])
         total, start, end = best[1], best[0].start, best[0].end
+        summed = False
         by_sentence: dict[tuple[int, int], list[tuple[Count, float, Any]]] = {}
         for c, v, clause in tied:
             if c.total or doc[c.head].dep_ == "appos":
@@ -435,12 +454,15 @@ def count_totals(forms: Sequence[Form], claim: Any) -> list[Finding]:
                 continue
             if sum(v for _, v, _ in parts) > total:
                 total, start, end = sum(v for _, v, _ in parts), parts[0][0].start, parts[-1][0].end
-        a = measure.Amount(total, total, band.dimension, "eq", False, start, end, claim.text[start:end])
-        if band.low is not None and total < band.low:
+                summed = True
+        a = _stated(claim.text, total, band.dimension, start, end, summed)
+        if a is None:
+            continue
+        if band.low is not None and total < band.low and a.direction == "eq":
             s0, s1 = sentence_span(claim.text, start, end)
             if not _EXHAUSTIVE_RE.search(claim.text[s0:s1]):
                 continue  # "a couple of samples went to the lab" says nothing of how many were taken
-        if measure._direction(claim.text, start, end) != "eq" or not _outside(a, band):
+        if not _outside(a, band):
             continue
         out.append(_finding(f, claim, start, end, "numeric_bound",
                             f"{claim.text[start:end]!r} counts {total:g} {noun}, outside what {f.text!r} allows",
