@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from abilities.scu_guard import categories, measure
+from abilities.scu_guard import categories, measure, wordnet
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Form
 from abilities.scu_guard.judge import _clause_at, _finding, _outside, band_guessed, sentence_span
@@ -34,6 +34,13 @@ from abilities.scu_guard.nlp import key, parse
 
 # English number nouns: how many one of them is ("a pair of", "a dozen", "a score of")
 NUMBER_NOUNS = {"pair": 2, "couple": 2, "trio": 3, "quartet": 4, "dozen": 12, "score": 20}
+# words of number that give no sure count ("several climbers", "a few guests", "a handful of volunteers")
+_VAGUE = frozenset({"several", "few", "some", "many", "handful", "numerous", "dozens", "scores", "hundreds",
+                    "thousands", "multiple", "various", "countless"})
+# number words that multiply the number before them ("two hundred", "a thousand")
+_MULTIPLIERS = {"hundred": 100, "thousand": 1000}
+# "all but one of the five units": the rest of a whole
+_ALL_BUT_RE = re.compile(r"\ball but (\w+) of (?:the|their|its|his|her|our|your|those|these)\s+$", re.I)
 # members of a group counted as the rule's things, not the group ("two families of four")
 MEMBERS = "<members>"
 _LIGHT = frozenset(key(t) for t in parse("be have go come get take put make do let keep"))
@@ -53,7 +60,8 @@ _EXHAUSTIVE_RE = re.compile(r"\b(?:only|just|merely|no more than|in all|in total
 _ANY_PERSON = frozenset(key(t) for t in parse("people person persons individuals occupants"))
 # nouns that name people though no agentive ending marks them
 _PERSON_NOUNS = frozenset(key(t) for t in parse("guests friends children adults pupils students people persons "
-                                                 "individuals relatives parents guardians"))
+                                                 "individuals relatives parents guardians mum mom mother father dad "
+                                                 "brother sister son daughter wife husband partner"))
 # a floating quantifier as a clause's subject stands for the things counted before it ("Two dozen vials went to
 # the unit, all packed in one box"): the clause is still theirs
 _FLOATING = frozenset({"all", "both", "each"})
@@ -75,8 +83,9 @@ class Count:
 
 
 def _simple_number(t: Any) -> float | None:
-    """The value of one number token ("4", "four", "twelve"), not "a"/"one of"."""
-    if t.lower_ in ("a", "an") or t.lower_ in NUMBER_NOUNS:
+    """The value of one number token ("4", "four", "twelve"), not "a"/"one of", nor a vague word ("several")
+    nor a multiplier read on its own ("hundred": its number comes before it, see ``_value``)."""
+    if t.lower_ in ("a", "an") or t.lower_ in NUMBER_NOUNS or t.lower_ in _VAGUE or t.lower_ in _MULTIPLIERS:
         return None
     if t.like_num or t.lower_ in measure.NUMBER_WORDS:
         n = measure._number(t.text)
@@ -93,11 +102,27 @@ def _value(doc: Any, i: int) -> tuple[float, int] | None:
         return 6.0, i + 3
     if low[0] in ("a", "an") and low[1:4] == ["half", "-", "dozen"]:  # "a half-dozen players"
         return 6.0, i + 4
+    # "both her sisters"; not the correlative "both the gate and the door" (unless a possessive settles it)
+    if low[0] == "both" and (doc[i].dep_ != "preconj" or i + 1 < n and doc[i + 1].tag_ == "PRP$"):
+        j = i + 1
+        while j < n and (doc[j].dep_ in ("poss", "det") or doc[j].lower_ == "of"):
+            j += 1
+        head = _head_after(doc, j)
+        return (2.0, j) if head is not None and head.tag_ in ("NNS", "NNPS") else None
     first = _simple_number(doc[i])
     j = i + 1 if first is not None else i + 1 if low[0] in ("a", "an") else None
     if j is None:
         return None
     mult = first if first is not None else 1.0
+    if j < n and doc[j].lower_ in _MULTIPLIERS:  # "two hundred", "a hundred and twenty"
+        if low[0] == "a" and i >= 2 and doc[i - 1].lower_ == "of" or j + 1 < n and doc[j + 1].lower_ == "of":
+            return None  # "a couple of hundred fans", "hundreds of": a rough number
+        v = mult * _MULTIPLIERS[doc[j].lower_]
+        j += 1
+        if j + 1 < n and doc[j].lower_ == "and" and _simple_number(doc[j + 1]) is not None:
+            v += _simple_number(doc[j + 1]) or 0.0
+            j += 2
+        return v, j
     if j < n and doc[j].lower_ in ("dozen", "score") and (doc[j].lower_ == "dozen" or (
             j + 1 < n and doc[j + 1].lower_ == "of")):
         v = mult * NUMBER_NOUNS[doc[j].lower_]
@@ -178,7 +203,9 @@ def read_counts(text: str) -> list[Count]:
                 i + 1 < len(doc) and re.fullmatch(r"[ap]\.?m\.?", doc[i + 1].lower_))):
             i += 1
             continue
-        got = _group(doc, i) if (_simple_number(t) is not None or t.lower_ in ("a", "an", "half")) else None
+        got = _group(doc, i) if (_simple_number(t) is not None or t.lower_ in ("a", "an", "half", "both")) else None
+        if got is not None and t.lower_ in ("a", "an") and i + 2 < len(doc) and doc[i + 1].lower_ in _VAGUE:
+            got = None  # "a few guests", "a handful of volunteers"
         n = _simple_number(t)
         if got is None and n is not None and out and i + 1 < len(doc) and doc[i + 1].lower_ == "more" and (
                 i + 2 >= len(doc) or doc[i + 2].pos_ not in ("NOUN", "PROPN", "ADJ")):
@@ -203,6 +230,13 @@ def read_counts(text: str) -> list[Count]:
             i += 1
             continue
         s, e = t.idx, doc[end - 1].idx + len(doc[end - 1].text)
+        rest = _ALL_BUT_RE.search(text[max(0, s - 40) : s])
+        if rest is not None:
+            but = measure._number(rest.group(1))
+            if but is None or len(counts) != 1 or but >= counts[0][1]:
+                i = end
+                continue
+            counts = [(counts[0][0], counts[0][1] - but)]  # "all but one of the five units": four
         before = text[max(0, s - 20) : s].lower()
         after = text[e : e + 20].lower()
         out.append(Count(tuple(counts), head.i, s, e,
@@ -212,7 +246,57 @@ def read_counts(text: str) -> list[Count]:
                          partitive=bool(re.match(r"\s*of\s+(?:the|them|those|these|its|their|us)\b",
                                                  text[doc[i].idx + len(doc[i].text):]))))
         i = end
+    lists = _enumerated(doc, out)
+    return [c for c in out if not any(e.start <= c.start and c.end <= e.end for e in lists)] + lists
+
+
+def _enumerated(doc: Any, counted: list[Count]) -> list[Count]:
+    """People counted by listing them: "her mum, both her sisters and a couple of bridesmaids" is five. Every
+    member of the list must be people of a sure number: a counted group, or one person named by a common noun
+    with "the" or a possessive ("her mum"); a name, "a friend" or anything else leaves the list unsummed (a
+    name may be no person, "a head and a deputy" may restate a group). An appositive list is a list of its own
+    ("a dozen people: ten players, the conductor and the engineer" restates the dozen), and the parts of a
+    summed list are no longer counted apart."""
+    by_head = {c.head: c for c in counted}
+    out: list[Count] = []
+    seen: set[int] = set()
+    for t in doc:
+        if t.i in seen or t.dep_ == "conj" or t.pos_ != "NOUN":
+            continue
+        members: list[Any] = []
+        stack = [t]
+        while stack:
+            x = stack.pop()
+            members.append(x)
+            stack += [c for c in x.children if c.dep_ == "conj"]
+        seen.update(x.i for x in members)
+        if len(members) < 2 or not any(x.i in by_head for x in members):
+            continue
+        total = 0.0
+        for x in members:
+            c = by_head.get(x.i)
+            if c is not None and c.counts[-1][0] != MEMBERS and _is_person(doc, doc[x.i] if len(c.counts) == 1
+                                                                                else _last_noun(doc, c)):
+                total += c.counts[-1][1]
+            elif c is None and x.tag_ == "NN" and _is_person(doc, x) and any(
+                    d.dep_ == "poss" or d.dep_ == "det" and d.lower_ == "the" for d in x.children) and not any(
+                    d.dep_ == "det" and d.lower_ != "the" for d in x.children):
+                total += 1
+            else:
+                total = 0.0
+                break
+        if total:
+            last = max(members, key=lambda x: x.i)
+            end = by_head[last.i].end if last.i in by_head else last.idx + len(last.text)
+            first = by_head.get(t.i)
+            noun = _last_noun(doc, first) if first is not None and len(first.counts) > 1 else t  # "pairs of flyers"
+            out.append(Count(((key(noun), total),), noun.i, t.left_edge.idx, end, False, False, False))
     return out
+
+
+def _last_noun(doc: Any, c: Count) -> Any:
+    """The noun a number noun multiplies ("a couple of bridesmaids": the bridesmaids)."""
+    return next(x for x in reversed(doc) if c.start <= x.idx < c.end and x.pos_ in ("NOUN", "PROPN"))
 
 
 @dataclass(frozen=True)
@@ -347,6 +431,21 @@ def _spread(doc: Any, clause_start: int, clause_end: int, core: _Core, counted: 
     return False
 
 
+def _phrase(doc: Any, t: Any) -> str:
+    """A head noun with the word a hyphen joins to it ("walk-ins")."""
+    if t.i >= 2 and doc[t.i - 1].text == "-":
+        return f"{doc[t.i - 2].lower_}-{t.lower_}"
+    return t.lower_
+
+
+def _is_person(doc: Any, t: Any) -> bool:
+    """Does the claim's counted noun name people: a noun whose common sense is a person, a noun for kin or
+    company, or an agentive noun WordNet cannot rank ("climbers")?"""
+    said = wordnet.names_person(_phrase(doc, t))
+    return key(t) in _PERSON_NOUNS or said is True or (said is None and bool(
+        re.search(r"(?:er|or|ist|ian|ant|ent|ee)s?$", t.lower_)))
+
+
 def _kind_counted(doc: Any, c: Count, k: str, rule: str, noun: str) -> bool:
     """Are the things counted under key ``k`` a kind of the rule's counted noun by WordNet ("four owls" for "no
     more than six birds", ``categories``)? The noun must be the count's own, plain (no noun or adjective
@@ -391,6 +490,10 @@ def count_totals(forms: Sequence[Form], claim: Any) -> list[Finding]:
         if core is None or band_guessed(f, band):
             continue
         tied: list[tuple[Count, float, Any]] = []
+        # a rule counting people by their presence ("visitors", "companions") counts every person the claim
+        # places there, unless the claim itself names the rule's noun (then the others are someone else)
+        rule_person = noun in _ANY_PERSON or wordnet.names_person(categories.phrase_of(f.text, noun) or noun) is True
+        named = any(key(t) == noun for t in doc)
         for c in counted:
             clause = _clause_at(claim.clauses, c.start)
             if clause.negated and not measure.direction_info(claim.text, c.start, c.end)[1] or c.partitive:
@@ -404,8 +507,8 @@ def count_totals(forms: Sequence[Form], claim: Any) -> list[Finding]:
             agrees = head.tag_ in ("NNS", "NNPS") or c.counts[0][1] == 1
             same_slot = bool(core.verb) and key(gov) == core.verb and core.role != "" and _role(head) == core.role \
                 and agrees
-            person = noun in _ANY_PERSON and (key(head) in _PERSON_NOUNS or bool(
-                re.search(r"(?:er|or|ist|ian|ant|ent|ee)s$", head.lower_)))
+            person = rule_person and _is_person(doc, head) and (noun in _ANY_PERSON or not named) \
+                and (_role(head) != "subj" or core.role != "obj")
             for k, v in c.counts:
                 # a kind of the rule's noun is weaker evidence than the noun: the rest of the reading must be whole,
                 # the rule's place named in the sentence with all its words ("the weathering lawn had four owls
