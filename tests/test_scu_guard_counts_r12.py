@@ -34,8 +34,8 @@ def test_all_but_n_of_m() -> None:
 
 
 def test_groups_of_people_listed_are_added() -> None:
-    assert _counts("Two pairs of flyers and a trio of catchers were on the rig.") == [
-        ("Two pairs of flyers and a trio of catchers", 7.0)]
+    assert ("Two pairs of flyers and a trio of catchers", 7.0) in _counts(
+        "Two pairs of flyers and a trio of catchers were on the rig.")
     got = _counts("She came to the fitting with her dad, both her brothers and a couple of cousins.")
     assert ("both her brothers and a couple of cousins", 4.0) in got
 
@@ -70,8 +70,36 @@ def test_a_place_the_tagger_calls_an_adjective() -> None:
     assert _reason(rule, "On Wednesday two dozen pipes were off the windchest at the same time.") == "ok"
 
 
+def test_a_list_of_people_is_not_the_rule_noun() -> None:
+    rule = "No more than 20 pupils may be in the studio at one time."
+    assert _reason(rule, "Twenty pupils and three teachers were in the studio at one time.") == "ok"
+
+
 def test_people_of_another_noun_are_only_suspected() -> None:
     rule = "No more than 4 visitors may be in the recording booth at one time."
     assert _reason(rule, "Five visitors were in the recording booth.") == "constraint_contradiction"
     assert _reason(rule, "Five engineers were in the recording booth.") == "suspected_contradiction"
     assert _reason(rule, "Four engineers were in the recording booth.") == "ok"
+
+
+STEWARDS = "At least one qualified steward must be on the terrace for every 50 spectators."
+PUPILS = "Pottery classes may have at most 6 pupils per teacher."
+
+
+def test_a_ratio_minimum_broken_by_two_counts_at_one_moment() -> None:
+    assert _reason(STEWARDS, "With two hundred spectators on the terrace at 15:00, three stewards were on duty.") \
+        == "constraint_contradiction"
+    assert _reason(STEWARDS, "With two hundred spectators on the terrace at 15:00, four stewards were on duty.") \
+        == "ok"
+
+
+def test_a_ratio_maximum_broken_by_the_total() -> None:
+    assert _reason(PUPILS, "Twenty pupils and three teachers were in the studio on Monday.") \
+        == "constraint_contradiction"
+    assert _reason(PUPILS, "Eighteen pupils and three teachers were in the studio on Monday.") == "ok"
+
+
+def test_a_time_is_no_ratio_base() -> None:
+    from abilities.scu_guard.ratios import ratio_base
+    assert ratio_base(STEWARDS) == ("spectator", 50.0)
+    assert ratio_base("The hut may sleep no more than 40 guests per night.") is None

@@ -43,6 +43,9 @@ _MULTIPLIERS = {"hundred": 100, "thousand": 1000}
 _ALL_BUT_RE = re.compile(r"\ball but (\w+) of (?:the|their|its|his|her|our|your|those|these)\s+$", re.I)
 # members of a group counted as the rule's things, not the group ("two families of four")
 MEMBERS = "<members>"
+# people counted by listing them ("her mum, both her sisters and a couple of bridesmaids"): the rule's only
+# where any person counts as its thing, never as the rule's own noun
+PEOPLE = "<people>"
 _LIGHT = frozenset(key(t) for t in parse("be have go come get take put make do let keep"))
 # prepositions that name where the rule's things are (a place or holder), not when or per what
 _PLACE_PREPS = frozenset({"on", "in", "at", "off", "into", "onto", "inside", "aboard", "to", "within", "under"})
@@ -246,8 +249,7 @@ def read_counts(text: str) -> list[Count]:
                          partitive=bool(re.match(r"\s*of\s+(?:the|them|those|these|its|their|us)\b",
                                                  text[doc[i].idx + len(doc[i].text):]))))
         i = end
-    lists = _enumerated(doc, out)
-    return [c for c in out if not any(e.start <= c.start and c.end <= e.end for e in lists)] + lists
+    return out + _enumerated(doc, out)
 
 
 def _enumerated(doc: Any, counted: list[Count]) -> list[Count]:
@@ -255,8 +257,8 @@ def _enumerated(doc: Any, counted: list[Count]) -> list[Count]:
     member of the list must be people of a sure number: a counted group, or one person named by a common noun
     with "the" or a possessive ("her mum"); a name, "a friend" or anything else leaves the list unsummed (a
     name may be no person, "a head and a deputy" may restate a group). An appositive list is a list of its own
-    ("a dozen people: ten players, the conductor and the engineer" restates the dozen), and the parts of a
-    summed list are no longer counted apart."""
+    ("a dozen people: ten players, the conductor and the engineer" restates the dozen). The parts stay counted
+    apart too ("twenty pupils and three teachers" has twenty pupils); a sum never adds a list to its parts."""
     by_head = {c.head: c for c in counted}
     out: list[Count] = []
     seen: set[int] = set()
@@ -290,7 +292,7 @@ def _enumerated(doc: Any, counted: list[Count]) -> list[Count]:
             end = by_head[last.i].end if last.i in by_head else last.idx + len(last.text)
             first = by_head.get(t.i)
             noun = _last_noun(doc, first) if first is not None and len(first.counts) > 1 else t  # "pairs of flyers"
-            out.append(Count(((key(noun), total),), noun.i, t.left_edge.idx, end, False, False, False))
+            out.append(Count(((PEOPLE, total),), noun.i, t.left_edge.idx, end, False, False, False))
     return out
 
 
@@ -520,10 +522,10 @@ def count_totals(forms: Sequence[Form], claim: Any) -> list[Finding]:
                     and _kind_counted(doc, c, k, f.text, noun)
                 event = bool(core.verb and core.verb in said or any(_in_place(scope, gov, pl) for pl in core.places))
                 own = k == noun or kind
-                slot = k != MEMBERS and same_slot and len(c.counts) == 1 or k == MEMBERS and same_slot
+                slot = k not in (MEMBERS, PEOPLE) and same_slot and len(c.counts) == 1 or k == MEMBERS and same_slot
                 # people of another noun counted as the rule's: "two pairs of flyers and a trio of catchers" for
                 # "performers" (but engineers in the booth may be no "visitors": whose role, WordNet cannot say)
-                by_person = not own and not slot and person and k == key(head) and event
+                by_person = not own and not slot and person and k in (key(head), PEOPLE) and event
                 if not (own and event or not own and slot or by_person):
                     continue
                 if _spread(doc, clause.start, clause.end, core, counted):
@@ -551,9 +553,11 @@ def count_totals(forms: Sequence[Form], claim: Any) -> list[Finding]:
         total, start, end = best[1], best[0].start, best[0].end
         summed = False
         by_sentence: dict[tuple[int, int], list[tuple[Count, float, Any]]] = {}
+        lists = [c for c, _, _ in tied if c.counts[0][0] == PEOPLE]
         for c, v, clause in tied:
-            if c.total or doc[c.head].dep_ == "appos":
-                continue
+            if c.total or doc[c.head].dep_ == "appos" or any(
+                    e is not c and e.start <= c.start and c.end <= e.end for e in lists):
+                continue  # a restatement, or a part of a list summed already
             by_sentence.setdefault(sentence_span(claim.text, c.start, c.end), []).append((c, v, clause))
         for (s0, s1), parts in by_sentence.items():
             if core.simultaneous:
