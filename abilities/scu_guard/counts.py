@@ -150,12 +150,13 @@ def _head_after(doc: Any, j: int) -> Any:
     """The noun a phrase starting at ``j`` ends on ("daily trials", "500 g punnets" is no count head)."""
     last = None
     k = j
-    while k < len(doc) and k - j <= 4 and (doc[k].pos_ in ("NOUN", "PROPN", "ADJ", "VERB") and doc[k].dep_ in (
+    while k < len(doc) and k - j - sum(t.text == "-" for t in doc[j:k]) <= 4 and (doc[k].pos_ in ("NOUN", "PROPN", "ADJ", "VERB") and doc[k].dep_ in (
             "compound", "amod", "nmod", "dobj", "pobj", "nsubj", "nsubjpass", "conj", "attr", "appos", "ROOT", "npadvmod")
             or doc[k].text == "-"):
         if doc[k].pos_ in ("NOUN", "PROPN"):
             last = doc[k]
-            if doc[k].dep_ not in ("compound", "amod", "nmod") and doc[k].text != "-":
+            hyphened = k + 2 < len(doc) and doc[k + 1].text == "-"  # "cold-chain-trained staff": not yet the head
+            if doc[k].dep_ not in ("compound", "amod", "nmod") and doc[k].text != "-" and not hyphened:
                 break
         k += 1
     return last
@@ -170,13 +171,17 @@ def _group(doc: Any, i: int, depth: int = 0) -> tuple[list[tuple[str, float]], A
     head = _head_after(doc, j)
     if head is None:
         return None
-    if any(t.like_num for t in doc[j : head.i]):
-        return None  # "a dozen 500 g punnets": a measured thing, read as an amount elsewhere
+    # "a dozen 500 g punnets", "500 g punnets": a measured thing, read as an amount elsewhere (but "first-aid
+    # kits", "four half-kilo tins" are counts)
+    if any(t.like_num and t.tag_ == "CD" for t in doc[j : head.i]) or (
+            j < head.i and doc[j].lower_ in measure.UNIT_WORDS and doc[j + 1].text != "-"):  # not "day-trippers"
+        return None
     out = [(key(head), v)]
     end = head.i + 1
     size = NUMBER_NOUNS.get(head.lower_.rstrip("s")) if head.lower_ not in ("dozens", "scores") else None
     if end < len(doc) and doc[end].lower_ == "of" and end + 1 < len(doc) and depth < 2:
-        inner = _group(doc, end + 1, depth + 1)
+        # "a pair of single sculls": "single" there says what kind of thing, not how many
+        inner = _group(doc, end + 1, depth + 1) if doc[end + 1].lower_ != "single" else None
         if inner is not None and not any(k == "of" for k, _ in inner[0]):
             # "four stacks of a dozen trays": 48 trays; "a couple of pairs of trials": 4 trials
             out += [(k, v * m) for k, m in inner[0]]
