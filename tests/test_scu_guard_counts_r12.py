@@ -106,7 +106,7 @@ def test_a_time_is_no_ratio_base() -> None:
 
 
 def test_kind_words_inside_a_count_phrase() -> None:
-    assert ("a pair of single sculls", 2.0) in _counts("A pair of single sculls went out.")
+    assert ("A pair of single sculls", 2.0) in _counts("A pair of single sculls went out.")
     assert _counts("Two first-aid kits were in the van.") == [("Two first-aid kits", 2.0)]
     assert _counts("Each crate held a dozen 500 g punnets.") == []
     assert ("a score of day-trippers", 20.0) in _counts("The tour took a score of day-trippers up the tower.")
