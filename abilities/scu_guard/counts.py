@@ -202,6 +202,12 @@ def _group(doc: Any, i: int, depth: int = 0) -> tuple[list[tuple[str, float]], A
 
 def read_counts(text: str) -> list[Count]:
     """The counted phrases of a text, each once (the longest reading at its start)."""
+    return list(_read_counts(text))
+
+
+@lru_cache(maxsize=2048)
+def _read_counts(text: str) -> tuple[Count, ...]:
+    """``read_counts``, once per text: several readings of one claim ask for its counts."""
     doc = parse(text)
     out: list[Count] = []
     i = 0
@@ -254,7 +260,7 @@ def read_counts(text: str) -> list[Count]:
                          partitive=bool(re.match(r"\s*of\s+(?:the|them|those|these|its|their|us)\b",
                                                  text[doc[i].idx + len(doc[i].text):]))))
         i = end
-    return out + _enumerated(doc, out)
+    return tuple(out + _enumerated(doc, out))
 
 
 def _enumerated(doc: Any, counted: list[Count]) -> list[Count]:
