@@ -5,7 +5,11 @@ riders", "a dozen and a half documents", "a couple of pairs of trials and a pair
 stacks of a dozen trays each", "two families of four", "all four owls ..., plus a trio of hawks", "a
 dozen passes ..., and then three more", "took byes twice ... and once more". Each is a count of the
 things a rule bounds, once the phrase is read as English numbers are: a number noun ("dozen", "score",
-"pair", "couple", "trio") times what it multiplies, a group times its size, parts of one event added up.
+"pair", "couple", "trio") times what it multiplies, a group times its size, parts of one event added up,
+"two hundred", "a hundred and twenty", "both her sisters", "all but one of the five units" (four), people
+listed one by one ("her mum, both her sisters and a couple of bridesmaids"), and a bound the claim states on
+its own count ("never fewer than four climbers" is four or more). Vague words ("several", "a few", "a
+handful", "a couple of hundred") give no number at all.
 
 Why the claim must tie the count to the rule's event: the same noun is counted for other reasons
 ("Fourteen riders queued for the open session, but only twelve went onto the track"). A total is read
