@@ -33,6 +33,7 @@ from abilities.scu_guard.judge import (
     sentence_span,
 )
 from abilities.scu_guard.nlp import key, light_keys, parse, word_key
+from abilities.scu_guard.ratios import without_base
 
 # words that make a rule's amount conditional or partial: what the rule bounds then depends on a part of
 # it the typed form does not hold ("once depth reaches 3 cm", "unless", "except"). In a prohibition, a
@@ -293,9 +294,11 @@ def doubt(form: Form, finding: Finding, claim: Claim) -> str | None:
     switched on by an amount only a chunk gives. A forbidden event whose clause does not name the rule's
     action."""
     clause = _clause_at(claim.clauses, finding.start) if claim.clauses else None
-    if finding.basis in ("amount", "count", "count_total", "gap", "entry_amount"):
+    if finding.basis in ("amount", "count", "count_total", "count_ratio", "gap", "entry_amount"):
         band = form.quantity
-        if not read_whole(form.text, form.modality, form.trigger is not None):
+        # a bound in proportion ("for every 25 bathers") is read whole without its base: one bound, not two
+        text = without_base(form.text) if finding.basis == "count_ratio" else form.text
+        if not read_whole(text, form.modality, form.trigger is not None):
             return "the rule holds a condition, an exception or more than one amount"
         if band is not None and band.text and any(m.start() <= form.text.find(band.text) < m.end()
                                                    for m in _WINDOW_SCOPE_RE.finditer(form.text)):
@@ -317,7 +320,7 @@ def doubt(form: Form, finding: Finding, claim: Claim) -> str | None:
             return RELATIVE_DOUBT
         if finding.basis == "amount" and not _speaks_of_rule(form, claim, finding.start):
             return "the claim's sentence names nothing of the rule but the amount's unit"
-        if band is not None and finding.basis in ("amount", "count", "count_total") and _amount_in_scope(form, band.text or ""):
+        if band is not None and finding.basis in ("amount", "count", "count_total", "count_ratio") and _amount_in_scope(form, band.text or ""):
             return "the rule's amount says which things the duty is for, not what it bounds"
 
         if finding.basis == "amount" and band is not None and band.dimension == "[time]" and not band.period \

@@ -35,12 +35,13 @@ from abilities.scu_guard.judge import (
     read_claim,
     valueless,
 )
+from abilities.scu_guard.ratios import check_ratios, kept_ratios
 
 Check = Callable[[Sequence[Form], Claim], list[Finding]]
 
 # every check of the typed reading, in the order their findings are reported (the first per constraint counts)
 CHECKS: tuple[Check, ...] = (
-    check_bounds, count_totals, check_counts, check_count_additions, check_unbounded, check_triggers, check_modal,
+    check_bounds, count_totals, check_ratios, check_counts, check_count_additions, check_unbounded, check_triggers, check_modal,
     check_agents, check_order, check_windows, check_exclusion, check_members, check_allow_list, check_named_members,
     check_places)
 
@@ -122,7 +123,7 @@ def judge_claim(claim: str, forms: Iterable[Form], chunk_texts: Sequence[str] = 
 
 
 def _run_checks(forms: list[Form], read: Claim) -> list[Finding]:
-    seen: set[str] = set()
+    seen: set[str] = kept_ratios(forms, read)  # a proportion both counts keep: no count alone breaks it
     out = []
     for check in CHECKS:
         for finding in check(forms, read):

@@ -280,3 +280,20 @@ def verb_is_a(verb: str, category: str) -> bool | None:
         return False
     ordered = len(mine) == 1 or wn.tagged.get(verb, 0) > 0
     return True if ordered and reach[0] else None
+
+
+@lru_cache(maxsize=16384)
+def names_person(noun: str) -> bool | None:
+    """Does ``noun`` name a person ("visitor", "bridesmaid", "lifeguard")? Read apart from ``is_a``, which
+    holds "person" too general to say two things are one kind: here the question is only whether someone
+    counted is a human being. True: its most common sense lies under person; None: only some sense does, the
+    senses are not ordered, or WordNet does not know the noun; False: no sense does."""
+    wn = _load()
+    people = senses("person")[:1]
+    mine = senses(noun)
+    if wn is None or not people or not mine:
+        return None
+    reach = [people[0] in wn.closure(off) for off in mine]
+    if not any(reach):
+        return False
+    return True if ordered(noun) and reach[0] else None
