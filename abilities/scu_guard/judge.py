@@ -35,13 +35,14 @@ from abilities.scu_guard import (
     roles,
     waived,
     windows,
+    withheld,
     wordnet,
 )
 from abilities.scu_guard import together as together_
 from abilities.scu_guard.absent import minimum_absent
 from abilities.scu_guard.conditions import condition_keys, trigger_keys
 from abilities.scu_guard.detect import Finding
-from abilities.scu_guard.forms import GENERIC, Band, Form, keys
+from abilities.scu_guard.forms import GENERIC, HAVE, Band, Form, keys
 from abilities.scu_guard.nlp import key, light_keys, parse, word_key
 from abilities.scu_guard.reserved import MEMBER_NOUNS, alternatives, desc_keys, has_key
 from abilities.scu_guard.while_scope import bare_while, scope_told
@@ -1848,6 +1849,16 @@ def _firm_duty_drop(form: Form, claim: Claim, c: Clause) -> bool:
     return True
 
 
+def _scope_named(form: Form, claim: Claim) -> bool:
+    """Does the claim name every word that narrows the rule's subject ("leaving the workshop") and every word of
+    its when/if condition ("when spraying solvent lacquer"), none of them denied? A duty's thing said missing in
+    a claim that does not is as likely outside the rule's scope as a break of it."""
+    scope = (set(_subject_scope(form.text)) | set(condition_keys(form.text))) - GENERIC
+    words = set().union(*(x.keys | x.facts for x in claim.clauses)) if claim.clauses else set()
+    denied = set().union(*(x.denied for x in claim.clauses)) if claim.clauses else set()
+    return _stem_hits(scope, words) == len(scope) and not (scope & denied)
+
+
 def _permits_forbidden(form: Form, c: Clause, claim_doc: Any) -> bool:
     """Does the clause grant, as a permission, the very thing a plain prohibition forbids ("Lithium batteries
     can go by air if ..." for "must never be shipped by air", "Poll workers may wear campaign hats inside")?
@@ -1904,10 +1915,12 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             optional = c.optional and (f.order is not None or not _optional_elsewhere(f, c, parse(claim.text)))
             if f.modality == "must" and not (set(f.action) & NEGATING) and (
                     _denies_required(f, c) or (optional and not c.negated and _names_duty(f, c))):
-                out.append(_finding(f, claim, c.start, c.end, "require", f"the claim drops what {f.text!r} requires",
-                                    firm=_firm_duty_drop(f, claim, c) or (
-                                        optional and waived.declares_optional(f, parse(claim.text), c.start, c.end))))
-                break
+                firm = _firm_duty_drop(f, claim, c) or (
+                    optional and waived.declares_optional(f, parse(claim.text), c.start, c.end))
+                if firm or f.action != [HAVE] or _scope_named(f, claim):  # a duty to hold: as ``withheld`` below
+                    out.append(_finding(f, claim, c.start, c.end, "require",
+                                        f"the claim drops what {f.text!r} requires", firm=firm))
+                    break
             by_kind = False  # the rule's thing named only by a kind of it: never a guess both readings share
             if not _matches(f, c):
                 if not _by_kind(f, c, claim):
@@ -1952,6 +1965,16 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                     out.append(_finding(f, claim, s.start_char, s.end_char, "require",
                                         f"the claim leaves undone what {f.text!r} requires", firm=True))
                     break
+        if f.modality == "must" and not (set(f.action) & NEGATING) and not any(o.constraint == f.text for o in out) \
+                and _scope_named(f, claim):
+            # "worked the mixer without a hairnet", "without disinfecting it": the duty's thing or act said to be
+            # missing, in a claim that names what narrows the rule's subject and its condition; whether the
+            # claim's doer, place and time are the rule's is not read, so it is a suspicion
+            doc = parse(claim.text)
+            t = withheld.thing_withheld(f, doc, 0, len(claim.text)) or withheld.act_withheld(f, doc, 0, len(claim.text))
+            if t is not None:
+                out.append(_finding(f, claim, t.sent.start_char, t.sent.end_char, "require",
+                                    f"the claim says what {f.text!r} requires was missing", sure=False))
     return out
 
 
