@@ -1853,7 +1853,7 @@ def _scope_named(form: Form, claim: Claim) -> bool:
     """Does the claim name every word that narrows the rule's subject ("leaving the workshop") and every word of
     its when/if condition ("when spraying solvent lacquer"), none of them denied? A duty's thing said missing in
     a claim that does not is as likely outside the rule's scope as a break of it."""
-    scope = (set(_subject_scope(form.text)) | set(condition_keys(form.text))) - GENERIC
+    scope = set(withheld.scope_keys(form.text))
     words = set().union(*(x.keys | x.facts for x in claim.clauses)) if claim.clauses else set()
     denied = set().union(*(x.denied for x in claim.clauses)) if claim.clauses else set()
     return _stem_hits(scope, words) == len(scope) and not (scope & denied)
@@ -1975,6 +1975,9 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             if t is not None:
                 out.append(_finding(f, claim, t.sent.start_char, t.sent.end_char, "require",
                                     f"the claim says what {f.text!r} requires was missing", sure=False))
+            elif withheld.thing_waived(f, doc, 0, len(claim.text)):
+                out.append(_finding(f, claim, 0, len(claim.text), "require",
+                                    f"the claim makes what {f.text!r} requires optional", sure=False))
     return out
 
 

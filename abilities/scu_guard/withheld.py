@@ -23,8 +23,9 @@ from typing import Any
 
 from abilities.scu_guard import categories
 from abilities.scu_guard.form_types import Form
-from abilities.scu_guard.forms import GENERIC
+from abilities.scu_guard.forms import GENERIC, _condition_clause
 from abilities.scu_guard.nlp import key, light_keys, parse, word_key
+from abilities.scu_guard.waived import waives
 
 # verbs of holding or wearing a thing: denying one of them for the rule's thing denies that it was held
 _HOLDING = frozenset(word_key(w) for w in "have carry wear bear hold use".split())
@@ -45,6 +46,7 @@ class Duty:
     verb: str
     things: tuple[tuple[str, str, frozenset[str]], ...]
     states: frozenset[str]
+    holder: str = ""  # the key of the active subject's head noun: who must hold or wear the thing
 
 
 @lru_cache(maxsize=4096)
@@ -70,7 +72,27 @@ def duty_of(text: str) -> Duty | None:
         states |= {key(c) for c in mods if c.tag_ == "VBN" or (c.lower_.endswith("ed") and c.pos_ in ("ADJ", "VERB"))}
         phrase = categories.phrase_of(text, key(thing)) or thing.lemma_.lower()
         things.append((key(thing), phrase, frozenset(key(c) for c in mods) - GENERIC | set(light_keys(phrase))))
-    return Duty(key(root), tuple(things), frozenset(states)) if things else None
+    subj = next((c for c in root.children if c.dep_ == "nsubj" and c.pos_ == "NOUN"), None)
+    holder = key(subj) if subj is not None and not passive else ""
+    return Duty(key(root), tuple(things), frozenset(states), holder) if things else None
+
+
+@lru_cache(maxsize=4096)
+def scope_keys(text: str) -> frozenset[str]:
+    """The nouns and adjectives that narrow whom or when a duty binds: those describing its subject ("Every
+    piano leaving the workshop", "Bull riders") and those of its when/if condition ("whenever live flame is used
+    on stage"). A claim that says the duty's thing was missing without naming them may be outside the rule."""
+    doc = parse(text)
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    out: set[str] = set()
+    for s in (t for t in doc if t.dep_ in ("nsubj", "nsubjpass") and root is not None and t.head.i == root.i):
+        for c in s.children:
+            if c.dep_ in ("amod", "compound", "nmod", "acl", "relcl", "prep", "npadvmod"):
+                out |= {key(w) for w in c.subtree if w.pos_ in ("NOUN", "PROPN", "ADJ")}
+    cond = _condition_clause(doc)
+    if cond is not None:
+        out |= {key(w) for w in cond.subtree if w.pos_ in ("NOUN", "PROPN", "ADJ")}
+    return frozenset(out - GENERIC)
 
 
 def _is_thing(duty: Duty, t: Any) -> bool:
@@ -157,11 +179,22 @@ def act_withheld(form: Form, doc: Any, start: int, end: int) -> Any | None:
             if any(_is_thing(duty, x) for x in t.sent):
                 return t
         m = _UN_RE.match(t.lower_)
-        if m and acts & (set(light_keys(m.group(1))) | {word_key(m.group(1))}):
-            if t.dep_ == "amod" and _is_thing(duty, t.head):
-                return t
-            if t.dep_ in ("acomp", "oprd", "advcl", "xcomp", "conj", "ccomp"):
-                subj = [c for w in (t.head, t.head.head) for c in w.children if c.dep_ in ("nsubj", "nsubjpass")]
-                if any(_is_thing(duty, s) for s in subj):
-                    return t
+        if m is None:
+            continue
+        stem = set(light_keys(m.group(1))) | {word_key(m.group(1))}
+        said_of = [t.head] if t.dep_ == "amod" else [
+            c for w in (t.head, t.head.head) for c in w.children if c.dep_ in ("nsubj", "nsubjpass")
+        ] if t.dep_ in ("acomp", "oprd", "advcl", "xcomp", "conj", "ccomp") else []
+        if acts & stem and any(_is_thing(duty, x) for x in said_of):
+            return t
+        # "Pallets left the dock unlabelled" for "Every pallet must carry a label": the holder without the thing
+        if duty.holder and {k for k, _, _ in duty.things} & stem and any(key(x) == duty.holder for x in said_of):
+            return t
     return None
+
+
+def thing_waived(form: Form, doc: Any, start: int, end: int) -> bool:
+    """Does the claim, between ``start`` and ``end``, declare the rule's thing itself optional or a mere
+    recommendation ("vests were made optional", "staff treat the hairnets as optional")? See ``waived``."""
+    duty = duty_of(form.text) if not (form.quantity or form.order or form.trigger) else None
+    return duty is not None and waives({k for k, _, _ in duty.things}, set(), doc, start, end, step=True)

@@ -1,0 +1,54 @@
+"""Round 12: duties said not done. A duty to hold a thing ("must have X", "requires X") is understood; a claim that
+says the duty's thing or act was missing ("without X", "no X", "neither ... carried X", "without V-ing it",
+"un-V-ed") is suspected where it names what narrows the rule, and never where it denies the missing thing again
+("Nobody boarded without ...") or names another kind of the thing ("a paper mask" for "a respirator mask")."""
+from abilities.scu_guard.forms import HAVE, understand
+from abilities.scu_guard.withheld import act_withheld, thing_waived, thing_withheld
+from tests.scu_guard_support import OK, REJECT, REVIEW, on_whole_claim, verdict
+
+HELMET = "Riders must wear a helmet in the arena."
+PERMIT = "Every hold entry requires a signed entry permit and a standby attendant stationed outside the hold."
+SCOPED = "Every crate leaving the cold store must have a completed temperature log."
+CLEANED = "Clippers and scissors must be disinfected between customers."
+
+
+def test_a_duty_to_hold_is_understood() -> None:
+    form = understand("Every outgoing consignment requires an export licence.")
+    assert form is not None and form.action == [HAVE] and "licenc" in "".join(form.object)
+    assert understand("Every crate must have a label.") is not None
+
+
+def test_thing_said_missing() -> None:
+    assert on_whole_claim(thing_withheld, HELMET, "A rider schooled a young horse without a helmet.")
+    assert on_whole_claim(thing_withheld, HELMET, "The rider jumped the course with no helmet.")
+    assert on_whole_claim(thing_withheld, SCOPED, "Neither crate had a temperature log when it left the cold store.")
+
+
+def test_thing_denied_twice_or_another_kind_is_not_missing() -> None:
+    assert not on_whole_claim(thing_withheld, HELMET, "Nobody rode in the arena without a helmet.")
+    assert not on_whole_claim(thing_withheld, HELMET, "No rider was ever seen without a helmet.")
+    assert not on_whole_claim(thing_withheld, HELMET, "Did anyone ride without a helmet?")
+    assert not on_whole_claim(thing_withheld, "Welders must wear a respirator mask.",
+                              "The welder worked without a paper mask.")
+
+
+def test_act_said_undone() -> None:
+    assert on_whole_claim(act_withheld, CLEANED, "Ana used the same clippers on four customers without disinfecting them.")
+    assert not on_whole_claim(act_withheld, CLEANED, "Ana never used the clippers without disinfecting them.")
+
+
+def test_thing_waived() -> None:
+    rule = "Jockeys must wear a body protector on every ride."
+    assert on_whole_claim(thing_waived, rule, "Body protectors were made optional for the charity race.")
+    assert not on_whole_claim(thing_waived, rule, "Body protectors were never optional.")
+
+
+def test_verdicts() -> None:
+    # the thing plainly missing, the rule's subject not named: a suspicion; who the doer is is not read
+    assert verdict([HELMET], "A groom schooled a young horse in the arena without a helmet.") == REVIEW
+    # the rule's scope not named: the claim may be outside the rule
+    assert verdict([SCOPED], "The crate had no temperature log.") == OK
+    # a plain duty whose scope the claim names in full, denied for its own subject: a contradiction
+    assert verdict([PERMIT], "Ravi made the hold entry without a signed permit or anyone standing by outside.") == REJECT
+    # the missing thing denied again: the rule is kept
+    assert verdict([HELMET], "Nobody rode in the arena without a helmet.") == OK
