@@ -1605,9 +1605,14 @@ def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             # consequence sit in different clauses of one sentence
             clause = _sentence_of(claim, own_clause, set(f.object) | set(f.action))
             topic = _overlap(f, clause)
+            consequence = set(f.object) | set(f.action)
+            if topic == 0 and consequence & clause.denied:
+                # "The 1.5 m trench was left unshored" for "Excavations deeper than 1.2 m must be shored": the
+                # consequence denied by its prefix, said of a kind of the rule's subject
+                topic = len(set(f.subject) & categories.kind_keys(f.text, parse(claim.text), clause.start, clause.end,
+                                                                  clause.keys | clause.facts))
             if topic == 0 and a.dim not in ("age",) and not claim.chunk_amounts:
                 continue
-            consequence = set(f.object) | set(f.action)
             said = consequence & (clause.keys | clause.facts)
             denied = bool(consequence & clause.denied) or (clause.negated and bool(said))
             if f.modality == "must_not":
