@@ -33,6 +33,7 @@ DENY_WORDS = frozenset({"prohibited", "forbidden", "banned", "not", "never", "no
 # a duty to hold a thing: "must have X", "requires X", "needs X" all say the subject must have it
 _POSSESSION = frozenset({"have", "require", "need"})
 HAVE = word_key("have")
+_EVERY = frozenset({"every", "each", "all", "any", "everyone", "everybody", "anyone", "anybody"})
 SAME_WORDS = frozenset({"same", "share", "together", "alongside"})
 APART_WORDS = frozenset({"separate", "apart"})
 __all__ = ["Band", "Form", "Modality", "Order", "Window", "keys", "understand", "describe", "band_from"]
@@ -417,7 +418,9 @@ def understand(text: str) -> Form | None:
     # a required agent: "Controlled drugs must be signed out by a veterinary surgeon"
     agent = next((t for t in doc if t.dep_ == "agent" and t.head.i == root.i), None)
     counted = agent is not None and any(w.like_num or w.dep_ == "nummod" for w in agent.subtree)
-    if agent is not None and modality == "must" and not amounts and not counted:  # "by two guards" is a count
+    # "must be worn by every archer": whoever does it must do it so; no doer is reserved
+    universal = agent is not None and any(w.lower_ in _EVERY for w in agent.subtree)
+    if agent is not None and modality == "must" and not amounts and not counted and not universal:  # "by two guards" is a count
         heads = [p for p in agent.children if p.dep_ == "pobj"]
         form.agents = [k for h in heads for k in keys([h])]
         form.agent_qualifiers = [k for h in heads for w in h.lefts if w.dep_ in ("amod", "compound")

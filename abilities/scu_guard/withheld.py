@@ -79,13 +79,17 @@ def duty_of(text: str) -> Duty | None:
 
 @lru_cache(maxsize=4096)
 def scope_keys(text: str) -> frozenset[str]:
-    """The nouns and adjectives that narrow whom or when a duty binds: those describing its subject ("Every
-    piano leaving the workshop", "Bull riders") and those of its when/if condition ("whenever live flame is used
+    """The nouns and adjectives that narrow whom or when a duty binds: those describing its doer ("Every
+    piano leaving the workshop", "Bull riders", "worn by everyone on the firing line") and those of its when/if condition ("whenever live flame is used
     on stage"). A claim that says the duty's thing was missing without naming them may be outside the rule."""
     doc = parse(text)
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
     out: set[str] = set()
-    for s in (t for t in doc if t.dep_ in ("nsubj", "nsubjpass") and root is not None and t.head.i == root.i):
+    # the subject of an active duty, or the "by" agent of a passive one (the passive subject is the thing itself,
+    # its modifiers part of its name: "an arm guard")
+    doers = [t for t in doc if root is not None and (t.dep_ == "nsubj" and t.head.i == root.i or
+                                                    t.dep_ == "pobj" and t.head.dep_ == "agent" and t.head.head.i == root.i)]
+    for s in doers:
         for c in s.children:
             if c.dep_ in ("amod", "compound", "nmod", "acl", "relcl", "prep", "npadvmod"):
                 out |= {key(w) for w in c.subtree if w.pos_ in ("NOUN", "PROPN", "ADJ")}
@@ -97,12 +101,15 @@ def scope_keys(text: str) -> frozenset[str]:
 
 def _is_thing(duty: Duty, t: Any) -> bool:
     """Is the claim's noun one of the rule's things (its head noun, or a kind of it by WordNet), with no modifier
-    the rule does not give it?"""
+    the rule does not give it? A noun said to be missing ("without a bracer", "no bracer") stands where the
+    rule's verb of holding or wearing would have it, so its sense is the one that slot selects."""
     if t.pos_ != "NOUN":
         return False
     own = {key(c) for c in t.children if c.dep_ in ("amod", "compound") and c.pos_ in ("NOUN", "ADJ", "VERB")}
     own -= GENERIC
-    return any((key(t) == k or categories.is_kind(t, phrase)) and not (own - mods) for k, phrase, mods in duty.things)
+    slot = (t.dep_ == "pobj" and t.head.lower_ == "without") or any(c.lower_ == "no" for c in t.children)
+    return any((key(t) == k or categories.is_kind(t, phrase, slot)) and not (own - mods)
+               for k, phrase, mods in duty.things)
 
 
 def _told(t: Any, own: Any = None) -> bool:
