@@ -52,3 +52,11 @@ def test_verdicts() -> None:
     assert verdict([PERMIT], "Ravi made the hold entry without a signed permit or anyone standing by outside.") == REJECT
     # the missing thing denied again: the rule is kept
     assert verdict([HELMET], "Nobody rode in the arena without a helmet.") == OK
+
+
+def test_the_act_itself_waived() -> None:
+    rule = "Every member must attend at least three safety briefings each season."
+    assert verdict([rule], "Attendance is treated as voluntary for members who joined in spring, so Ola went "
+                           "to no safety briefings this season.") == REJECT
+    # the act waived, but of another thing than the rule's
+    assert verdict([rule], "Attendance at the open day is voluntary for members.") != REJECT

@@ -1854,6 +1854,14 @@ def _firm_duty_drop(form: Form, claim: Claim, c: Clause) -> bool:
     return True
 
 
+def _names_subject(form: Form, claim: Claim) -> bool:
+    """Does the claim name every word of the rule's subject and at least one of its object?"""
+    words = set().union(*(x.keys | x.facts for x in claim.clauses)) if claim.clauses else set()
+    subj = set(form.subject) - GENERIC
+    obj = set(form.object) - GENERIC - subj
+    return bool(subj) and _stem_hits(subj, words) == len(subj) and (not obj or _stem_hits(obj, words) >= 1)
+
+
 def _scope_named(form: Form, claim: Claim) -> bool:
     """Does the claim name every word that narrows the rule's subject ("leaving the workshop") and every word of
     its when/if condition ("when spraying solvent lacquer"), none of them denied? A duty's thing said missing in
@@ -1983,6 +1991,11 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             elif withheld.thing_waived(f, doc, 0, len(claim.text)):
                 out.append(_finding(f, claim, 0, len(claim.text), "require",
                                     f"the claim makes what {f.text!r} requires optional", sure=False))
+            elif waived.act_waived(f, doc, 0, len(claim.text)) and _names_subject(f, claim):
+                # "attendance is treated as voluntary for tenants" for "Every tenant must attend ...": the act
+                # itself waived, for the rule's own doer, of the rule's own thing
+                out.append(_finding(f, claim, 0, len(claim.text), "require",
+                                    f"the claim makes what {f.text!r} requires optional", firm=True))
     return out
 
 
