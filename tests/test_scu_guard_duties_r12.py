@@ -60,3 +60,21 @@ def test_the_act_itself_waived() -> None:
                            "to no safety briefings this season.") == REJECT
     # the act waived, but of another thing than the rule's
     assert verdict([rule], "Attendance at the open day is voluntary for members.") != REJECT
+
+
+WITNESS = "A second pharmacist must check every controlled-drug dispensation."
+
+
+def test_the_doer_a_duty_needs_absent() -> None:
+    assert verdict([WITNESS], "The controlled-drug dispensation for bed 4 was done without a second "
+                              "pharmacist.") == REJECT
+    assert verdict([WITNESS], "Neither the locum nor the second pharmacist was present for the controlled-drug "
+                              "dispensation.") == REJECT
+    # the doer there, or absent from something else
+    assert verdict([WITNESS], "A second pharmacist was present for every controlled-drug dispensation.") == OK
+    assert verdict([WITNESS], "No second pharmacist was present at the staff meeting.") != REJECT
+
+
+def test_no_thing_as_subject() -> None:
+    rule = "A spotter must be assigned to every bench press."
+    assert on_whole_claim(thing_withheld, rule, "No spotter was assigned to the bench press on Monday.")

@@ -1862,11 +1862,11 @@ def _names_subject(form: Form, claim: Claim) -> bool:
     return bool(subj) and _stem_hits(subj, words) == len(subj) and (not obj or _stem_hits(obj, words) >= 1)
 
 
-def _scope_named(form: Form, claim: Claim) -> bool:
+def _scope_named(form: Form, claim: Claim, but: frozenset[str] = frozenset()) -> bool:
     """Does the claim name every word that narrows the rule's subject ("leaving the workshop") and every word of
-    its when/if condition ("when spraying solvent lacquer"), none of them denied? A duty's thing said missing in
-    a claim that does not is as likely outside the rule's scope as a break of it."""
-    scope = set(withheld.scope_keys(form.text))
+    its when/if condition ("when spraying solvent lacquer"), none of them denied (``but`` those words)? A duty's
+    thing said missing in a claim that does not is as likely outside the rule's scope as a break of it."""
+    scope = set(withheld.scope_keys(form.text)) - but
     words = set().union(*(x.keys | x.facts for x in claim.clauses)) if claim.clauses else set()
     denied = set().union(*(x.denied for x in claim.clauses)) if claim.clauses else set()
     return _stem_hits(scope, words) == len(scope) and not (scope & denied)
@@ -1979,15 +1979,25 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                                         f"the claim leaves undone what {f.text!r} requires", firm=True))
                     break
         if f.modality == "must" and not (set(f.action) & NEGATING) and not any(o.constraint == f.text for o in out) \
-                and _scope_named(f, claim):
+                and _scope_named(f, claim, but=withheld.holder_words(f.text)):
             # "worked the mixer without a hairnet", "without disinfecting it": the duty's thing or act said to be
             # missing, in a claim that names what narrows the rule's subject and its condition; whether the
             # claim's doer, place and time are the rule's is not read, so it is a suspicion
             doc = parse(claim.text)
             t = withheld.thing_withheld(f, doc, 0, len(claim.text)) or withheld.act_withheld(f, doc, 0, len(claim.text))
+            if t is not None and not _scope_named(f, claim):
+                t = None  # the doer's own words ("a second") count as scope for a thing said missing
+            h = withheld.holder_absent(f, doc, 0, len(claim.text)) if t is None else None
             if t is not None:
                 out.append(_finding(f, claim, t.sent.start_char, t.sent.end_char, "require",
                                     f"the claim says what {f.text!r} requires was missing", sure=False))
+            elif h is not None:
+                # "Transfer 12 went ahead with no second embryologist present": the doer the duty needs, absent
+                # where the duty's thing was done; sure for a plain duty, whose scope is then all named
+                plain = not _RULE_SCOPE_RE.search(f.text)
+                out.append(_finding(f, claim, h.sent.start_char, h.sent.end_char, "require",
+                                    f"the claim says the doer {f.text!r} requires was not there",
+                                    sure=plain, firm=plain))
             elif withheld.thing_waived(f, doc, 0, len(claim.text)):
                 out.append(_finding(f, claim, 0, len(claim.text), "require",
                                     f"the claim makes what {f.text!r} requires optional", sure=False))

@@ -47,6 +47,7 @@ class Duty:
     things: tuple[tuple[str, str, frozenset[str]], ...]
     states: frozenset[str]
     holder: str = ""  # the key of the active subject's head noun: who must hold or wear the thing
+    holder_mods: frozenset[str] = frozenset()  # its own modifiers ("second" in "A second embryologist")
 
 
 @lru_cache(maxsize=4096)
@@ -74,7 +75,9 @@ def duty_of(text: str) -> Duty | None:
         things.append((key(thing), phrase, frozenset(key(c) for c in mods) - GENERIC | set(light_keys(phrase))))
     subj = next((c for c in root.children if c.dep_ == "nsubj" and c.pos_ == "NOUN"), None)
     holder = key(subj) if subj is not None and not passive else ""
-    return Duty(key(root), tuple(things), frozenset(states), holder) if things else None
+    holder_mods = frozenset(key(c) for c in subj.children if c.dep_ in ("amod", "compound", "nummod")) - GENERIC \
+        if subj is not None and not passive else frozenset()
+    return Duty(key(root), tuple(things), frozenset(states), holder, holder_mods) if things else None
 
 
 @lru_cache(maxsize=4096)
@@ -144,6 +147,50 @@ def _denied_verb(w: Any) -> bool:
     return False
 
 
+def _no(t: Any) -> bool:
+    """Is the noun denied by its own determiner ("no harness", "not a single steward"), not "no more than"?"""
+    return any((c.dep_ == "det" and c.lower_ == "no" and not _COMPARED_RE.match(t.doc[c.i + 1].lower_)) or
+               (c.dep_ == "neg" and c.i < t.i) for c in t.children)
+
+
+def holder_words(text: str) -> frozenset[str]:
+    """The modifiers of the doer a duty requires ("second" in "A second embryologist must witness ..."): what
+    "with no second embryologist" denies is the doer itself, not the rule's scope."""
+    duty = duty_of(text)
+    return duty.holder_mods if duty is not None else frozenset()
+
+
+# what a doer who is not there is said to be not doing: being there, attending, or the rule's own act
+_PRESENCE = frozenset(word_key(w) for w in "be attend stay remain present assign post station".split())
+
+
+def holder_absent(form: Form, doc: Any, start: int, end: int) -> Any | None:
+    """Does the claim, between ``start`` and ``end``, say as a fact that the doer a duty requires was not there,
+    in a sentence naming the duty's thing: "went ahead with no second embryologist present", "Neither the vet
+    nor the steward was present", "Not a single steward was present", "without a second embryologist"? The doer
+    is the rule's by its head noun, named with none but the rule's own modifiers. The token, or None."""
+    duty = duty_of(form.text) if not (form.quantity or form.order or form.trigger) else None
+    if duty is None or not duty.holder:
+        return None
+    for t in doc:
+        if not (start <= t.idx < end) or t.pos_ != "NOUN" or key(t) != duty.holder:
+            continue
+        own = {key(c) for c in t.children if c.dep_ in ("amod", "compound", "nummod")} - GENERIC
+        if own - duty.holder_mods or not any(_is_thing(duty, x) for x in t.sent):
+            continue
+        v = t.head
+        first = t.head.head if t.dep_ == "conj" else v  # "Neither the vet nor the steward was present"
+        there = key(v) in _PRESENCE or key(v) == duty.verb or (t.dep_ == "nsubj" and v.dep_ == "pobj")
+        if t.dep_ == "pobj" and v.lower_ == "without" and _told(t):
+            return t
+        if there and _no(t) and _told(t, own=v):
+            return t
+        if t.dep_ in ("nsubj", "conj") and (key(first) in _PRESENCE or key(first) == duty.verb) and \
+                _denied_verb(first) and _told(t, own=first):
+            return t
+    return None
+
+
 def thing_withheld(form: Form, doc: Any, start: int, end: int) -> Any | None:
     """Does the claim, between ``start`` and ``end``, say as a fact that the rule's thing was not there:
     "without (a|any|his) X", "no X", "X ... not held" (a denied verb of holding, or the rule's own verb)? The
@@ -156,9 +203,8 @@ def thing_withheld(form: Form, doc: Any, start: int, end: int) -> Any | None:
             continue
         if t.dep_ == "pobj" and t.head.lower_ == "without" and _told(t):
             return t
-        if _told(t) and any(c.dep_ == "det" and c.lower_ == "no" and not _COMPARED_RE.match(t.doc[c.i + 1].lower_)
-                            for c in t.children) and t.dep_ != "npadvmod":
-            return t  # "no harness"; not "no more than two dozen pipes"
+        if _no(t) and t.dep_ != "npadvmod" and _told(t, own=t.head if t.dep_ in ("nsubj", "nsubjpass") else None):
+            return t  # "no harness", "No spotter was assigned"; not "no more than two dozen pipes"
         v = t.head
         if t.dep_ in ("dobj", "nsubjpass") and v.pos_ in ("VERB", "AUX") and (
                 key(v) in _HOLDING or key(v) == duty.verb) and _denied_verb(v) and _told(t, own=v):
