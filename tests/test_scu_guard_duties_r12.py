@@ -78,3 +78,11 @@ def test_the_doer_a_duty_needs_absent() -> None:
 def test_no_thing_as_subject() -> None:
     rule = "A spotter must be assigned to every bench press."
     assert on_whole_claim(thing_withheld, rule, "No spotter was assigned to the bench press on Monday.")
+
+
+def test_the_act_itself_skipped() -> None:
+    rule = "Every crate of fruit must be weighed on arrival."
+    assert verdict([rule], "The weighing on arrival was skipped for the crates of fruit that came in on Monday.") \
+        == REJECT
+    assert verdict([rule], "The weighing on arrival was not skipped for the crates of fruit.") != REJECT
+    assert verdict([rule], "The weighing of the empty pallets was skipped for the crates of fruit.") != REJECT

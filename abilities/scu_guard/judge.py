@@ -2001,7 +2001,8 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             elif withheld.thing_waived(f, doc, 0, len(claim.text)):
                 out.append(_finding(f, claim, 0, len(claim.text), "require",
                                     f"the claim makes what {f.text!r} requires optional", sure=False))
-            elif waived.act_waived(f, doc, 0, len(claim.text)) and _names_subject(f, claim):
+            elif (waived.act_waived(f, doc, 0, len(claim.text)) or waived.act_skipped(f, doc, 0, len(claim.text))) \
+                    and _names_subject(f, claim):
                 # "attendance is treated as voluntary for tenants" for "Every tenant must attend ...": the act
                 # itself waived, for the rule's own doer, of the rule's own thing
                 out.append(_finding(f, claim, 0, len(claim.text), "require",

@@ -92,3 +92,29 @@ def act_waived(form: Form, doc: Any, start: int, end: int) -> bool:
     it is of must be the rule's ("attendance at the open day" is not attendance at a work party)."""
     own = (set(form.subject) | set(form.object) | set(form.action)) - GENERIC
     return waives(set(form.action) - GENERIC, set(), doc, start, end, step=True, rule=own)
+
+
+# verbs that say an act was left out: "the weighing was skipped", "they omitted the second count"
+_SKIPPING = frozenset({"skip", "omit", "waive", "forgo", "forego", "miss", "drop", "bypass", "dispense"})
+
+
+def act_skipped(form: Form, doc: Any, start: int, end: int) -> bool:
+    """Does the claim, between ``start`` and ``end``, say as a plain fact that the rule's own act, named by its
+    noun, was left out ("the weighing was skipped", "staff omitted the pre-issue inspection")? The noun heads
+    the skipped phrase, and what it is of is the rule's ("the inspection of the van" is not of a harness)."""
+    own = set(form.action) - GENERIC
+    rule = (set(form.subject) | set(form.object) | own) - GENERIC
+    for w in doc:
+        if not (start <= w.idx < end) or w.pos_ != "VERB" or w.lemma_.lower() not in _SKIPPING or reported(w):
+            continue
+        if w.sent.text.rstrip().endswith("?") or any(c.dep_ in ("neg", "mark") or (c.dep_ in ("aux", "auxpass") and
+                                                     c.lower_ in _MODALS) for c in w.children):
+            continue
+        for s in (c for c in w.children if c.dep_ in ("nsubjpass", "dobj") and c.pos_ == "NOUN"):
+            if not any(has_key({key(s)}, k) for k in own):
+                continue
+            if any(not any(has_key({key(n)}, k) for k in rule) for p in s.children if p.dep_ == "prep"
+                   for n in p.subtree if n.pos_ in ("NOUN", "PROPN")):
+                continue
+            return True
+    return False
