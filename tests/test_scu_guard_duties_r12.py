@@ -86,3 +86,11 @@ def test_the_act_itself_skipped() -> None:
         == REJECT
     assert verdict([rule], "The weighing on arrival was not skipped for the crates of fruit.") != REJECT
     assert verdict([rule], "The weighing of the empty pallets was skipped for the crates of fruit.") != REJECT
+
+
+def test_absent_from_another_event() -> None:
+    rule = "A lifeguard must supervise every swimming lesson."
+    assert verdict([rule], "No lifeguard was present at the staff meeting about the swimming lessons.") != REJECT
+    assert verdict([rule], "The Tuesday swimming lesson went ahead without a lifeguard.") == REJECT
+    assert verdict([rule], "Without a lifeguard, the Tuesday swimming lesson was postponed.") != REJECT
+    assert verdict([rule], "The swimming lesson was cancelled because no lifeguard was present.") != REJECT

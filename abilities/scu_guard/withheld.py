@@ -164,6 +164,30 @@ def holder_words(text: str) -> frozenset[str]:
 _PRESENCE = frozenset(word_key(w) for w in "be attend stay remain present assign post station".split())
 
 
+def _verb_of(t: Any) -> Any:
+    """The verb a noun's clause hangs from ("went" in "went ahead with no second embryologist present")."""
+    w = t
+    while w.head.i != w.i and not (w.pos_ in ("VERB", "AUX") and w.i != t.i):
+        w = w.head
+    return w
+
+
+# verbs that say the event did not go ahead: its doer's absence then breaks nothing
+_CALLED_OFF = frozenset({"postpone", "cancel", "delay", "stop", "halt", "abandon", "suspend", "reschedule", "defer",
+                         "refuse", "decline", "abort", "scrap", "pause"})
+
+
+def _argument_of(x: Any, verb: Any) -> bool:
+    """Is the noun the verb's own argument, or in a phrase of its own ("present for the transfer"), not a
+    noun's ("the meeting about the transfers")?"""
+    w = x.head
+    while w.i != verb.i:
+        if w.pos_ not in ("ADP", "ADJ", "ADV", "CCONJ", "PART") or w.head.i == w.i:
+            return False  # a noun's phrase, or another verb's (a parser may tag "meeting" a verb)
+        w = w.head
+    return True
+
+
 def holder_absent(form: Form, doc: Any, start: int, end: int) -> Any | None:
     """Does the claim, between ``start`` and ``end``, say as a fact that the doer a duty requires was not there,
     in a sentence naming the duty's thing: "went ahead with no second embryologist present", "Neither the vet
@@ -176,8 +200,11 @@ def holder_absent(form: Form, doc: Any, start: int, end: int) -> Any | None:
         if not (start <= t.idx < end) or t.pos_ != "NOUN" or key(t) != duty.holder:
             continue
         own = {key(c) for c in t.children if c.dep_ in ("amod", "compound", "nummod")} - GENERIC
-        if own - duty.holder_mods or not any(_is_thing(duty, x) for x in t.sent):
-            continue
+        gov = _verb_of(t)
+        if gov.lemma_.lower() in _CALLED_OFF or any(c.dep_ == "prt" and c.lower_ == "off" for c in gov.children):
+            continue  # "Without a second embryologist, the transfer was postponed": the event did not happen
+        if own - duty.holder_mods or not any(_is_thing(duty, x) and _argument_of(x, gov) for x in gov.subtree):
+            continue  # absent from the event the duty is about, not from a staff meeting about it
         v = t.head
         first = t.head.head if t.dep_ == "conj" else v  # "Neither the vet nor the steward was present"
         there = key(v) in _PRESENCE or key(v) == duty.verb or (t.dep_ == "nsubj" and v.dep_ == "pobj")
