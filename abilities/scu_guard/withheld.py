@@ -11,7 +11,9 @@ rule's verb (or the verb its thing's own modifier is: "signed" in "a signed shee
 of the rule's thing ("left unsigned"). The claim's thing is the rule's by its head noun, or by a kind of it in
 WordNet ("a bracer" for "an arm guard"), named with no modifier the rule does not give it ("without a paper
 mask" does not deny an FFP3 mask). Whether the rule's scope holds (who, where, when) is not read here: such a
-finding is a suspicion (REVIEW) unless the caller's own firm reading settles the rule's scope.
+finding is a suspicion (REVIEW) unless the caller's own firm reading settles the rule's scope. The doer a duty
+needs said absent from the duty's own event ("went ahead without a second embryologist", ``holder_absent``) is
+the one shape a plain duty's caller may take as sure: nothing else but the doer is in question there.
 """
 
 from __future__ import annotations
