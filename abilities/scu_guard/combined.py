@@ -27,7 +27,7 @@ from abilities.scu_guard.conditions import unmet
 from abilities.scu_guard.detect import Finding, find_contradictions
 from abilities.scu_guard.ellipsis import with_rebuilt
 from abilities.scu_guard.evidence import RELATIVE_DOUBT, doubt
-from abilities.scu_guard.forms import Form, understand
+from abilities.scu_guard.forms import HAVE, Form, understand
 from abilities.scu_guard.judge import Claim, _in_band, read_claim
 from abilities.scu_guard.nlp import light_keys, parse
 from abilities.scu_guard.permits import grants_against
@@ -217,7 +217,9 @@ def readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
     by_text = {f.text: f for f in forms}
     # a form read only as a list of names leaves the word-level reading its say on the same list: the two read
     # different things ("zone B" against "zone H" is the lexicon's, a supplier's name is the typed reading's)
-    typed_texts = {t for t, f in by_text.items() if not _names_only(f)}
+    # (so does a duty to hold a thing, "must have X", "requires X", read since round 12: the typed reading reads
+    # only the claim's plain denials of the thing, the word-level reading what it read before)
+    typed_texts = {t for t, f in by_text.items() if not _names_only(f) and f.action != [HAVE]}
     out = Readings()
     seen: set[str] = set()
     for f in typed:

@@ -30,6 +30,10 @@ GENERIC = frozenset({"one", "anyone", "nobody", "person", "everyone", "everybody
 GENERIC = GENERIC | frozenset(word_key(w) for w in GENERIC)  # the words and their keys
 DENY_WORDS = frozenset({"prohibited", "forbidden", "banned", "not", "never", "no", "neither", "nor", "without",
                         "cannot", "n't", "disallowed"})
+# a duty to hold a thing: "must have X", "requires X", "needs X" all say the subject must have it
+_POSSESSION = frozenset({"have", "require", "need"})
+HAVE = word_key("have")
+_EVERY = frozenset({"every", "each", "all", "any", "everyone", "everybody", "anyone", "anybody"})
 SAME_WORDS = frozenset({"same", "share", "together", "alongside"})
 APART_WORDS = frozenset({"separate", "apart"})
 __all__ = ["Band", "Form", "Modality", "Order", "Window", "keys", "understand", "describe", "band_from"]
@@ -419,7 +423,9 @@ def understand(text: str) -> Form | None:
     # a required agent: "Controlled drugs must be signed out by a veterinary surgeon"
     agent = next((t for t in doc if t.dep_ == "agent" and t.head.i == root.i), None)
     counted = agent is not None and any(w.like_num or w.dep_ == "nummod" for w in agent.subtree)
-    if agent is not None and modality == "must" and not amounts and not counted:  # "by two guards" is a count
+    # "must be worn by every archer": whoever does it must do it so; no doer is reserved
+    universal = agent is not None and any(w.lower_ in _EVERY for w in agent.subtree)
+    if agent is not None and modality == "must" and not amounts and not counted and not universal:  # "by two guards" is a count
         heads = [p for p in agent.children if p.dep_ == "pobj"]
         form.agents = [k for h in heads for k in keys([h])]
         form.agent_qualifiers = [k for h in heads for w in h.lefts if w.dep_ in ("amod", "compound")
@@ -462,7 +468,16 @@ def understand(text: str) -> Form | None:
     form.subject = [k for k in form.subject if k not in unit_keys]
     if as_fact and not (form.quantity or form.trigger or form.window or form.order):
         return None  # "Quality comes first", "X rejects null keys": no duty word; left to the lexicon
+    if not form.checkable() and held_duty(action_tok, form):
+        form.action = [HAVE]  # "Every piano must have a condition report", "Every shipment requires a certificate"
     return form if form.checkable() else None
+
+
+def held_duty(verb: Any, form: Form) -> bool:
+    """Is the rule, and nothing more, a duty to hold a thing ("must have X", "requires X", "needs X"), with no
+    verb of its own the typed reading could match? Its event is then the subject having the thing."""
+    return form.modality == "must" and not form.action and verb.lemma_ in _POSSESSION and not \
+        measure.find_amounts(form.text) and any(c.dep_ == "dobj" and c.pos_ == "NOUN" for c in verb.children)
 
 
 def describe(form: Form) -> dict[str, Any]:

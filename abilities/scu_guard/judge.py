@@ -35,13 +35,14 @@ from abilities.scu_guard import (
     roles,
     waived,
     windows,
+    withheld,
     wordnet,
 )
 from abilities.scu_guard import together as together_
 from abilities.scu_guard.absent import minimum_absent
 from abilities.scu_guard.conditions import condition_keys, trigger_keys
 from abilities.scu_guard.detect import Finding
-from abilities.scu_guard.forms import GENERIC, Band, Form, keys
+from abilities.scu_guard.forms import GENERIC, HAVE, Band, Form, keys
 from abilities.scu_guard.nlp import key, light_keys, parse, word_key
 from abilities.scu_guard.reserved import MEMBER_NOUNS, alternatives, desc_keys, has_key
 from abilities.scu_guard.while_scope import bare_while, scope_told
@@ -1604,9 +1605,14 @@ def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             # consequence sit in different clauses of one sentence
             clause = _sentence_of(claim, own_clause, set(f.object) | set(f.action))
             topic = _overlap(f, clause)
+            consequence = set(f.object) | set(f.action)
+            if topic == 0 and consequence & clause.denied:
+                # "The 1.5 m trench was left unshored" for "Excavations deeper than 1.2 m must be shored": the
+                # consequence denied by its prefix, said of a kind of the rule's subject
+                topic = len(set(f.subject) & categories.kind_keys(f.text, parse(claim.text), clause.start, clause.end,
+                                                                  clause.keys | clause.facts))
             if topic == 0 and a.dim not in ("age",) and not claim.chunk_amounts:
                 continue
-            consequence = set(f.object) | set(f.action)
             said = consequence & (clause.keys | clause.facts)
             denied = bool(consequence & clause.denied) or (clause.negated and bool(said))
             if f.modality == "must_not":
@@ -1860,6 +1866,24 @@ def _firm_duty_drop(form: Form, claim: Claim, c: Clause) -> bool:
     return True
 
 
+def _names_subject(form: Form, claim: Claim) -> bool:
+    """Does the claim name every word of the rule's subject and at least one of its object?"""
+    words = set().union(*(x.keys | x.facts for x in claim.clauses)) if claim.clauses else set()
+    subj = set(form.subject) - GENERIC
+    obj = set(form.object) - GENERIC - subj
+    return bool(subj) and _stem_hits(subj, words) == len(subj) and (not obj or _stem_hits(obj, words) >= 1)
+
+
+def _scope_named(form: Form, claim: Claim, but: frozenset[str] = frozenset()) -> bool:
+    """Does the claim name every word that narrows the rule's subject ("leaving the workshop") and every word of
+    its when/if condition ("when spraying solvent lacquer"), none of them denied (``but`` those words)? A duty's
+    thing said missing in a claim that does not is as likely outside the rule's scope as a break of it."""
+    scope = set(withheld.scope_keys(form.text)) - but
+    words = set().union(*(x.keys | x.facts for x in claim.clauses)) if claim.clauses else set()
+    denied = set().union(*(x.denied for x in claim.clauses)) if claim.clauses else set()
+    return _stem_hits(scope, words) == len(scope) and not (scope & denied)
+
+
 def _permits_forbidden(form: Form, c: Clause, claim_doc: Any) -> bool:
     """Does the clause grant, as a permission, the very thing a plain prohibition forbids ("Lithium batteries
     can go by air if ..." for "must never be shipped by air", "Poll workers may wear campaign hats inside")?
@@ -1916,10 +1940,12 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             optional = c.optional and (f.order is not None or not _optional_elsewhere(f, c, parse(claim.text)))
             if f.modality == "must" and not (set(f.action) & NEGATING) and (
                     _denies_required(f, c) or (optional and not c.negated and _names_duty(f, c))):
-                out.append(_finding(f, claim, c.start, c.end, "require", f"the claim drops what {f.text!r} requires",
-                                    firm=_firm_duty_drop(f, claim, c) or (
-                                        optional and waived.declares_optional(f, parse(claim.text), c.start, c.end))))
-                break
+                firm = _firm_duty_drop(f, claim, c) or (
+                    optional and waived.declares_optional(f, parse(claim.text), c.start, c.end))
+                if firm or f.action != [HAVE] or _scope_named(f, claim):  # a duty to hold: as ``withheld`` below
+                    out.append(_finding(f, claim, c.start, c.end, "require",
+                                        f"the claim drops what {f.text!r} requires", firm=firm))
+                    break
             by_kind = False  # the rule's thing named only by a kind of it: never a guess both readings share
             if not _matches(f, c):
                 if not _by_kind(f, c, claim):
@@ -1966,6 +1992,35 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                     out.append(_finding(f, claim, s.start_char, s.end_char, "require",
                                         f"the claim leaves undone what {f.text!r} requires", firm=True))
                     break
+        if f.modality == "must" and not (set(f.action) & NEGATING) and not any(o.constraint == f.text for o in out) \
+                and _scope_named(f, claim, but=withheld.holder_words(f.text)):
+            # "worked the mixer without a hairnet", "without disinfecting it": the duty's thing or act said to be
+            # missing, in a claim that names what narrows the rule's subject and its condition; whether the
+            # claim's doer, place and time are the rule's is not read, so it is a suspicion
+            doc = parse(claim.text)
+            t = withheld.thing_withheld(f, doc, 0, len(claim.text)) or withheld.act_withheld(f, doc, 0, len(claim.text))
+            if t is not None and not _scope_named(f, claim):
+                t = None  # the doer's own words ("a second") count as scope for a thing said missing
+            h = withheld.holder_absent(f, doc, 0, len(claim.text)) if t is None else None
+            if t is not None:
+                out.append(_finding(f, claim, t.sent.start_char, t.sent.end_char, "require",
+                                    f"the claim says what {f.text!r} requires was missing", sure=False))
+            elif h is not None:
+                # "Transfer 12 went ahead with no second embryologist present": the doer the duty needs, absent
+                # where the duty's thing was done; sure for a plain duty, whose scope is then all named
+                plain = not _RULE_SCOPE_RE.search(f.text)
+                out.append(_finding(f, claim, h.sent.start_char, h.sent.end_char, "require",
+                                    f"the claim says the doer {f.text!r} requires was not there",
+                                    sure=plain, firm=plain))
+            elif withheld.thing_waived(f, doc, 0, len(claim.text)):
+                out.append(_finding(f, claim, 0, len(claim.text), "require",
+                                    f"the claim makes what {f.text!r} requires optional", sure=False))
+            elif (waived.act_waived(f, doc, 0, len(claim.text)) or waived.act_skipped(f, doc, 0, len(claim.text))) \
+                    and _names_subject(f, claim):
+                # "attendance is treated as voluntary for tenants" for "Every tenant must attend ...": the act
+                # itself waived, for the rule's own doer, of the rule's own thing
+                out.append(_finding(f, claim, 0, len(claim.text), "require",
+                                    f"the claim makes what {f.text!r} requires optional", firm=True))
     return out
 
 

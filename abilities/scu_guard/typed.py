@@ -123,11 +123,20 @@ def judge_claim(claim: str, forms: Iterable[Form], chunk_texts: Sequence[str] = 
 
 
 def _run_checks(forms: list[Form], read: Claim) -> list[Finding]:
-    seen: set[str] = kept_ratios(forms, read)  # a proportion both counts keep: no count alone breaks it
-    out = []
+    """One finding per constraint: the first check's, unless a later check reads the same rule firmly where the
+    first only guessed (a doer wrongly taken for another, "staff" for "a member of staff", must not hide "the
+    pre-issue inspection is treated as optional")."""
+    skip = kept_ratios(forms, read)  # a proportion both counts keep: no count alone breaks it
+    kept: dict[str, int] = {}
+    out: list[Finding] = []
     for check in CHECKS:
         for finding in check(forms, read):
-            if finding.constraint not in seen:
-                seen.add(finding.constraint)
+            if finding.constraint in skip:
+                continue
+            at = kept.get(finding.constraint)
+            if at is None:
+                kept[finding.constraint] = len(out)
                 out.append(finding)
+            elif finding.firm and not out[at].firm and not (out[at].sure and out[at].arbitrable):
+                out[at] = finding
     return out

@@ -53,7 +53,8 @@ def declares_optional(form: Form, doc: Any, start: int, end: int) -> bool:
                   end)
 
 
-def waives(own: set[str], numbers: set[str], doc: Any, start: int, end: int, step: bool = False) -> bool:
+def waives(own: set[str], numbers: set[str], doc: Any, start: int, end: int, step: bool = False,
+           rule: set[str] | None = None) -> bool:
     """Does the claim, between ``start`` and ``end``, predicate a waiver of a noun phrase holding two of the
     ``own`` words (or one and one of the ``numbers``; or, for the words of one step of an order, ``step``, a
     phrase whose head noun is one of them: "the pre-swim shower was optional")?"""
@@ -76,6 +77,44 @@ def waives(own: set[str], numbers: set[str], doc: Any, start: int, end: int, ste
             texts = {t.text for t in s.subtree}
             hits = sum(1 for k in own if has_key(words, k))
             head = any(has_key({key(s)}, k) for k in own)  # "the pre-swim shower": the step itself, named
+            if rule is not None and any(not any(has_key({key(n)}, k) for k in rule) for p in s.children
+                                        if p.dep_ == "prep" for n in p.subtree if n.pos_ in ("NOUN", "PROPN")):
+                continue  # "attendance at the open day": the act, but of another thing than the rule's
             if hits >= 2 or (hits >= 1 and (numbers & texts or (head and step))):
                 return True
+    return False
+
+
+def act_waived(form: Form, doc: Any, start: int, end: int) -> bool:
+    """Does the claim, between ``start`` and ``end``, declare the rule's own act, named by its noun, optional
+    ("attendance is treated as voluntary" for "must attend", "the inspection became optional" for "must be
+    inspected")? The phrase's head must be that noun ("the replacement interval" waives an interval), and what
+    it is of must be the rule's ("attendance at the open day" is not attendance at a work party)."""
+    own = (set(form.subject) | set(form.object) | set(form.action)) - GENERIC
+    return waives(set(form.action) - GENERIC, set(), doc, start, end, step=True, rule=own)
+
+
+# verbs that say an act was left out: "the weighing was skipped", "they omitted the second count"
+_SKIPPING = frozenset({"skip", "omit", "waive", "forgo", "forego", "miss", "drop", "bypass", "dispense"})
+
+
+def act_skipped(form: Form, doc: Any, start: int, end: int) -> bool:
+    """Does the claim, between ``start`` and ``end``, say as a plain fact that the rule's own act, named by its
+    noun, was left out ("the weighing was skipped", "staff omitted the pre-issue inspection")? The noun heads
+    the skipped phrase, and what it is of is the rule's ("the inspection of the van" is not of a harness)."""
+    own = set(form.action) - GENERIC
+    rule = (set(form.subject) | set(form.object) | own) - GENERIC
+    for w in doc:
+        if not (start <= w.idx < end) or w.pos_ != "VERB" or w.lemma_.lower() not in _SKIPPING or reported(w):
+            continue
+        if w.sent.text.rstrip().endswith("?") or any(c.dep_ in ("neg", "mark") or (c.dep_ in ("aux", "auxpass") and
+                                                     c.lower_ in _MODALS) for c in w.children):
+            continue
+        for s in (c for c in w.children if c.dep_ in ("nsubjpass", "dobj") and c.pos_ == "NOUN"):
+            if not any(has_key({key(s)}, k) for k in own):
+                continue
+            if any(not any(has_key({key(n)}, k) for k in rule) for p in s.children if p.dep_ == "prep"
+                   for n in p.subtree if n.pos_ in ("NOUN", "PROPN")):
+                continue
+            return True
     return False
