@@ -278,13 +278,13 @@ def does_to_other_thing(form: Form, doc: Any, start: int, end: int) -> bool:
 
 def _surely_not_kind(t: Any, phrases: tuple[str, ...]) -> bool:
     """Is the claim's noun surely none of the rule's things: a common noun WordNet knows, no sense of it below
-    any of them, and none of its own modifiers one of them ("a laser sweep" may be of "lasers")?"""
+    any of them, and the same of each noun that may say what it holds or is made of (its modifiers, "a yoghurt
+    pot"; what it is "of", "a bottle of orange juice")?"""
     if t.pos_ != "NOUN":
         return False
-    heads = {word_key(p.split()[-1]) for p in phrases}
-    if any(key(c) in heads for c in t.children if c.dep_ in ("compound", "amod", "nmod")):
-        return False
-    return all(wordnet.is_a(t.lemma_.lower(), p) is False for p in phrases)
+    words = [t, *(c for c in t.children if c.dep_ in ("compound", "amod", "nmod"))]
+    words += [o for p in t.children if p.dep_ == "prep" and p.lower_ == "of" for o in p.children if o.dep_ == "pobj"]
+    return all(wordnet.is_a(w.lemma_.lower(), p) is False for w in words for p in phrases)
 
 
 def _plain_event(form: Form, modality: str) -> RuleEvent | None:
