@@ -432,6 +432,67 @@ def _in_place(scope: list[Any], gov: Any, place: frozenset[str]) -> bool:
     return False
 
 
+def _units_of_each(doc: Any, clause_start: int, clause_end: int, core: _Core, rule: str) -> list[Any]:
+    """The plural nouns by which the clause splits its things into several of the units the rule bounds one by
+    one, with a count for each ("two stacks of half a dozen each" for "no more than 6 wheels in one pile",
+    "three crates of ten apiece" for "per box"). The unit is the rule's own noun, a kind of it by WordNet,
+    or the noun of the rule's own verb (stacked: stacks). The count per unit is then the one to compare."""
+    if not core.per_unit:
+        return []
+    units = [p for p in (categories.phrase_of(rule, u) for u in core.per_unit) if p]
+    out = []
+    for t in doc:
+        if not clause_start <= t.idx < clause_end or t.tag_ not in ("NNS", "NNPS"):
+            continue
+        if not any(w.lower_ in ("each", "apiece") and w.i > t.i for w in t.subtree):
+            continue
+        if key(t) in core.per_unit or key(t) == core.verb or any(wordnet.is_a(t.lemma_, u) for u in units):
+            out.append(t)
+    return out
+
+
+def per_unit_counts(forms: Sequence[Form], claim: Any) -> tuple[list[Finding], set[str]]:
+    """(findings, kept constraints) for count bounds per unit ("no more than 6 wheels in one pile") read against
+    the count the claim gives per unit ("two stacks of half a dozen each" is 6 a stack), never the total."""
+    out: list[Finding] = []
+    kept: set[str] = set()
+    rules = [f for f in forms if f.quantity is not None and f.quantity.dimension.startswith("count:")]
+    if not rules or not re.search(r"\b(?:each|apiece)\b", claim.text, re.I):
+        return out, kept
+    doc = parse(claim.text)
+    counted = read_counts(claim.text)
+    for f in rules:
+        band = f.quantity
+        assert band is not None
+        noun = band.dimension[6:]
+        core = _core(f.text, noun)
+        if core is None or band_guessed(f, band):
+            continue
+        each: list[tuple[Count, float]] = []
+        for t in _units_of_each(doc, 0, len(claim.text), core, f.text):
+            span = (t.left_edge.idx, t.right_edge.idx + len(t.right_edge))
+            for c in counted:
+                got = dict(c.counts)
+                whole = got.get(MEMBERS) or got.get(noun)
+                if whole and span[0] <= c.start < span[1]:
+                    each.append((c, whole / max(1.0, got.get(key(t), 1.0))))  # a group's size times its number
+        if not each:
+            continue
+        broken = []
+        for c, v in each:
+            a = measure.Amount(v, v, band.dimension, "eq", False, c.start, c.end, claim.text[c.start:c.end])
+            if _outside(a, band):
+                broken.append((c, v))
+        if not broken:
+            kept.add(f.text)
+            continue
+        c, v = broken[0]
+        out.append(_finding(f, claim, c.start, c.end, "numeric_bound",
+                            f"{claim.text[c.start:c.end]!r} puts {v:g} {noun} in each, outside what {f.text!r} allows",
+                            basis="count_per_unit"))
+    return out, kept
+
+
 def _spread(doc: Any, clause_start: int, clause_end: int, core: _Core, counted: list[Count]) -> bool:
     """Is the number spread over several of the places the rule bounds one by one ("split evenly between
     lanes 3 and 4", "per lane")? An appositive count that places each part ("one pair in each lane") is
@@ -543,7 +604,8 @@ def count_totals(forms: Sequence[Form], claim: Any) -> list[Finding]:
                 by_person = not own and not slot and person and k in (key(head), PEOPLE) and event
                 if not (own and event or not own and slot or by_person):
                     continue
-                if _spread(doc, clause.start, clause.end, core, counted):
+                if _spread(doc, clause.start, clause.end, core, counted) or \
+                        _units_of_each(doc, clause.start, clause.end, core, f.text):  # see per_unit_counts
                     continue
                 s0, s1 = sentence_span(claim.text, c.start, c.end)
                 if core.holders and not any(h & {key(t) for t in doc if s0 <= t.idx < s1} for h in core.holders):

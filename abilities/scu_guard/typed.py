@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
 from abilities.scu_guard.amounts import check_count_additions
-from abilities.scu_guard.counts import count_totals
+from abilities.scu_guard.counts import count_totals, per_unit_counts
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import Form
 from abilities.scu_guard.judge import (
@@ -127,8 +127,10 @@ def _run_checks(forms: list[Form], read: Claim) -> list[Finding]:
     first only guessed (a doer wrongly taken for another, "staff" for "a member of staff", must not hide "the
     pre-issue inspection is treated as optional")."""
     skip = kept_ratios(forms, read)  # a proportion both counts keep: no count alone breaks it
-    kept: dict[str, int] = {}
-    out: list[Finding] = []
+    # a bound per unit the claim's count per unit keeps ("two stacks of half a dozen each"): no total breaks it
+    out, per_unit_kept = per_unit_counts(forms, read)
+    skip = set(skip) | per_unit_kept
+    kept: dict[str, int] = {f.constraint: i for i, f in enumerate(out)}
     for check in CHECKS:
         for finding in check(forms, read):
             if finding.constraint in skip:
