@@ -24,6 +24,7 @@ from functools import lru_cache
 from abilities.scu_guard import measure
 from abilities.scu_guard.amounts import OTHER_THING_DOUBTS, kept_by_its_own_rule
 from abilities.scu_guard.conditions import unmet
+from abilities.scu_guard.consequences import stance
 from abilities.scu_guard.detect import Finding, find_contradictions
 from abilities.scu_guard.ellipsis import with_rebuilt
 from abilities.scu_guard.evidence import RELATIVE_DOUBT, doubt
@@ -229,6 +230,13 @@ def readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
         both = f.constraint in lex_by and f.rule not in BOTH_NOT_ENOUGH and f.basis != "kind"
         kind = f"typed {f.rule}/{f.basis or 'event'}"
         settled = f.basis not in _TRIGGER_BASES and unmet(by_text[f.constraint], claim)
+        event = _event_stance(by_text[f.constraint], f, claim)
+        if event == "denied":  # "in floor stand F1 rather than on the wall stands"
+            out.put(out.cleared, f, f"{kind} event denied")
+            continue
+        if event == "elsewhere":  # "the beginners stayed ashore while the squad went sailing"
+            out.put(out.suspected, f, f"{kind} event said of others")
+            continue
         if f.by_name or not f.arbitrable:
             if settled:  # the claim shows the rule's condition unmet: nothing to review
                 out.put(out.cleared, f, f"{kind} condition unmet")
@@ -281,6 +289,15 @@ def readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
         else:
             out.put(out.found, f, f"{kind} unread")
     return out
+
+
+def _event_stance(form: Form, f: Finding, claim: str) -> str:
+    """What the claim says of a prohibition's event when the finding's amount or age meets the rule's
+    condition (``consequences``): "denied", "silent", or "affirmed" (also for every other finding)."""
+    band = form.quantity if f.basis == "amount" else form.trigger if f.basis == "trigger" else None
+    if band is None or not band.text:
+        return "affirmed"
+    return stance(form, band.text, claim)
 
 
 def _unmeasured_amount(form: Form, f: Finding) -> bool:
