@@ -89,18 +89,19 @@ def doer_of(text: str) -> frozenset[str]:
                      if t.pos_ in _CONTENT)
 
 
-def _others_did(doc: Any, doers: frozenset[str]) -> bool:
-    """Does the claim set the rule's doer against others ("the beginners stayed in the shed while the advanced
-    squad went sailing")? A while/whereas clause with a subject that is none of the doer's words, hung on a
-    verb whose subject is the doer: what the others did is not said of the doer."""
+def _others_clause(doc: Any, doers: frozenset[str]) -> set[int]:
+    """Tokens of a clause that sets the rule's doer against others ("the beginners stayed in the shed while the
+    advanced squad went sailing"): a while/whereas clause whose subject is none of the doer's words, hung on a
+    verb whose subject is the doer. What the others did there is not said of the doer."""
+    out: set[int] = set()
     for t in doc:
         if t.dep_ != "advcl" or not any(c.dep_ == "mark" and c.lower_ in ("while", "whereas") for c in t.children):
             continue
         theirs = {key(w) for c in t.children if c.dep_ in ("nsubj", "nsubjpass") for w in c.subtree}
         ours = {key(w) for c in t.head.children if c.dep_ in ("nsubj", "nsubjpass") for w in c.subtree}
         if theirs and not theirs & doers and ours & doers:
-            return True
-    return False
+            out |= {w.i for w in t.subtree}
+    return out
 
 
 def _set_aside(doc: Any) -> set[int]:
@@ -138,14 +139,15 @@ def stance(form: Form, band_text: str, claim: str) -> str:
     verbs, things = event
     doc = parse(claim)
     aside = _set_aside(doc)
+    others = _others_clause(doc, doer_of(form.text))
     # a set-aside phrase is read whole (the tagger may break "the wall stands" into a noun and a verb)
     denied = len({key(doc[i]) for i in aside} & things)
-    affirmed = max((len(k & things) for ids, k in _phrases(doc) if not ids & aside), default=0)
+    affirmed = max((len(k & things) for ids, k in _phrases(doc) if not ids & (aside | others)), default=0)
     if things and denied > affirmed:
         return "denied"
-    said = [t for t in doc if t.pos_ == "VERB" and key(t) in verbs]
+    said = [t for t in doc if t.pos_ == "VERB" and key(t) in verbs and t.i not in others]
     if affirmed or any(t.i not in aside for t in said):
         return "affirmed"
     if said:
         return "denied"
-    return "elsewhere" if _others_did(doc, doer_of(form.text)) else "silent"
+    return "elsewhere" if others else "silent"
