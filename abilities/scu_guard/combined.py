@@ -248,7 +248,7 @@ def readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
         why = doubt(by_text[f.constraint], *_read_at(claim, f, chunk_texts)) if f.sure and read_by_both else None
         if f.sure and read_by_both and why is None and not f.firm:
             why = attachment_guess(claim, by_text[f.constraint], f)
-        if f.sure and read_by_both and why is None:
+        if f.sure and read_by_both and why is None and not settled:
             out.put(out.found, f, f"{kind} {'firm' if f.firm else 'both' if both else 'sure'}")
         elif f.basis == "chunk_amount" and _own_amounts_keep(claim, by_text[f.constraint]):
             # the claim states its own amount, inside the band: the chunk's is not its

@@ -27,6 +27,16 @@ _EITHER_RE = re.compile(r"\b([a-z]{4,})\s+or\s+(?:not|un\1)\b|\bwith\s+or\s+with
                         re.I)
 
 
+# "no." before a number or at a cut after a document's noun ("warrant no. 118", "certificate no."), "No 12": the
+# abbreviation of "number", which names a credential's serial rather than denying it
+_NUMERO_RE = re.compile(r"\bno\.(?=\s*(?:[A-Z]*\d|$))|\bNo\s*(?=\d)|\bnos?\.\s*(?=[A-Z]{0,4}-?\d)")
+
+
+def without_numero(text: str) -> str:
+    """The text with "no." as the abbreviation of "number" blanked out, so it is not read as a denial."""
+    return _NUMERO_RE.sub("#", text)
+
+
 def lacked_keys(phrase: str) -> frozenset[str]:
     """Keys of the credentials a noun phrase denies its head ("a trainee without avalanche certification" ->
     avalanche, certification)."""

@@ -258,11 +258,21 @@ def does_to_other_thing(form: Form, doc: Any, start: int, end: int) -> bool:
     speak of another event: the word-level reading's agreement is no evidence. Surely: each thing the claim's
     verb takes is a common noun WordNet knows and no sense of it is a kind of any of the rule's things; a word
     WordNet does not know ("quadcopter") may be one, so it says nothing."""
-    if form.modality != "must_not":
-        return False
+    return form.modality == "must_not" and acts_on_other_thing(form, doc, start, end)
+
+
+def acts_on_other_thing(form: Form, doc: Any, start: int, end: int) -> bool:
+    """Does the clause do the rule's own verb, of any modality, to a thing that is surely not the rule's (see
+    ``does_to_other_thing``)?"""
+    return bool(other_things(form, doc, start, end))
+
+
+def other_things(form: Form, doc: Any, start: int, end: int) -> list[Any]:
+    """The things the clause does the rule's own verb to, where each is surely none of the rule's things (empty
+    where the clause does not do the verb or one of its things may be the rule's)."""
     rule = _rule_verb_things(form.text)
     if rule is None:
-        return False
+        return []
     verb, passive, phrases = rule
     for w in doc:
         if not (start <= w.idx < end and w.pos_ == "VERB" and key(w) == verb):
@@ -270,10 +280,10 @@ def does_to_other_thing(form: Form, doc: Any, start: int, end: int) -> bool:
         t = _thing_of(w, passive)
         if t is None:
             continue
-        things = (t, *t.conjuncts)
+        things = [t, *t.conjuncts]
         if all(_surely_not_kind(x, phrases) for x in things):
-            return True
-    return False
+            return things
+    return []
 
 
 def _surely_not_kind(t: Any, phrases: tuple[str, ...]) -> bool:

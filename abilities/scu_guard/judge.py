@@ -2176,6 +2176,7 @@ def _holds(form: Form, desc: str, heading: str = "") -> bool | None:
     agents = set(form.agents)
     alts = alternatives(form)
     every = set().union(*alts) | agents if alts else agents
+    desc = denials.without_numero(desc)  # "certificate no. CT-2219" names a serial, not a denial
     dk = desc_keys(desc)
     hk = dk | desc_keys(heading)
     shared = {k for k in every if has_key(hk, k)}
@@ -2270,6 +2271,12 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 break  # "the zone is open to any vessel, licensed or not"
             if not (act or obj) or c.negated:
                 continue
+            if act and not obj and _another_rules_thing(f, forms, parse(claim.text), c):
+                continue  # "the release change was signed off by ..." for "the rental agreement must be signed by"
+            thing = _rule_thing(f.text, tuple(f.action))
+            if not act and thing and not _stem_hits({thing}, obj):
+                continue  # neither the rule's verb nor its thing ("went on the dive" for "a checklist must be
+                # signed by the pilot before each dive": the shared word only times the rule's event)
             for words, text in c.agents:
                 own = roles.doer_keys(claim.text, text)
                 own = words if own is None else own
@@ -2306,6 +2313,20 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                                     arbitrable=bool(set(f.action) & c.verbs or obj) or role is not None))
                 break
     return out
+
+
+def _another_rules_thing(form: Form, forms: Sequence[Form], doc: Any, c: Clause) -> bool:
+    """Does the clause do the rule's verb to a thing WordNet says is surely none of the rule's, and that another
+    locked rule names ("The release change was signed off by T. Weber" against "the rental agreement must be
+    signed by a parent" and "Only technicians ... may adjust binding release settings")? The clause then tells
+    that other rule's event. WordNet alone is no proof here ("the swimmer" is no kind of "competitor"), so the
+    other rule must claim the thing, and the thing must name no person: a person is many kinds at once (a
+    swimmer who races is a competitor), which WordNet's one line of kinds does not hold."""
+    things = events.other_things(form, doc, c.start, c.end)
+    if not things or any(wordnet.names_person(t.lemma_.lower()) is not False for t in things):
+        return False
+    words = {key(w) for t in things for w in (t, *t.children) if w.pos_ in ("NOUN", "PROPN", "ADJ")} - GENERIC
+    return any(words & (set(o.object) | set(o.subject)) for o in forms if o.text != form.text)
 
 
 @lru_cache(maxsize=4096)

@@ -26,6 +26,8 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
+from abilities.scu_guard import wordnet
+from abilities.scu_guard.denials import without_numero
 from abilities.scu_guard.forms import GENERIC, Form
 from abilities.scu_guard.nlp import key, light_keys, parse, word_key
 from abilities.scu_guard.reserved import alternatives
@@ -118,11 +120,43 @@ def _under_post(form: Form, desc: str, head: Any) -> bool:
     return bool(quals & _TOP) or bool(quals) and quals <= set(light_keys(desc))
 
 
+def _reserved_nouns(form_text: str, agents: tuple[str, ...]) -> list[Any]:
+    """The rule's reserved nouns: the doer noun and its plain conjuncts ("a doctor or a registered nurse"), not
+    a group qualified by a clause or a phrase ("a member of the retrieval team": the phrase is the role)."""
+    tok = next((t for t in parse(form_text) if t.pos_ in ("NOUN", "PROPN") and key(t) in agents), None)
+    if tok is None:
+        return []
+    return [t for t in (tok, *tok.conjuncts) if t.pos_ == "NOUN" and key(t) not in _GROUP_NOUNS
+            and not any(c.dep_ in ("acl", "relcl", "prep") for c in t.children)]
+
+
+@lru_cache(maxsize=4096)
+def _reserved_kind(form_text: str, agents: tuple[str, ...], head: str, lemma: str,
+                   desc_keys: frozenset[str]) -> tuple[bool, bool | None]:
+    """(is a description's head noun one of the rule's reserved nouns or, by WordNet, a kind of one: "father"
+    for "parent"; does it hold it). It holds it when the description also has that noun's own qualifiers
+    ("registered nurse") or the noun has none; it is left open (None) where the record leaves them out ("the
+    nurse in charge" for "a registered nurse")."""
+    for t in _reserved_nouns(form_text, agents):
+        if key(t) == head or wordnet.is_a(lemma, t.lemma_.lower()):
+            quals = {key(c) for c in t.children if c.dep_ in ("amod", "compound")} - GENERIC
+            return True, (True if quals <= desc_keys else None)
+    return False, None
+
+
+@lru_cache(maxsize=2048)
+def _names_its_doers(form_text: str, agents: tuple[str, ...]) -> bool:
+    """Does the rule name its reserved doers by proper names right after their noun ("the licensed carriers
+    Greenway Recycling or TyreCycle Ltd", "approved contractors such as Apex Lifts")?"""
+    return any(key(t) in agents and t.pos_ == "NOUN" and t.i + 1 < len(t.doc) and re.match(
+        r"(?:such as )?[A-Z]", t.doc[t.i + 1:].text) is not None for t in parse(form_text))
+
+
 def describes(form: Form, desc: str) -> bool | None:
     """Does a description of a person give the rule's reserved doer (True), deny it (False), or say
     nothing of it (None)? True needs the reserved noun with every qualifier and no denial; False needs
     a denial of something the rule names, or, for a rule that reserves a role, another role noun."""
-    desc = desc.strip(" ,;.:" + _DASH)
+    desc = without_numero(desc).strip(" ,;.:#" + _DASH)  # "warrant no. 118": a serial, not a denial
     if not desc or not re.search(r"[a-z]", desc):
         return None
     head = _head_noun(desc)
@@ -144,6 +178,15 @@ def describes(form: Form, desc: str) -> bool | None:
     if hk in agents:
         own = {key(c) for c in head.children if c.dep_ in ("amod", "compound")} - GENERIC
         return True if quals <= dk and own <= quals | agents else None
+    one, holds = _reserved_kind(form.text, tuple(form.agents), hk, head.lemma_.lower(), frozenset(dk))
+    if one:
+        return holds  # "father" for "a parent", "registered nurse" for "a doctor or a registered nurse"
+    if _names_its_doers(form.text, tuple(form.agents)):
+        # "the licensed carriers Greenway Recycling or TyreCycle Ltd": firms named, whose staff have job titles;
+        # one who works for a named firm ("driver for TyreCycle Ltd") does it for that firm, a bare title says
+        # nothing of which firm
+        names = [alt - quals for alt in alternatives(form)]
+        return True if any(n and all(any(_similar(k, r) for k in dk) for r in n) for n in names) else None
     if head.pos_ != "NOUN" or not _role_rule(form.text, tuple(form.agents)):
         return None  # a code or a name ("CWI") may be a credential; a group's credential is not a job title
     if hk in GENERIC or hk in _GROUP_NOUNS or any(_similar(hk, a) for a in agents | quals):
@@ -204,6 +247,9 @@ def claim_descriptions(claim_text: str, doer_text: str) -> tuple[list[str], list
             denial = [t.text for t in c.subtree if t.i < c.i and _DENY_RE.fullmatch(t.text)]
             descs.append(" ".join(denial + [desc]))
     names = [t.text for t in sorted(name, key=lambda x: x.i) if not _TITLES_RE.match(t.text)]
+    if len(names) >= 3 and name_start == 0 and re.fullmatch(r"[A-Z]\.", names[1]) and wordnet.senses(
+            names[0].lower()) and wordnet.names_person(names[0].lower()) is not False:
+        names = names[1:]  # "Driver R. Shaw took ...": a title capitalised as the sentence's first word
     return names, descs
 
 
@@ -321,8 +367,38 @@ def named_role(form: Form, claim_text: str, doer_text: str,
     names, own = claim_descriptions(claim_text, doer_text)
     if not names:
         return None, None
-    for descs in (chunk_descriptions(names, chunks), own):
+    told = chunk_descriptions(names, chunks)
+    for descs in (told, own):
         holds = settle(form, descs)
         if holds is not None:
             return holds, set().union(*(light_keys(d) for d in descs))
+    if _holds_credential(form, [*told, *own]):
+        return True, set().union(*(light_keys(d) for d in [*told, *own]))
     return None, None
+
+
+@lru_cache(maxsize=2048)
+def _credential_keys(form_text: str, agents: tuple[str, ...]) -> frozenset[str]:
+    """Keys of what a rule's reserved noun must hold ("sworn inspectors holding a warrant card" -> warrant,
+    card): the object of a "holding"/"having"/"with" phrase hanging from the noun."""
+    tok = next((t for t in parse(form_text) if t.pos_ in ("NOUN", "PROPN") and key(t) in agents), None)
+    if tok is None:
+        return frozenset()
+    for c in tok.children:
+        if c.dep_ in ("acl", "prep") and c.lower_ in ("holding", "having", "with", "carrying"):
+            obj = next((g for g in c.children if g.dep_ in ("dobj", "pobj")), None)
+            if obj is not None:
+                return frozenset(key(t) for t in obj.subtree if t.pos_ in ("NOUN", "PROPN", "ADJ")) - GENERIC
+    return frozenset()
+
+
+def _holds_credential(form: Form, descs: Sequence[str]) -> bool:
+    """Do a doer's descriptions, the record's and the claim's together, give the reserved noun and every word of
+    the credential it must hold ("inspector M. Hofer" in the log, "Martin Hofer, warrant card 118" in the
+    claim), with none denying anything?"""
+    cred = _credential_keys(form.text, tuple(form.agents))
+    if not cred or any(describes(form, d) is False for d in descs):
+        return False
+    heads = {key(h) for h in map(_head_noun, (d.strip(" ,;.:" + _DASH) for d in descs if d.strip())) if h is not None}
+    got = set().union(*(light_keys(d) for d in descs)) if descs else set()
+    return bool(heads & set(form.agents)) and all(any(_similar(k, g) for g in got) for k in cred)
