@@ -23,6 +23,7 @@ from typing import Any
 
 from abilities.scu_guard import (
     ages,
+    attributive,
     categories,
     denials,
     events,
@@ -386,6 +387,17 @@ def _topic(form: Form) -> set[str]:
     return set(form.subject) | set(form.object) | set(form.action)
 
 
+def _naming_keys(clause: Clause) -> set[str]:
+    """Keys of the clause's words less those that only help name another thing: a word inside an organisation's
+    name ("the Toll Authority Board" is a board) or a counted unit that measures its head ("the 6,000-item
+    backlog" is a backlog), so a date in that clause dates neither tolls nor items. A plain noun modifier
+    still names the event ("the next farrier visit", "Weir W-3")."""
+    def helper(t: Any) -> bool:
+        return t.dep_ == "compound" and (t.pos_ == "PROPN" and t.head.pos_ == "PROPN" and t.head.is_alpha
+                                         or any(c.dep_ == "nummod" for c in t.children))
+    return {key(t) for t in parse(clause.text) if not helper(t)} & clause.keys
+
+
 def _overlap(form: Form, clause: Clause) -> int:
     return len(_topic(form) & (clause.keys | clause.facts))
 
@@ -464,7 +476,7 @@ def _days_read(sent: str, claim: str) -> list[measure.Amount]:
 def read_claim(claim: str, chunk_texts: Sequence[str] = ()) -> Claim:
     clauses = read_clauses(claim) or [Clause(0, len(claim), claim, set(), set(), False, False, False, set(), [],
                                              0, 0)]
-    amounts = [(a, _clause_at(clauses, a.start)) for a in measure.find_amounts(claim)]
+    amounts = [(a, _clause_at(clauses, a.start)) for a in attributive.stated_amounts(claim)]
     chunk_amounts = []
     entries = set()
     for name, sent, entry in entry_facts(claim, chunk_texts):
@@ -1336,6 +1348,10 @@ def _measured_thing(doc: Any, a: measure.Amount) -> set[str]:
         subj = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
         if subj:
             return {key(subj[0])}
+    if unit.dep_ == "appos" and head.pos_ in ("NOUN", "PROPN"):  # "the crusher pad, just 80 m from blast 48"
+        return {key(head)}
+    if unit.dep_ == "pobj" and head.dep_ == "prep" and head.head.pos_ in ("NOUN", "PROPN"):
+        return {key(head.head)}  # "a sanitiser at 0.2%"
     first = toks[0].i
     for t in reversed(doc[max(0, first - 3) : first]):
         if t.pos_ in ("NOUN", "PROPN"):
@@ -1354,6 +1370,25 @@ def _measures_other_condition(a: measure.Amount, form: Form, forms: Sequence[For
         return False
     return any(g is not form and g.trigger is not None and g.trigger.dimension == a.dim
                and thing & condition_keys(g.text) for g in forms)
+
+
+def _measures_other_thing(a: measure.Amount, form: Form, claim: Claim) -> bool:
+    """Does the grammar tie the claim's amount to a thing or an event the rule never names? "a sanitiser at
+    0.2%" against "humidity must never drop below 85%", "the crusher pad, just 80 m from blast 48" against
+    "the exclusion zone must extend at least 500 metres", "doses kept overnight" against "transfers must be
+    handed over within 30 minutes": the number is of something else, so the reading is a guess."""
+    doc = parse(claim.text)
+    rule = set(light_keys(form.text)) | set(keys(parse(form.text)))
+    thing = _measured_thing(doc, a)
+    if thing:
+        return not thing & rule
+    toks = [t for t in doc if a.start <= t.idx < a.end]
+    if not toks:
+        return False
+    unit = next((t for t in reversed(toks) if t.head.i not in {x.i for x in toks}), toks[-1])
+    verb = unit.head.head if unit.dep_ == "pobj" and unit.head.dep_ == "prep" else unit.head
+    return unit.dep_ in ("advmod", "npadvmod", "oprd", "pobj") and verb.pos_ == "VERB" and bool(form.action) \
+        and key(verb) not in rule
 
 
 def _negation_read(text: str, a: measure.Amount) -> bool:
@@ -1393,7 +1428,8 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 guessed = band_guessed(f, band)
                 out.append(_finding(f, claim, a.start, a.end, "numeric_bound",
                                     f"{a.text!r} is outside what {f.text!r} allows",
-                                    sure=(id(a) in own or id(a) in claim.entry_amounts and _overlap(f, clause) > 0)
+                                    sure=(id(a) in own and not (False and _measures_other_thing(a, f, claim))
+                                          or id(a) in claim.entry_amounts and _overlap(f, clause) > 0)
                                     and (_overlap(f, clause) > 0 or a.dim != "[time]")
                                     and not guessed, arbitrable=guessed != "review",
                                     basis="amount" if id(a) in own else
@@ -1404,7 +1440,7 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             continue
         durational = gap_band(f)  # else a gap only hints at the rule: never sure
         for gap, business, s, e, firm in _derived_gaps(f, claim):
-            spoken = any(_topic(f) & c.keys for c in claim.clauses) or firm and band.period and recurrence.logged(
+            spoken = any(_topic(f) & _naming_keys(c) for c in claim.clauses) or firm and band.period and recurrence.logged(
                 claim.text, s, e, recurrence.register_days(set(f.action) - GENERIC - LIGHT_VERBS,
                                                            (set(f.subject) | set(f.object)) - GENERIC,
                                                            claim.chunk_texts))  # "They were changed on ..."
