@@ -1348,10 +1348,6 @@ def _measured_thing(doc: Any, a: measure.Amount) -> set[str]:
         subj = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
         if subj:
             return {key(subj[0])}
-    if unit.dep_ == "appos" and head.pos_ in ("NOUN", "PROPN"):  # "the crusher pad, just 80 m from blast 48"
-        return {key(head)}
-    if unit.dep_ == "pobj" and head.dep_ == "prep" and head.head.pos_ in ("NOUN", "PROPN"):
-        return {key(head.head)}  # "a sanitiser at 0.2%"
     first = toks[0].i
     for t in reversed(doc[max(0, first - 3) : first]):
         if t.pos_ in ("NOUN", "PROPN"):
@@ -1372,23 +1368,32 @@ def _measures_other_condition(a: measure.Amount, form: Form, forms: Sequence[For
                and thing & condition_keys(g.text) for g in forms)
 
 
-def _measures_other_thing(a: measure.Amount, form: Form, claim: Claim) -> bool:
-    """Does the grammar tie the claim's amount to a thing or an event the rule never names? "a sanitiser at
-    0.2%" against "humidity must never drop below 85%", "the crusher pad, just 80 m from blast 48" against
-    "the exclusion zone must extend at least 500 metres", "doses kept overnight" against "transfers must be
-    handed over within 30 minutes": the number is of something else, so the reading is a guess."""
-    doc = parse(claim.text)
-    rule = set(light_keys(form.text)) | set(keys(parse(form.text)))
-    thing = _measured_thing(doc, a)
-    if thing:
-        return not thing & rule
-    toks = [t for t in doc if a.start <= t.idx < a.end]
-    if not toks:
+def _share_of_unnamed(a: measure.Amount, form: Form, claim: Claim) -> bool:
+    """Is the claim's amount a bare share ("at 0.2%") while the claim never names what the rule measures?
+    A percentage's unit says nothing of its quantity (a dilution, a grade, a humidity), so "a sanitiser at
+    0.2%" against "relative humidity must never drop below 85%" is a guess."""
+    if a.dim != "dimensionless":
         return False
-    unit = next((t for t in reversed(toks) if t.head.i not in {x.i for x in toks}), toks[-1])
-    verb = unit.head.head if unit.dep_ == "pobj" and unit.head.dep_ == "prep" else unit.head
-    return unit.dep_ in ("advmod", "npadvmod", "oprd", "pobj") and verb.pos_ == "VERB" and bool(form.action) \
-        and key(verb) not in rule
+    words = _measured_words(form.text)
+    return bool(words) and not _stem_hits(set(words), {k for c in claim.clauses for k in c.keys})
+
+
+_WHERE_PREPS = frozenset({"in", "at", "on", "inside", "within", "across", "throughout"})
+
+
+@lru_cache(maxsize=1024)
+def _measured_words(rule: str) -> frozenset[str]:
+    """Keys of what a rule's bound measures: its subject less where it is ("relative humidity", not "in a
+    fruiting room"), and the nouns after its amount ("55 % relative humidity")."""
+    doc = parse(rule)
+    out: set[str] = set()
+    for s in (t for t in doc if t.dep_ in ("nsubj", "nsubjpass")):
+        where = {w.i for p in s.children if p.dep_ == "prep" and p.lower_ in _WHERE_PREPS for w in p.subtree}
+        out |= {key(w) for w in s.subtree if w.i not in where and w.pos_ in ("NOUN", "PROPN", "ADJ")}
+    for a in measure.find_amounts(rule):
+        after = [t for t in doc if t.idx >= a.end][:3]
+        out |= {key(t) for t in after if t.pos_ in ("NOUN", "ADJ")}
+    return frozenset(out - GENERIC)
 
 
 def _negation_read(text: str, a: measure.Amount) -> bool:
@@ -1428,7 +1433,7 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 guessed = band_guessed(f, band)
                 out.append(_finding(f, claim, a.start, a.end, "numeric_bound",
                                     f"{a.text!r} is outside what {f.text!r} allows",
-                                    sure=(id(a) in own and not (False and _measures_other_thing(a, f, claim))
+                                    sure=(id(a) in own and not _share_of_unnamed(a, f, claim)
                                           or id(a) in claim.entry_amounts and _overlap(f, clause) > 0)
                                     and (_overlap(f, clause) > 0 or a.dim != "[time]")
                                     and not guessed, arbitrable=guessed != "review",
