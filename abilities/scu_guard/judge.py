@@ -2006,7 +2006,8 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                         or ((set(f.object) | set(f.subject)) & c.denied):
                     continue
                 doc = parse(claim.text)
-                if not by_kind and events.does_to_other_thing(f, doc, c.start, c.end):
+                if not by_kind and (events.does_to_other_thing(f, doc, c.start, c.end)
+                                    or events.done_to_other_owner(f, doc, c.start, c.end)):
                     continue  # the rule's verb and place done to another thing: another event
                 out.append(_finding(f, claim, c.start, c.end, "forbid", f"the claim does what {f.text!r} forbids",
                                     firm=_permits_forbidden(f, c, doc) or events.does_forbidden(f, doc, c.start,
