@@ -2298,8 +2298,8 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             continue
         for c in claim.clauses:
             act = set(f.action) & (c.verbs | c.keys)
-            obj = (set(f.object) - GENERIC) & (c.keys | c.facts)
-            if (set(f.object) - GENERIC) & c.denied and not obj:
+            obj = _reserved_thing(f) & (c.keys | c.facts)
+            if _reserved_thing(f) & c.denied and not obj:
                 continue  # "ran only the non-metals batch" for "... may run metals samples": not the rule's thing
             if obj and c.permissive and not c.negated and re.search(
                     r"\b(?:any|all|every|everyone|anyone|anybody)\b", c.text, re.I) and (
@@ -2403,6 +2403,15 @@ def _other_role_does(form: Form, c: Clause, words: set[str], text: str,
     return True
 
 
+def _reserved_thing(form: Form) -> set[str]:
+    """Keys of what a reserved action is done to, less the later event of the rule's order when the action
+    comes first ("signed by the pilot before each dive": a clause of the dive names no signing)."""
+    thing = set(form.object) - GENERIC
+    if form.order is not None and set(form.action) & set(form.order.first):
+        thing -= set(form.order.then)
+    return thing
+
+
 def _firm_doing(form: Form, c: Clause, act: set[str]) -> bool:
     """Does the clause do the reserved action itself: the rule's verb, or the rule's thing named in full
     ("gave Dana a keratin chemical straightening" for "perform chemical straightening"), with every label
@@ -2411,7 +2420,7 @@ def _firm_doing(form: Form, c: Clause, act: set[str]) -> bool:
     if form.quantity is not None or form.window is not None:
         return False
     present = c.keys | c.facts
-    thing = set(form.object) - GENERIC
+    thing = _reserved_thing(form)
     if any(any(ch.isdigit() for ch in k) and k not in present for k in thing):
         return False
     return bool(act) or bool(thing) and thing <= present
