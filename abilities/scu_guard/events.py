@@ -325,8 +325,9 @@ def done_to_other_owner(form: Form, doc: Any, start: int, end: int) -> bool:
         owners = _owners(w)
         for prep, noun, phrase in narrowed:
             o = owners.get((prep, noun))
-            if o is not None and all(_surely_not_kind(x, (phrase,)) for x in (o, *o.conjuncts)):
-                return True
+            if o is not None and all(_surely_not_kind(x, (phrase,)) and wordnet.is_a(phrase, x.lemma_.lower())
+                                     is False for x in (o, *o.conjuncts)):
+                return True  # apart both ways: "a bus" may be the rule's "school bus"
     return False
 
 
