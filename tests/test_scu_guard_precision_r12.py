@@ -93,3 +93,12 @@ def test_a_clause_of_the_later_event_is_no_reserved_action() -> None:
     assert verdict(rule, "The seven-year-old stayed at the gate with his aunt, while Ms Ortiz and her son "
                          "went on the departure.") in (OK, REVIEW)
     assert verdict(rule, "The flight log was signed by the dispatcher before the departure.") != OK
+
+
+# a bound on a stretch between repeated steps is no order of two events
+
+def test_a_stretch_between_breaks_is_no_sure_order() -> None:
+    rule = ["Lifeguards must not sit on the tower for more than 60 minutes without a break of at least 10 minutes."]
+    assert verdict(rule, "Ana sat on the tower for three-quarters of an hour, took a break for a quarter of an "
+                         "hour, then went back up for another fifty minutes.") != REJECT
+    assert verdict(rule, "Ana sat on the tower for 95 minutes without a break.") != OK
