@@ -102,3 +102,13 @@ def test_a_stretch_between_breaks_is_no_sure_order() -> None:
     assert verdict(rule, "Ana sat on the tower for three-quarters of an hour, took a break for a quarter of an "
                          "hour, then went back up for another fifty minutes.") != REJECT
     assert verdict(rule, "Ana sat on the tower for 95 minutes without a break.") != OK
+
+
+# a rule that opens with a place holds there only
+
+def test_a_window_rule_of_one_place_needs_the_place() -> None:
+    rule = ["At the Riverside depot, no lorry may be loaded between 23:00 and 06:00."]
+    chunks = {"c1": "Rota: Night 3 - Riverside depot. Night 4 - Hill Street yard."}
+    assert verdict(rule, "On Night 4 the last lorry was loaded at 23:40.", chunks) != REJECT
+    assert verdict(rule, "On Night 3 the last lorry was loaded at 23:40.", chunks) == REJECT
+    assert verdict(rule, "At the Riverside depot the last lorry was loaded at 23:40.") == REJECT

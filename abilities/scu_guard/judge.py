@@ -510,6 +510,33 @@ def read_claim(claim: str, chunk_texts: Sequence[str] = ()) -> Claim:
                  dates, measure.find_weekdays(claim), list(chunk_texts), entries)
 
 
+_FRONT_PLACE_PREPS = frozenset({"at", "in", "on", "inside", "within"})
+
+
+@lru_cache(maxsize=1024)
+def _front_place(rule: str) -> frozenset[str]:
+    """Keys of a place a rule opens with ("At the Greyfield Farm location, nothing may be fired ..."): the rule
+    holds there only."""
+    doc = parse(rule)
+    first = next((t for t in doc if not t.is_punct), None)
+    if first is None or first.lower_ not in _FRONT_PLACE_PREPS or first.dep_ != "prep" or first.head.dep_ != "ROOT":
+        return frozenset()
+    return frozenset(k for k in keys(first.subtree) if k not in GENERIC) - {first.lower_}
+
+
+def _place_unnamed(form: Form, claim: Claim) -> bool:
+    """Does the rule open with a place the claim never names? Then whether the claim's event was there is not
+    said ("the interior explosion was fired at 23:15" for "At the Greyfield Farm location, nothing may be fired
+    between 22:00 and 07:00"): a guess."""
+    place = set(_front_place(form.text))
+    if not place or _stem_hits(place, {k for c in claim.clauses for k in c.keys}):
+        return False
+    labels = {n for n in _names(claim.text) if " " in n or any(ch.isdigit() for ch in n)}
+    # a cited entry that shares a label with the claim and names the place puts it there ("Day 14 - Greyfield Farm")
+    return not any(labels & _names(sent) and _stem_hits(place, set(light_keys(sent)))
+                   for text in claim.chunk_texts for sent in split_sentences(text))
+
+
 def _finding(form: Form, claim: Claim, start: int, end: int, rule: str, detail: str, sure: bool = True,
              by_name: bool = False, firm: bool = False, arbitrable: bool = True, basis: str = "") -> Finding:
     start, end = max(0, start), min(len(claim.text), end)
@@ -1864,6 +1891,13 @@ def _subject_scope(text: str) -> frozenset[str]:
     return frozenset(out - GENERIC)
 
 
+def _scope_untold(form: Form, claim: Claim, c: Clause) -> bool:
+    """Does the duty hold only "while V-ing" and the claim's clause not tell that activity ("Neither Ann nor Bo
+    was wearing goggles in the canteen" for "Goggles must be worn at all times while welding")? Then the
+    dropped duty may not have applied: a guess."""
+    return bare_while(form.text) is not None and not scope_told(form.text, parse(claim.text), c.start, c.end)
+
+
 def _drops_in_scope(form: Form, claim: Claim, c: Clause) -> bool:
     """Does the clause drop a plain duty whose bare "while V-ing" scope the claim's sentence tells ("Neither of
     them was wearing a helmet when they rode" for "Helmets must be worn at all times while riding")? The duty
@@ -2023,6 +2057,7 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 if optional or skipped or (c.negated and not c.denied) or (c.negverb and not c.denied):
                     out.append(_finding(f, claim, c.start, c.end, "require",
                                         f"the claim drops what {f.text!r} requires",
+                                        sure=not _scope_untold(f, claim, c),
                                         firm=events.drops_required(f, parse(claim.text), c.start, c.end) or
                                         _drops_in_scope(f, claim, c) or (
                                             optional and waived.declares_optional(f, parse(claim.text), c.start,
@@ -2893,7 +2928,8 @@ def check_windows(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                         bad = _in_clock(w.start, w.end, m, end_point=False)
                     if bad and not PROHIBITIVE_RE.search(c.text):
                         out.append(_finding(f, claim, c.start, c.end, "temporal",
-                                            f"the claim's time falls in the window {f.text!r} forbids"))
+                                            f"the claim's time falls in the window {f.text!r} forbids",
+                                            sure=not _place_unnamed(f, claim)))
                         break
             else:
                 for d in claim.dates:
