@@ -112,3 +112,11 @@ def test_a_window_rule_of_one_place_needs_the_place() -> None:
     assert verdict(rule, "On Night 4 the last lorry was loaded at 23:40.", chunks) != REJECT
     assert verdict(rule, "On Night 3 the last lorry was loaded at 23:40.", chunks) == REJECT
     assert verdict(rule, "At the Riverside depot the last lorry was loaded at 23:40.") == REJECT
+
+
+# an amount set off beside another noun is that thing's
+
+def test_an_amount_in_apposition_describes_its_noun() -> None:
+    rule = ["The safety perimeter must extend at least 200 metres from the launch pad."]
+    assert verdict(rule, "The control van, just 40 m from the launch pad, logged the countdown.") != REJECT
+    assert verdict(rule, "The safety perimeter extended only 40 m from the launch pad.") == REJECT

@@ -1405,6 +1405,17 @@ def _share_of_unnamed(a: measure.Amount, form: Form, claim: Claim) -> bool:
     return bool(words) and not _stem_hits(set(words), {k for c in claim.clauses for k in c.keys})
 
 
+def _describes_other_noun(a: measure.Amount, form: Form, claim: Claim) -> bool:
+    """Is the amount set off beside a noun the rule never names ("the crusher pad, just 80 m from blast 48"
+    against "the exclusion zone must extend at least 500 metres")? An apposition describes its noun: the
+    number is that thing's, not the rule's."""
+    toks = [t for t in parse(claim.text) if a.start <= t.idx < a.end]
+    unit = next((t for t in reversed(toks) if t.head.i not in {x.i for x in toks}), None)
+    if unit is None or unit.dep_ != "appos" or unit.head.pos_ not in ("NOUN", "PROPN"):
+        return False
+    return not _stem_hits({key(unit.head)}, set(light_keys(form.text)) | set(keys(parse(form.text))))
+
+
 _WHERE_PREPS = frozenset({"in", "at", "on", "inside", "within", "across", "throughout"})
 
 
@@ -1461,6 +1472,7 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 out.append(_finding(f, claim, a.start, a.end, "numeric_bound",
                                     f"{a.text!r} is outside what {f.text!r} allows",
                                     sure=(id(a) in own and not _share_of_unnamed(a, f, claim)
+                                          and not _describes_other_noun(a, f, claim)
                                           or id(a) in claim.entry_amounts and _overlap(f, clause) > 0)
                                     and (_overlap(f, clause) > 0 or a.dim != "[time]")
                                     and not guessed, arbitrable=guessed != "review",
