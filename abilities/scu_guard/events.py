@@ -286,6 +286,61 @@ def other_things(form: Form, doc: Any, start: int, end: int) -> list[Any]:
     return []
 
 
+def _owners(verb: Any) -> dict[tuple[str, str], Any]:
+    """(preposition, key of its noun) -> the noun that owns it by "of", for each prepositional phrase of the
+    verb whose noun is narrowed so ("fitted to the steer axle of a coach": ("to", "axle") -> coach)."""
+    out = {}
+    for p in verb.children:
+        if p.dep_ != "prep":
+            continue
+        for n in p.children:
+            if n.dep_ != "pobj":
+                continue
+            of = next((c for c in n.children if c.dep_ == "prep" and c.lower_ == "of"), None)
+            owner = next((c for c in of.children if c.dep_ == "pobj"), None) if of is not None else None
+            if owner is not None:
+                out[(p.lower_, key(n))] = owner
+    return out
+
+
+@lru_cache(maxsize=1024)
+def _rule_owners(text: str) -> tuple[str, tuple[tuple[str, str, str], ...]] | None:
+    """A prohibition's verb and, for each of its phrases narrowed by an "of" noun, (preposition, noun key,
+    WordNet phrase of the owner)."""
+    doc = parse(text)
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None or root.pos_ != "VERB" or key(root) in GENERIC:
+        return None
+    got = []
+    for (prep, noun), owner in _owners(root).items():
+        phrase = categories.phrase_of(text, key(owner)) if owner.pos_ == "NOUN" else None
+        if phrase:
+            got.append((prep, noun, phrase))
+    return (key(root), tuple(got)) if got else None
+
+
+def done_to_other_owner(form: Form, doc: Any, start: int, end: int) -> bool:
+    """Does the clause do the prohibition's verb to the same part of another owner ("Retreads were fitted to the
+    steer axle of a tipper lorry" for "Retreaded tyres must never be fitted to the steer axle of a coach")? The
+    "of" noun narrows the rule to one owner's part; one WordNet surely puts apart from it is another event."""
+    if form.modality != "must_not":
+        return False
+    rule = _rule_owners(form.text)
+    if rule is None:
+        return False
+    verb, narrowed = rule
+    for w in doc:
+        if not (start <= w.idx < end and w.pos_ == "VERB" and key(w) == verb):
+            continue
+        owners = _owners(w)
+        for prep, noun, phrase in narrowed:
+            o = owners.get((prep, noun))
+            if o is not None and all(_surely_not_kind(x, (phrase,)) and wordnet.is_a(phrase, x.lemma_.lower())
+                                     is False for x in (o, *o.conjuncts)):
+                return True  # apart both ways: "a bus" may be the rule's "school bus"
+    return False
+
+
 def _surely_not_kind(t: Any, phrases: tuple[str, ...]) -> bool:
     """Is the claim's noun surely none of the rule's things: a common noun WordNet knows, no sense of it below
     any of them, and the same of each noun that may say what it holds or is made of (its modifiers, "a yoghurt

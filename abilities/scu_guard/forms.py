@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from abilities.scu_guard import measure
+from abilities.scu_guard import attributive, measure
 from abilities.scu_guard.form_types import Band, Form, Modality, Order, Window
 from abilities.scu_guard.names import read_named_list
 from abilities.scu_guard.nlp import key, parse, word_key
@@ -276,7 +276,7 @@ def understand(text: str) -> Form | None:
                   ("dobj", "attr", "acomp", "prep", "agent", "dative", "oprd", "xcomp", "advmod")
                   for w in t.subtree if w.i != action_tok.i]
 
-    amounts = measure.find_amounts(text)
+    amounts = attributive.stated_amounts(text)
     times = measure.find_clock_times(text)
     form = Form(text=text, modality=modality, subject=keys(subj_tokens), action=action)
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from abilities.scu_guard import (
     ages,
+    attributive,
     categories,
     denials,
     events,
@@ -386,6 +387,17 @@ def _topic(form: Form) -> set[str]:
     return set(form.subject) | set(form.object) | set(form.action)
 
 
+def _naming_keys(clause: Clause) -> set[str]:
+    """Keys of the clause's words less those that only help name another thing: a word inside an organisation's
+    name ("the Toll Authority Board" is a board) or a counted unit that measures its head ("the 6,000-item
+    backlog" is a backlog), so a date in that clause dates neither tolls nor items. A plain noun modifier
+    still names the event ("the next farrier visit", "Weir W-3")."""
+    def helper(t: Any) -> bool:
+        return t.dep_ == "compound" and (t.pos_ == "PROPN" and t.head.pos_ == "PROPN" and t.head.is_alpha
+                                         or any(c.dep_ == "nummod" for c in t.children))
+    return {key(t) for t in parse(clause.text) if not helper(t)} & clause.keys
+
+
 def _overlap(form: Form, clause: Clause) -> int:
     return len(_topic(form) & (clause.keys | clause.facts))
 
@@ -464,7 +476,7 @@ def _days_read(sent: str, claim: str) -> list[measure.Amount]:
 def read_claim(claim: str, chunk_texts: Sequence[str] = ()) -> Claim:
     clauses = read_clauses(claim) or [Clause(0, len(claim), claim, set(), set(), False, False, False, set(), [],
                                              0, 0)]
-    amounts = [(a, _clause_at(clauses, a.start)) for a in measure.find_amounts(claim)]
+    amounts = [(a, _clause_at(clauses, a.start)) for a in attributive.stated_amounts(claim)]
     chunk_amounts = []
     entries = set()
     for name, sent, entry in entry_facts(claim, chunk_texts):
@@ -496,6 +508,33 @@ def read_claim(claim: str, chunk_texts: Sequence[str] = ()) -> Claim:
     dates = sorted(dates + reldates.relative_weekday_dates(claim, dates), key=lambda d: d.start)
     return Claim(claim, clauses, amounts, chunk_amounts, measure.find_clock_times(claim),
                  dates, measure.find_weekdays(claim), list(chunk_texts), entries)
+
+
+_FRONT_PLACE_PREPS = frozenset({"at", "in", "on", "inside", "within"})
+
+
+@lru_cache(maxsize=1024)
+def _front_place(rule: str) -> frozenset[str]:
+    """Keys of a place a rule opens with ("At the Greyfield Farm location, nothing may be fired ..."): the rule
+    holds there only."""
+    doc = parse(rule)
+    first = next((t for t in doc if not t.is_punct), None)
+    if first is None or first.lower_ not in _FRONT_PLACE_PREPS or first.dep_ != "prep" or first.head.dep_ != "ROOT":
+        return frozenset()
+    return frozenset(k for k in keys(first.subtree) if k not in GENERIC) - {first.lower_}
+
+
+def _place_unnamed(form: Form, claim: Claim) -> bool:
+    """Does the rule open with a place the claim never names? Then whether the claim's event was there is not
+    said ("the interior explosion was fired at 23:15" for "At the Greyfield Farm location, nothing may be fired
+    between 22:00 and 07:00"): a guess."""
+    place = set(_front_place(form.text))
+    if not place or _stem_hits(place, {k for c in claim.clauses for k in c.keys}):
+        return False
+    labels = {n for n in _names(claim.text) if " " in n or any(ch.isdigit() for ch in n)}
+    # a cited entry that shares a label with the claim and names the place puts it there ("Day 14 - Greyfield Farm")
+    return not any(labels & _names(sent) and _stem_hits(place, set(light_keys(sent)))
+                   for text in claim.chunk_texts for sent in split_sentences(text))
 
 
 def _finding(form: Form, claim: Claim, start: int, end: int, rule: str, detail: str, sure: bool = True,
@@ -1356,6 +1395,45 @@ def _measures_other_condition(a: measure.Amount, form: Form, forms: Sequence[For
                and thing & condition_keys(g.text) for g in forms)
 
 
+def _share_of_unnamed(a: measure.Amount, form: Form, claim: Claim) -> bool:
+    """Is the claim's amount a bare share ("at 0.2%") while the claim never names what the rule measures?
+    A percentage's unit says nothing of its quantity (a dilution, a grade, a humidity), so "a sanitiser at
+    0.2%" against "relative humidity must never drop below 85%" is a guess."""
+    if a.dim != "dimensionless":
+        return False
+    words = _measured_words(form.text)
+    return bool(words) and not _stem_hits(set(words), {k for c in claim.clauses for k in c.keys})
+
+
+def _describes_other_noun(a: measure.Amount, form: Form, claim: Claim) -> bool:
+    """Is the amount set off beside a noun the rule never names ("the crusher pad, just 80 m from blast 48"
+    against "the exclusion zone must extend at least 500 metres")? An apposition describes its noun: the
+    number is that thing's, not the rule's."""
+    toks = [t for t in parse(claim.text) if a.start <= t.idx < a.end]
+    unit = next((t for t in reversed(toks) if t.head.i not in {x.i for x in toks}), None)
+    if unit is None or unit.dep_ != "appos" or unit.head.pos_ not in ("NOUN", "PROPN"):
+        return False
+    return not _stem_hits({key(unit.head)}, set(light_keys(form.text)) | set(keys(parse(form.text))))
+
+
+_WHERE_PREPS = frozenset({"in", "at", "on", "inside", "within", "across", "throughout"})
+
+
+@lru_cache(maxsize=1024)
+def _measured_words(rule: str) -> frozenset[str]:
+    """Keys of what a rule's bound measures: its subject less where it is ("relative humidity", not "in a
+    fruiting room"), and the nouns after its amount ("55 % relative humidity")."""
+    doc = parse(rule)
+    out: set[str] = set()
+    for s in (t for t in doc if t.dep_ in ("nsubj", "nsubjpass")):
+        where = {w.i for p in s.children if p.dep_ == "prep" and p.lower_ in _WHERE_PREPS for w in p.subtree}
+        out |= {key(w) for w in s.subtree if w.i not in where and w.pos_ in ("NOUN", "PROPN", "ADJ")}
+    for a in measure.find_amounts(rule):
+        after = [t for t in doc if t.idx >= a.end][:3]
+        out |= {key(t) for t in after if t.pos_ in ("NOUN", "ADJ")}
+    return frozenset(out - GENERIC)
+
+
 def _negation_read(text: str, a: measure.Amount) -> bool:
     """Whether the amount's own words already hold the clause's negation ("never fewer than 13")."""
     return measure.direction_info(text, a.start, a.end)[1]
@@ -1393,7 +1471,9 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 guessed = band_guessed(f, band)
                 out.append(_finding(f, claim, a.start, a.end, "numeric_bound",
                                     f"{a.text!r} is outside what {f.text!r} allows",
-                                    sure=(id(a) in own or id(a) in claim.entry_amounts and _overlap(f, clause) > 0)
+                                    sure=(id(a) in own and not _share_of_unnamed(a, f, claim)
+                                          and not _describes_other_noun(a, f, claim)
+                                          or id(a) in claim.entry_amounts and _overlap(f, clause) > 0)
                                     and (_overlap(f, clause) > 0 or a.dim != "[time]")
                                     and not guessed, arbitrable=guessed != "review",
                                     basis="amount" if id(a) in own else
@@ -1404,7 +1484,7 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             continue
         durational = gap_band(f)  # else a gap only hints at the rule: never sure
         for gap, business, s, e, firm in _derived_gaps(f, claim):
-            spoken = any(_topic(f) & c.keys for c in claim.clauses) or firm and band.period and recurrence.logged(
+            spoken = any(_topic(f) & _naming_keys(c) for c in claim.clauses) or firm and band.period and recurrence.logged(
                 claim.text, s, e, recurrence.register_days(set(f.action) - GENERIC - LIGHT_VERBS,
                                                            (set(f.subject) | set(f.object)) - GENERIC,
                                                            claim.chunk_texts))  # "They were changed on ..."
@@ -1823,6 +1903,13 @@ def _subject_scope(text: str) -> frozenset[str]:
     return frozenset(out - GENERIC)
 
 
+def _scope_untold(form: Form, claim: Claim, c: Clause) -> bool:
+    """Does the duty hold only "while V-ing" and the claim's clause not tell that activity ("Neither Ann nor Bo
+    was wearing goggles in the canteen" for "Goggles must be worn at all times while welding")? Then the
+    dropped duty may not have applied: a guess."""
+    return bare_while(form.text) is not None and not scope_told(form.text, parse(claim.text), c.start, c.end)
+
+
 def _drops_in_scope(form: Form, claim: Claim, c: Clause) -> bool:
     """Does the clause drop a plain duty whose bare "while V-ing" scope the claim's sentence tells ("Neither of
     them was wearing a helmet when they rode" for "Helmets must be worn at all times while riding")? The duty
@@ -1965,7 +2052,8 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                         or ((set(f.object) | set(f.subject)) & c.denied):
                     continue
                 doc = parse(claim.text)
-                if not by_kind and events.does_to_other_thing(f, doc, c.start, c.end):
+                if not by_kind and (events.does_to_other_thing(f, doc, c.start, c.end)
+                                    or events.done_to_other_owner(f, doc, c.start, c.end)):
                     continue  # the rule's verb and place done to another thing: another event
                 out.append(_finding(f, claim, c.start, c.end, "forbid", f"the claim does what {f.text!r} forbids",
                                     firm=_permits_forbidden(f, c, doc) or events.does_forbidden(f, doc, c.start,
@@ -1981,6 +2069,7 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 if optional or skipped or (c.negated and not c.denied) or (c.negverb and not c.denied):
                     out.append(_finding(f, claim, c.start, c.end, "require",
                                         f"the claim drops what {f.text!r} requires",
+                                        sure=not _scope_untold(f, claim, c),
                                         firm=events.drops_required(f, parse(claim.text), c.start, c.end) or
                                         _drops_in_scope(f, claim, c) or (
                                             optional and waived.declares_optional(f, parse(claim.text), c.start,
@@ -2257,8 +2346,8 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             continue
         for c in claim.clauses:
             act = set(f.action) & (c.verbs | c.keys)
-            obj = (set(f.object) - GENERIC) & (c.keys | c.facts)
-            if (set(f.object) - GENERIC) & c.denied and not obj:
+            obj = _reserved_thing(f) & (c.keys | c.facts)
+            if _reserved_thing(f) & c.denied and not obj:
                 continue  # "ran only the non-metals batch" for "... may run metals samples": not the rule's thing
             if obj and c.permissive and not c.negated and re.search(
                     r"\b(?:any|all|every|everyone|anyone|anybody)\b", c.text, re.I) and (
@@ -2382,6 +2471,15 @@ def _other_role_does(form: Form, c: Clause, words: set[str], text: str,
     return True
 
 
+def _reserved_thing(form: Form) -> set[str]:
+    """Keys of what a reserved action is done to, less the later event of the rule's order when the action
+    comes first ("signed by the pilot before each dive": a clause of the dive names no signing)."""
+    thing = set(form.object) - GENERIC
+    if form.order is not None and set(form.action) & set(form.order.first):
+        thing -= set(form.order.then)
+    return thing
+
+
 def _firm_doing(form: Form, c: Clause, act: set[str]) -> bool:
     """Does the clause do the reserved action itself: the rule's verb, or the rule's thing named in full
     ("gave Dana a keratin chemical straightening" for "perform chemical straightening"), with every label
@@ -2390,7 +2488,7 @@ def _firm_doing(form: Form, c: Clause, act: set[str]) -> bool:
     if form.quantity is not None or form.window is not None:
         return False
     present = c.keys | c.facts
-    thing = set(form.object) - GENERIC
+    thing = _reserved_thing(form)
     if any(any(ch.isdigit() for ch in k) and k not in present for k in thing):
         return False
     return bool(act) or bool(thing) and thing <= present
@@ -2432,6 +2530,15 @@ def _event_pos(claim: Claim, words: set[str], other: set[str], rule: str = "") -
         if hit and (best is None or hit > best[0]):
             best = (hit, c)
     return best[1] if best else None
+
+
+_WITHOUT_RE = re.compile(r"\bwithout\b", re.I)
+
+
+def _stretch_bound(form: Form) -> bool:
+    """Is the rule a bound on a stretch between repeated steps ("must not work for more than 40 minutes without
+    a rest break")? The step comes before and after each stretch, so which came first says nothing sure."""
+    return form.quantity is not None and bool(_WITHOUT_RE.search(form.text))
 
 
 def check_order(forms: Sequence[Form], claim: Claim) -> list[Finding]:
@@ -2478,7 +2585,8 @@ def check_order(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         # on the development sets was right)
         if _precedes(claim, b, a, then_w - first_w, first_w - then_w):
             out.append(_finding(f, claim, min(a.start, b.start), max(a.end, b.end), "order",
-                                f"the claim puts the events of {f.text!r} in the wrong order", firm=True))
+                                f"the claim puts the events of {f.text!r} in the wrong order",
+                                firm=not _stretch_bound(f)))
     return out
 
 
@@ -2853,7 +2961,8 @@ def check_windows(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                         bad = _in_clock(w.start, w.end, m, end_point=False)
                     if bad and not PROHIBITIVE_RE.search(c.text):
                         out.append(_finding(f, claim, c.start, c.end, "temporal",
-                                            f"the claim's time falls in the window {f.text!r} forbids"))
+                                            f"the claim's time falls in the window {f.text!r} forbids",
+                                            sure=not _place_unnamed(f, claim)))
                         break
             else:
                 for d in claim.dates:

@@ -216,14 +216,20 @@ def _drop_answer_particle(text: str, tokens: list[Token]) -> list[Token]:
 
 
 def polarity(tokens: list[Token], skip: set[int] | None = None) -> int:
-    """+1 or -1: parity of negators and deny words in the tokens (indices in ``skip`` ignored)."""
+    """+1 or -1: parity of negators and deny words in the tokens (indices in ``skip`` ignored). A "nor" after
+    a negator carries that negation on ("neither the man nor his friend was allowed", "not X, nor Y"): the
+    pair denies once, so it counts once."""
     flips = 0
+    negated = False
     for i, t in enumerate(tokens):
         if skip and i in skip:
+            continue
+        if t.low == "nor" and negated:
             continue
         if t.low == "out" and i > 0 and tokens[i - 1].low in ("opt", "opts", "opted", "opting"):
             flips += 1
         elif t.negator:
+            negated = True
             flips += sum(1 for s in t.stems if s in NEGATORS or s == "n't") or 1
         elif any(s in DENY for s in t.stems):
             flips += 1
