@@ -55,6 +55,8 @@ def test_clock_window_bound_to_a_date() -> None:
     assert _reason(rule, "The florist made its last delivery at 15:10 on 24 December.") == REJECT
     assert _reason(rule, "The florist made its last delivery at 15:10 on 23 December.") != REJECT
     assert _reason(rule, "The florist made its last delivery at 15:10.") != REJECT
+    assert _reason(rule, "The florist made its last delivery at 15:10 on Christmas Eve.") == REJECT
+    assert _reason(rule, "The florist made its last delivery at 15:10 on Boxing Day.") != REJECT
 
 
 def test_a_length_of_time_before_the_reference_is_another_stretch() -> None:

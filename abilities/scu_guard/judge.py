@@ -1411,8 +1411,18 @@ def _gap_to_reference(form: Form, claim: Claim, s: int, e: int) -> bool:
     ends = [d for d in claim.dates if d.start == s or d.end == e]
     if band is None or not band.reference or len(ends) != 2 or len(claim.clauses) < 2:
         return False
-    early, late = sorted(ends, key=lambda d: d.first)
-    if early.first == late.first:
+    year = next((dt.date.fromordinal(d.first).year for d in ends if d.year_known), None)
+
+    def day(d: measure.DateMention) -> int:  # "5 March 2026 ... 13 March": the year told once holds for both
+        if d.year_known or year is None:
+            return d.first
+        try:
+            return dt.date.fromordinal(d.first).replace(year=year).toordinal()
+        except ValueError:  # 29 February in a common year
+            return d.first
+
+    early, late = sorted(ends, key=day)
+    if day(early) == day(late):
         return False
     ref = set(band.reference[:1]) - GENERIC
     k_early = _clause_at(claim.clauses, early.start)
@@ -1440,9 +1450,6 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 continue  # "Students under 12 may not dive deeper than 12 m" says nothing of adults
             if id(a) in own and _measures_other_condition(a, f, forms, claim):
                 continue  # "with visibility only 4 km" is the condition of "If visibility is below 5 km, ..."
-            if a.dim == "[time]" and band.reference and _overlap(f, clause) == 0 and not _stem_hits(
-                    set(band.reference) - GENERIC, clause.keys | clause.facts):
-                continue  # "after a minute's flow" in a clause naming neither of the gap's events measures another
             if id(a) in own and _other_side_of_reference(f, claim, a):
                 continue  # "taken out two days before his cremation" for "kept 30 days after the cremation"
             if band.reference_side == "before" and f.modality == "may":
@@ -2944,9 +2951,18 @@ def _window_day(form: Form, claim: Claim, c: Clause) -> bool | None:
     if not days:
         return True
     mine = [d for d in claim.dates if c.start <= d.start < c.end or len(claim.clauses) == 1]
-    if not mine:
+    named = {_FIXED_DAYS[m.group(0).lower().replace("’", "'")] for m in _FIXED_DAY_RE.finditer(claim.text)}
+    if not mine and not named:
         return None
-    return any(_month_day(o) in days for d in mine for o in range(d.first, d.last + 1))
+    return bool(named & days) or any(_month_day(o) in days for d in mine for o in range(d.first, d.last + 1))
+
+
+# days of the year known by a name of their own, on a fixed date ("on New Year's Eve" is 31 December)
+_FIXED_DAYS = {"new year's eve": 1231, "new year's day": 101, "christmas eve": 1224, "christmas day": 1225,
+               "boxing day": 1226, "halloween": 1031, "valentine's day": 214, "st patrick's day": 317,
+               "st. patrick's day": 317}
+_FIXED_DAY_RE = re.compile(r"\b(?:new year['’]s (?:eve|day)|christmas (?:eve|day)|boxing day|halloween|"
+                           r"valentine['’]s day|st\.? patrick['’]s day)\b", re.I)
 
 
 def _month_day(ordinal: int) -> int:
