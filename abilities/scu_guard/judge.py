@@ -1389,13 +1389,18 @@ _ANCHOR_RE = re.compile(r"\s*(?:(?P<before>before|prior\s+to|ahead\s+of)|(?P<aft
                         r"(?P<what>[^.;,]+)", re.I)
 
 
-def _other_side_of_reference(form: Form, claim: Claim, a: measure.Amount) -> bool:
-    """Does the claim's length of time run to the rule's reference event from the other side ("two days
-    before his cremation" against "kept at least 30 days after the cremation")? Then it measures another
-    stretch: the one the rule bounds starts where this one ends."""
+def _other_side_of_reference(form: Form, claim: Claim, a: measure.Amount, clause: Clause) -> bool:
+    """Does the claim's length of time run to the rule's reference event from the other side, for an event the
+    rule does not name ("the defibrillator was taken out two days before his cremation" against "remains must
+    be kept at least 30 days after the cremation")? Then it measures another stretch: the one the rule bounds
+    starts where this one ends. The rule's own event on the wrong side ("the heat lists went up twenty minutes
+    after the race started") is the rule's stretch, and broken."""
     band = form.quantity
     m = _ANCHOR_RE.match(claim.text[a.end :])
     if band is None or m is None or not band.reference or a.dim != "[time]":
+        return False
+    own = _topic(form) - set(band.reference) - GENERIC - LIGHT_VERBS
+    if _stem_hits(own, set(light_keys(claim.text[clause.start : a.start]))):
         return False
     side = "before" if m.group("before") else "after"
     head = {band.reference[0]} - GENERIC
@@ -1450,7 +1455,7 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 continue  # "Students under 12 may not dive deeper than 12 m" says nothing of adults
             if id(a) in own and _measures_other_condition(a, f, forms, claim):
                 continue  # "with visibility only 4 km" is the condition of "If visibility is below 5 km, ..."
-            if id(a) in own and _other_side_of_reference(f, claim, a):
+            if id(a) in own and _other_side_of_reference(f, claim, a, clause):
                 continue  # "taken out two days before his cremation" for "kept 30 days after the cremation"
             if band.reference_side == "before" and f.modality == "may":
                 continue
