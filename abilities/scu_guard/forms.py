@@ -118,6 +118,10 @@ def band_from(amount: measure.Amount, text: str, deny: bool) -> Band:
         ref = keys(parse(m.group(1)))
         if side == "before":
             direction = _lead_before(text[: amount.start], direction)
+    if side == "after" and _SOONER_RE.search(lead):
+        # "emptied no sooner than 48 hours after checkout": the event comes at least that long after; "sooner
+        # than 2 days after" would be less than that (the amount's words bound the date, not the gap)
+        direction = "min" if deny or _NOT_SOONER_RE.search(lead) else "max"
     low = amount.lo if direction == "min" else None
     high = amount.hi if direction == "max" else None
     if direction == "eq":
@@ -126,6 +130,10 @@ def band_from(amount: measure.Amount, text: str, deny: bool) -> Band:
             low = None
     return Band(dimension=amount.dim, low=low, high=high, period=amount.period,
                 business_days=amount.business, reference=ref, reference_side=side, text=amount.text)
+
+
+_SOONER_RE = re.compile(r"\b(?:sooner|earlier)\s+than\s*$", re.I)
+_NOT_SOONER_RE = re.compile(r"\b(?:no|not|never|n't)\s+(?:\w+\s+){0,3}(?:sooner|earlier)\s+than\s*$", re.I)
 
 
 def _lead_before(lead: str, direction: str) -> str:
@@ -227,6 +235,10 @@ def _passive_reserved(doc: Any, root: Any, agent: Any | None) -> list[Any]:
 # a state held at a time ("must be closed before 08:00" forbids it open then), not an event that is due
 _STATE_RE = re.compile(r"\b(?:must|shall)\s+(?:not\s+)?(?:be|remain|stay|keep|kept)\s+(?:\w+\s+)?(?:closed|locked|shut|off|"
                        r"on|open|quiet|empty|silent|dark|switched|turned|kept|cleared|vacated|unattended)\b")
+
+
+# "may only run between", "offered only from", "only between": an allowed period, in the rule's own clause
+_ONLY_RE = re.compile(r"\bonly\b[^.;]*$")
 
 
 def _event_due(form: Form, low: str) -> bool:
@@ -392,6 +404,11 @@ def understand(text: str) -> Form | None:
         import datetime as dt
 
         a, b = dt.date.fromordinal(dates[0].first), dt.date.fromordinal(dates[1].last)
+        if not deny and _ONLY_RE.search(low[: dates[0].start]):
+            # "offered only between 15 October and 15 December": the period named is the allowed one, both ends
+            # in it; the forbidden window is the rest of the year, from the day after its end round to the day
+            # before its start
+            a, b = b + dt.timedelta(days=1), a - dt.timedelta(days=1)
         form.window = Window(kind="calendar", start=a.month * 100 + a.day, end=b.month * 100 + b.day)
 
     # exclusion pair ("A and B must never be stored in the same magazine", "A must never share a ward with B"),

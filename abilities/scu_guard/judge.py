@@ -915,6 +915,27 @@ def _topic_clock(form: Form, claim: Claim) -> int | None:
 _NEXT_TIME_RE = re.compile(r"\b(?:next|due|booked|scheduled|planned|programmed|again)\b", re.I)
 
 
+_HOURS_RE = re.compile(r"\b(?:hours?|minutes?|hrs?|mins?|h)\b", re.I)
+
+
+def _dated_clock_gap(claim: Claim, a: Any, b: Any) -> int | None:
+    """Minutes between two clock times that each carry one date of their own clause ("opened at 10:30 on
+    Thursday 14 August; ... checked out at 09:40 on Tuesday 12 August"): exact across the days, whichever is
+    told first. None when a time has no date, or more than one, of its own."""
+    if not claim.clauses:
+        return None
+    ends = []
+    for t in (a, b):
+        c = _clause_at(claim.clauses, t.start)
+        mine = [d for d in claim.dates if c.start <= d.start < c.end and d.first == d.last]
+        if len(mine) != 1 or not (c.start <= t.start < c.end):
+            return None
+        ends.append(mine[0])
+    if ends[0] is ends[1] or ends[0].year_known != ends[1].year_known or abs(ends[0].first - ends[1].first) > 180:
+        return None
+    return abs((ends[1].first - ends[0].first) * 24 * 60 + b.minutes - a.minutes)
+
+
 def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int, bool]]:
     """(gap in seconds, is business days, start, end, firm): between two times or dates the claim gives,
     or between a claim date and the chunk-dated event the rule counts from. ``firm``: both ends are the
@@ -959,6 +980,13 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
         if len(claim.weekdays) >= 2:  # "18:00 on Friday ... 10:00 on Saturday": the days count too
             days = (claim.weekdays[1][0] - claim.weekdays[0][0]) % 7
             gap, firm = days * 24 * 60 + b.minutes - a.minutes, True
+        if gap == 0 and claim.text[a.start : a.end].lower() == claim.text[b.start : b.end].lower() and not (
+                _topic(form) & (_clause_at(claim.clauses, a.start).keys | _clause_at(claim.clauses, b.start).keys)
+                if claim.clauses else False):
+            return out  # one time told twice ("... at noon", "so did the batch ... at noon") of no event the rule names
+        exact = _dated_clock_gap(claim, a, b)
+        if exact is not None:  # "at 10:30 on Thursday 14 August ... at 09:40 on Tuesday 12 August": 48 h 50 min
+            gap, firm = exact, True
         out.append((gap * 60.0, False, a.start, b.end, firm))
     elif len(claim.clocks) == 1:  # "went back in at 14:00" after a cited "sprayed at 06:00" of the same thing
         before = _topic_clock(form, claim)
@@ -987,7 +1015,8 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
             shift = _named_weekday_shift(claim, named.start, named.end, lo)
             n = measure.business_days_between(lo + shift, hi + shift)
             out.append((n * 86400.0, True, a.start, b.end, not _other_event_end(form, claim)))
-        else:
+        elif len(claim.clocks) < 2 or _dated_clock_gap(claim, claim.clocks[0], claim.clocks[1]) is None or \
+                band.text and not _HOURS_RE.search(band.text):  # a bound in hours counts the hours the clocks give
             out.append((abs(b.first - a.first) * 86400.0, False, a.start, b.end, not _other_event_end(form, claim)))
     elif dates and not band.reference:  # "Batch 112 will be kegged on 10 October" / "brewed on 1 October"
         named = _named_date(claim)
@@ -1434,6 +1463,59 @@ def _measured_words(rule: str) -> frozenset[str]:
     return frozenset(out - GENERIC)
 
 
+_ANCHOR_RE = re.compile(r"\s*(?:(?P<before>before|prior\s+to|ahead\s+of)|(?P<after>after|following|since))\s+"
+                        r"(?P<what>[^.;,]+)", re.I)
+
+
+def _other_side_of_reference(form: Form, claim: Claim, a: measure.Amount, clause: Clause) -> bool:
+    """Does the claim's length of time run to the rule's reference event from the other side, for an event the
+    rule does not name ("the defibrillator was taken out two days before his cremation" against "remains must
+    be kept at least 30 days after the cremation")? Then it measures another stretch: the one the rule bounds
+    starts where this one ends. The rule's own event on the wrong side ("the heat lists went up twenty minutes
+    after the race started") is the rule's stretch, and broken."""
+    band = form.quantity
+    m = _ANCHOR_RE.match(claim.text[a.end :])
+    if band is None or m is None or not band.reference or a.dim != "[time]":
+        return False
+    own = _topic(form) - set(band.reference) - GENERIC - LIGHT_VERBS
+    if _stem_hits(own, set(light_keys(claim.text[clause.start : a.start]))):
+        return False
+    side = "before" if m.group("before") else "after"
+    head = {band.reference[0]} - GENERIC
+    return side != band.reference_side and bool(head) and _stem_hits(head, set(light_keys(m.group("what")))) > 0
+
+
+def _gap_to_reference(form: Form, claim: Claim, s: int, e: int) -> bool:
+    """Does the gap between two dates of the claim end at the rule's reference event instead of starting there
+    ("the coffin arrived on Friday 8 November and he was cremated the following Tuesday" against "kept at least
+    30 days after the cremation")? The later end names the reference, the earlier end does not: it measures the
+    stretch before the reference, which the rule does not bound (and the other way round for a lead before it)."""
+    band = form.quantity
+    ends = [d for d in claim.dates if d.start == s or d.end == e]
+    if band is None or not band.reference or len(ends) != 2 or len(claim.clauses) < 2:
+        return False
+    year = next((dt.date.fromordinal(d.first).year for d in ends if d.year_known), None)
+
+    def day(d: measure.DateMention) -> int:  # "5 March 2026 ... 13 March": the year told once holds for both
+        if d.year_known or year is None:
+            return d.first
+        try:
+            return dt.date.fromordinal(d.first).replace(year=year).toordinal()
+        except ValueError:  # 29 February in a common year
+            return d.first
+
+    early, late = sorted(ends, key=day)
+    if day(early) == day(late):
+        return False
+    ref = set(band.reference[:1]) - GENERIC
+    k_early = _clause_at(claim.clauses, early.start)
+    k_late = _clause_at(claim.clauses, late.start)
+    if not ref or k_early is k_late:
+        return False
+    hit_e, hit_l = (_stem_hits(ref, k.keys | k.facts) > 0 for k in (k_early, k_late))
+    return (hit_l and not hit_e) if band.reference_side == "after" else (hit_e and not hit_l)
+
+
 def _negation_read(text: str, a: measure.Amount) -> bool:
     """Whether the amount's own words already hold the clause's negation ("never fewer than 13")."""
     return measure.direction_info(text, a.start, a.end)[1]
@@ -1451,6 +1533,8 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 continue  # "Students under 12 may not dive deeper than 12 m" says nothing of adults
             if id(a) in own and _measures_other_condition(a, f, forms, claim):
                 continue  # "with visibility only 4 km" is the condition of "If visibility is below 5 km, ..."
+            if id(a) in own and _other_side_of_reference(f, claim, a, clause):
+                continue  # "taken out two days before his cremation" for "kept 30 days after the cremation"
             if band.reference_side == "before" and f.modality == "may":
                 continue
             if windows.count_window(f):
@@ -1497,6 +1581,8 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 continue
             a = measure.Amount(gap, gap, "[time]", "eq", False, s, e, claim.text[s:e], business)
             bad = _outside(a, band)
+            if bad and _gap_to_reference(f, claim, s, e):
+                continue  # "arrived on 8 November and was cremated four days later": a stretch up to the reference
             if bad:  # sure only when the ends are firm and the claim speaks of the rule
                 # a gap to a chunk event, from a date in a clause that speaks of another event ("jumped
                 # her rig on 21 November" for "parachutes must be repacked every 180 days"), is no reading
@@ -2941,12 +3027,16 @@ def check_windows(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             if _overlap(f, c) == 0 or c.negated or c.negverb or _other_patient(f, claim, c):
                 continue
             if w.kind == "clock":
+                day = _window_day(f, claim, c)
+                if day is False:
+                    continue  # "on 31 December after 20:00": a time on another day is no time of the window
                 points, replaced = _clock_points(f, claim, c)
                 hit = next(((s, e, firm) for m, s, e, firm, end_point in points
                             if _in_clock(w.start, w.end, m, end_point=end_point)), None)
                 if hit is not None and not PROHIBITIVE_RE.search(c.text):
                     out.append(_finding(f, claim, hit[0], hit[1], "temporal", "the time the claim's arithmetic "
-                                        f"gives falls in the window {f.text!r} forbids", firm=hit[2]))
+                                        f"gives falls in the window {f.text!r} forbids", firm=hit[2],
+                                        sure=day is True))
                     continue
                 clocks = [t for t in claim.clocks if c.start <= t.start < c.end and t.start not in replaced] or (
                     [t for t in _chunk_clocks(claim, c)])
@@ -2962,20 +3052,62 @@ def check_windows(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                     if bad and not PROHIBITIVE_RE.search(c.text):
                         out.append(_finding(f, claim, c.start, c.end, "temporal",
                                             f"the claim's time falls in the window {f.text!r} forbids",
-                                            sure=not _place_unnamed(f, claim)))
+                                            sure=day is True and not _place_unnamed(f, claim)))
                         break
             else:
                 for d in claim.dates:
                     if not (c.start <= d.start < c.end) and len(claim.clauses) > 1:
                         continue
+                    if _INCHOATIVE & set(f.action) and _SPAN_END_RE.search(claim.text[: d.start]):
+                        continue  # "may only start between ...": "runs to 12 April" dates the end, not the start
                     a, b = dt.date.fromordinal(d.first), dt.date.fromordinal(d.last)
                     md_a, md_b = a.month * 100 + a.day, b.month * 100 + b.day
-                    inside = w.start <= md_a <= w.end and w.start <= md_b <= w.end
+                    inside = _in_days(w.start, w.end, md_a) and _in_days(w.start, w.end, md_b)
                     if inside and not PROHIBITIVE_RE.search(c.text):
                         out.append(_finding(f, claim, d.start, d.end, "temporal",
                                             f"the date falls in the period {f.text!r} forbids"))
                         break
     return out
+
+
+# a rule whose event is the beginning of something is dated by the start, never by the end of the span it opens
+_INCHOATIVE = frozenset(word_key(w) for w in ("start", "begin", "commence"))
+_SPAN_END_RE = re.compile(r"\b(?:to|until|till|through|thru)\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?$",
+                          re.I)
+
+
+def _window_day(form: Form, claim: Claim, c: Clause) -> bool | None:
+    """Whether the claim's time is on the day a clock window is bound to ("No checks on 31 December after
+    20:00"): True when the rule names no day or the clause's date is one it names, False on another date, None
+    when the claim gives no date for it (then the time alone cannot break the rule)."""
+    days = {_month_day(d.first) for d in measure.find_dates(form.text) if d.first == d.last
+            and not re.search(r"\bmay\b", form.text[d.start : d.end])}  # "under 18 may not work": the modal
+    if not days:
+        return True
+    mine = [d for d in claim.dates if c.start <= d.start < c.end or len(claim.clauses) == 1]
+    named = {_FIXED_DAYS[m.group(0).lower().replace("’", "'")] for m in _FIXED_DAY_RE.finditer(claim.text)}
+    if not mine and not named:
+        return None
+    return bool(named & days) or any(_month_day(o) in days for d in mine for o in range(d.first, d.last + 1))
+
+
+# days of the year known by a name of their own, on a fixed date ("on New Year's Eve" is 31 December)
+_FIXED_DAYS = {"new year's eve": 1231, "new year's day": 101, "christmas eve": 1224, "christmas day": 1225,
+               "boxing day": 1226, "halloween": 1031, "valentine's day": 214, "st patrick's day": 317,
+               "st. patrick's day": 317}
+_FIXED_DAY_RE = re.compile(r"\b(?:new year['’]s (?:eve|day)|christmas (?:eve|day)|boxing day|halloween|"
+                           r"valentine['’]s day|st\.? patrick['’]s day)\b", re.I)
+
+
+def _month_day(ordinal: int) -> int:
+    d = dt.date.fromordinal(ordinal)
+    return d.month * 100 + d.day
+
+
+def _in_days(start: int, end: int, md: int) -> bool:
+    """Is the day (month*100+day) in the calendar window, both ends inclusive; a window may wrap the year end
+    (16 December to 14 October)."""
+    return start <= md <= end if start <= end else md >= start or md <= end
 
 
 def _clock_points(form: Form, claim: Claim, c: Clause) -> tuple[list[tuple[int, int, int, bool, bool]], set[int]]:
