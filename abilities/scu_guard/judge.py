@@ -1516,6 +1516,47 @@ def _gap_to_reference(form: Form, claim: Claim, s: int, e: int) -> bool:
     return (hit_l and not hit_e) if band.reference_side == "after" else (hit_e and not hit_l)
 
 
+
+_CONTENT_POS = frozenset({"NOUN", "PROPN", "VERB", "ADJ"})
+
+
+@lru_cache(maxsize=4096)
+def _content_keys(text: str) -> frozenset[str]:
+    """Keys of the text's content words, less function words and the units of its amounts ("8 hours")."""
+    return frozenset(key(t) for t in parse(text) if t.pos_ in _CONTENT_POS and not t.is_stop
+                     and not any(c.dep_ == "nummod" or c.like_num for c in t.children)) - GENERIC - LIGHT_VERBS
+
+
+def _event_words(form: Form) -> set[str]:
+    """The rule's own content words: its doer, thing, action and the events it bounds."""
+    return set(_content_keys(form.text))
+
+
+def _rival_reading(form: Form, forms: Sequence[Form], a: measure.Amount, clauses: Sequence[Clause]) -> str | None:
+    """Does another locked rule bounding the same dimension speak of the amount or gap better, and keep it?
+    ("off feed for half a day and an hour" breaks "not shorn within 42 days before lambing" but keeps "held off
+    feed for at least 8 hours before shearing".) "guess" when the clauses name the rival by more of its own words
+    (at least two) than the rule; "drop" when they name none of the rule's; None when no rival fits."""
+    band = form.quantity
+    if band is None:
+        return None
+    present = set().union(*(c.keys for c in clauses)) if clauses else set()
+    present -= _content_keys(a.text)  # the amount's own unit ("12 hours") names no event
+    mine = _event_words(form)
+    for g in forms:
+        rival = g.quantity
+        if g is form or g.text == form.text or rival is None or rival.dimension != band.dimension:
+            continue
+        if windows.count_window(g) or rival.low is None and rival.high is None:
+            continue
+        theirs = _event_words(g)
+        own = _stem_hits(mine - theirs, present)  # words both rules use ("drivers") tell neither apart
+        hits = _stem_hits(theirs - mine, present)
+        if hits >= 2 and hits > own and not _outside(a, rival):
+            return "drop" if own == 0 else "guess"
+    return None
+
+
 def _negation_read(text: str, a: measure.Amount) -> bool:
     """Whether the amount's own words already hold the clause's negation ("never fewer than 13")."""
     return measure.direction_info(text, a.start, a.end)[1]
@@ -1552,7 +1593,10 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                         r"\b(?:up to|capped|any|allowed|limit|within|due|deadline|no later than|maximum|"
                         r"permitted|may|can|at most)\b", clause.text, re.I)):
                     continue
-                guessed = band_guessed(f, band)
+                rival = _rival_reading(f, forms, a, [clause]) if id(a) in own else None
+                if rival == "drop":
+                    continue  # the amount is the rival rule's, which it keeps; nothing here speaks of this one
+                guessed = band_guessed(f, band) or ("review" if rival else None)
                 out.append(_finding(f, claim, a.start, a.end, "numeric_bound",
                                     f"{a.text!r} is outside what {f.text!r} allows",
                                     sure=(id(a) in own and not _share_of_unnamed(a, f, claim)
@@ -1587,12 +1631,16 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 # a gap to a chunk event, from a date in a clause that speaks of another event ("jumped
                 # her rig on 21 November" for "parachutes must be repacked every 180 days"), is no reading
                 own = _overlap(f, _clause_at(claim.clauses, s)) > 0
+                rival = _rival_reading(f, forms, a, [c for c in claim.clauses if c.start < e and c.end > s])
+                if rival == "drop":
+                    continue  # a gap between the rival rule's events, which it keeps
                 # a holiday the claim or its chunks name is no working day, and the calendar does not know it
                 holiday = business and band.high is not None and \
                     gap / 86400.0 - _holidays((claim.text, *claim.chunk_texts)) <= band.high / 86400.0
                 out.append(_finding(f, claim, s, e, "numeric_bound",
                                     f"the time between the events the claim dates is outside {f.text!r}",
-                                    sure=spoken and firm and durational and not holiday, arbitrable=firm or own,
+                                    sure=spoken and firm and durational and not holiday and not rival,
+                                    arbitrable=firm or own,
                                     basis="gap"))
     # a constraint keeps one finding: a sure one (a gap between dates the claim gives) before a guessed amount
     first = {}
