@@ -131,7 +131,20 @@ def attachment_guess(claim: str, form: Form, f: Finding) -> str | None:
         return "the claim states more than one amount of the rule's dimension"
     if f.basis == "trigger" and _mixed_trigger(claim, form):
         return "the claim states amounts of the condition's dimension on both sides of it"
+    if f.basis == "amount" and _thing_only_denied(_reading(claim, ()), form, f):
+        return "the claim names the rule's thing only under a denial"
     return None
+
+
+def _thing_only_denied(claim: Claim, form: Form, f: Finding) -> bool:
+    """Does the claim name the rule's thing (the head noun of its subject or object) only in clauses that deny
+    it ("neither cage dryer was used"), none of them the amount's? The amount is then of something else (the
+    blaster's setting), and the rule's event is not told. A denial around the amount itself ("never dropped
+    below 14 °C") is no denial of the thing."""
+    heads = set(form.subject[-1:] + form.object[-1:])
+    naming = [c for c in claim.clauses if heads & c.keys]
+    return bool(naming) and all((c.negated or heads & c.denied) and not (c.start <= f.start < c.end)
+                                for c in naming)
 
 
 # a trigger finding is the reading of a condition as met: never settled by reading it unmet

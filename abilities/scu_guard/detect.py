@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from abilities.scu_guard.attach import said_of_other_nouns
 from abilities.scu_guard.lexicon import (
     ACTION_CONCEPTS,
     ANTONYMS,
@@ -290,7 +291,7 @@ def _find_polar(rule: Rule, seg: Segment, sent: set[str], claim: set[str]) -> st
                 return "asserts the opposite state of what the constraint requires"
     for side_a, side_b in ANTONYMS:
         if rule_words & side_a and seg.stems & side_b and not (seg.stems & side_a & rule_words):
-            if subj_here and pol > 0:
+            if subj_here and pol > 0 and not said_of_other_nouns(seg.text, side_b, rule_words):
                 return (
                     f"asserts the opposite ({sorted(seg.stems & side_b)[0]}) of what the constraint requires"
                 )

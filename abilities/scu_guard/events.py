@@ -341,6 +341,66 @@ def done_to_other_owner(form: Form, doc: Any, start: int, end: int) -> bool:
     return False
 
 
+def _targets(verb: Any) -> dict[str, list[Any]]:
+    """preposition -> the nouns (with their coordinated ones) of the verb's prepositional phrases."""
+    out: dict[str, list[Any]] = {}
+    for p in verb.children:
+        if p.dep_ == "prep":
+            for n in p.children:
+                if n.dep_ == "pobj":
+                    out.setdefault(p.lower_, []).extend((n, *n.conjuncts))
+    return out
+
+
+@lru_cache(maxsize=1024)
+def _rule_targets(text: str) -> tuple[str, tuple[tuple[str, str], ...]] | None:
+    """A prohibition's verb and, for each of its prepositional phrases with a common noun WordNet knows,
+    (preposition, WordNet phrase of the noun): "on dogs" in "must never be used on dogs". A light verb ("use")
+    counts here: its phrase, not the verb, is what tells one such event from another."""
+    doc = parse(text)
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None or root.pos_ != "VERB" or key(root) in ("be", "have", "do"):
+        return None
+    got = []
+    for prep, nouns in _targets(root).items():
+        for n in nouns:
+            phrase = categories.phrase_of(text, key(n)) if n.pos_ == "NOUN" else None
+            if phrase:
+                got.append((prep, phrase))
+    return (key(root), tuple(got)) if got else None
+
+
+def done_on_other_target(form: Form, doc: Any, start: int, end: int) -> bool:
+    """Does the clause do the prohibition's verb with the rule's preposition to something WordNet surely puts
+    apart from the rule's noun both ways ("the soap he used on his own hands" for "must never be used on
+    dogs")? The rule forbids the event done to its own target; done to another, it is another event."""
+    if form.modality != "must_not":
+        return False
+    rule = _rule_targets(form.text)
+    if rule is None:
+        return False
+    verb, targets = rule
+    for w in doc:
+        if not (start <= w.idx < end and w.pos_ == "VERB" and key(w) == verb):
+            continue
+        got = _targets(w)
+        for prep in {p for p, _ in targets}:
+            nouns, phrases = got.get(prep, []), [ph for p, ph in targets if p == prep]
+            if nouns and all(_apart(x, ph) for x in nouns for ph in phrases):
+                return True  # "to the client or label": apart from each of the rule's nouns
+    return False
+
+
+def _apart(t: Any, phrase: str) -> bool:
+    """Is the noun (and each noun compounded with it) surely neither a kind of the rule's noun nor above it?
+    Adjectives ("his own hands") do not change what the noun is."""
+    if t.pos_ != "NOUN":
+        return False
+    words = [t, *(c for c in t.children if c.dep_ == "compound")]
+    return all(wordnet.is_a(w.lemma_.lower(), phrase) is False and wordnet.is_a(phrase, w.lemma_.lower()) is False
+               for w in words)
+
+
 def _surely_not_kind(t: Any, phrases: tuple[str, ...]) -> bool:
     """Is the claim's noun surely none of the rule's things: a common noun WordNet knows, no sense of it below
     any of them, and the same of each noun that may say what it holds or is made of (its modifiers, "a yoghurt

@@ -2187,7 +2187,8 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                     continue
                 doc = parse(claim.text)
                 if not by_kind and (events.does_to_other_thing(f, doc, c.start, c.end)
-                                    or events.done_to_other_owner(f, doc, c.start, c.end)):
+                                    or events.done_to_other_owner(f, doc, c.start, c.end)
+                                    or events.done_on_other_target(f, doc, c.start, c.end)):
                     continue  # the rule's verb and place done to another thing: another event
                 out.append(_finding(f, claim, c.start, c.end, "forbid", f"the claim does what {f.text!r} forbids",
                                     firm=_permits_forbidden(f, c, doc) or events.does_forbidden(f, doc, c.start,
@@ -2675,6 +2676,23 @@ def _stretch_bound(form: Form) -> bool:
     return form.quantity is not None and bool(_WITHOUT_RE.search(form.text))
 
 
+def _names_event(claim: Claim, clause: Clause, own: set[str], other: set[str]) -> bool:
+    """Does a clause name an event, not only a noun in a phrase of the other event's verb? "was started again
+    for the yaw sweep" tells why the fan started, not that the test section was swept."""
+    if _stem_hits(own, clause.verbs) > 0 or _stem_hits(own, clause.keys) >= 2:
+        return True
+    hits = [t for t in parse(claim.text) if clause.start <= t.idx < clause.end and _stem_hits(own, {key(t)})]
+    return not hits or not all(t.pos_ == "NOUN" and _governing_verb_hits(t, other) for t in hits)
+
+
+def _governing_verb_hits(t: Any, words: set[str]) -> bool:
+    """Is the nearest verb above a noun one of ``words``?"""
+    for a in t.ancestors:
+        if a.pos_ in ("VERB", "AUX"):
+            return bool(_stem_hits(words, {key(a)}))
+    return False
+
+
 def check_order(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     """A before B: the claim puts B first (explicit before/after/first/afterwards, or by its dates)."""
     out = []
@@ -2718,9 +2736,11 @@ def check_order(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         # events share and a "before" phrase inside one event's clause were read right, every such finding
         # on the development sets was right)
         if _precedes(claim, b, a, then_w - first_w, first_w - then_w):
+            named = _names_event(claim, a, first_w - then_w, then_w - first_w) and \
+                _names_event(claim, b, then_w - first_w, first_w - then_w)
             out.append(_finding(f, claim, min(a.start, b.start), max(a.end, b.end), "order",
                                 f"the claim puts the events of {f.text!r} in the wrong order",
-                                firm=not _stretch_bound(f)))
+                                firm=named and not _stretch_bound(f)))
     return out
 
 
