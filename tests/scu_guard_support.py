@@ -26,6 +26,15 @@ def verdict(constraints: list[str], claim: str, chunks: dict[str, str] | None = 
     return r.verdict, r.reason
 
 
+def logged_case(rule: str, claim: str) -> dict[str, Any]:
+    """A labelled-set case of one rule whose claim cites one record that logs the claim's own words (the shape
+    ``evaluate.judge`` reads: retrieval, then every check)."""
+    return {"id": "t", "domain": "test", "kind": "test", "cause": "", "question": "What happened?",
+            "constraints": [rule], "chunks": [{"id": "c1", "text": "Log: " + claim}],
+            "answer": {"claim": claim, "citations": ["c1"], "constraints_echo": [rule]},
+            "expect": {"verdict": "OK", "reason": "ok"}}
+
+
 def on_whole_claim(reading: Callable[[Form, Any, int, int], bool], rule: str, claim: str) -> bool:
     """A clause reading (``reading(form, doc, start, end)``) of the rule's typed form over the whole claim."""
     form = understand(rule)

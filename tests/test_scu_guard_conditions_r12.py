@@ -4,6 +4,7 @@ from abilities.scu_guard.consequences import event_of, stance
 from abilities.scu_guard.evaluate import judge
 from abilities.scu_guard.forms import understand
 from abilities.scu_guard.nlp import word_key
+from tests.scu_guard_support import logged_case
 
 CRANE = "The tower crane must not be used for loads heavier than 2 tonnes."
 POOL = "Children under 12 must never be admitted to the deep pool."
@@ -11,15 +12,9 @@ KAYAK = "Junior groups must not paddle out when the wind is above 20 knots."
 CRATES = "No more than 10 bottles may be packed in one crate."
 
 
-def _case(rule: str, claim: str) -> dict:
-    return {"id": "t", "domain": "test", "kind": "quantity", "cause": "", "question": "How did it go?",
-            "constraints": [rule], "chunks": [{"id": "c1", "text": "Log: " + claim}],
-            "answer": {"claim": claim, "citations": ["c1"], "constraints_echo": [rule]},
-            "expect": {"verdict": "OK", "reason": "ok"}}
-
 
 def _verdict(rule: str, claim: str) -> str:
-    return judge(_case(rule, claim)).verdict
+    return judge(logged_case(rule, claim)).verdict
 
 
 def _stance(rule: str, claim: str) -> str:

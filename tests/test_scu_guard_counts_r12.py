@@ -1,21 +1,16 @@
 """Round 12: counts a claim states in quantity words, by listing people, or as a bound of its own."""
 from abilities.scu_guard.counts import read_counts
 from abilities.scu_guard.evaluate import judge
+from tests.scu_guard_support import logged_case
 
 
 def _counts(text: str) -> list[tuple[str, float]]:
     return [(text[c.start:c.end], c.counts[-1][1]) for c in read_counts(text)]
 
 
-def _case(rule: str, claim: str) -> dict:
-    return {"id": "t", "domain": "test", "kind": "quantity", "cause": "", "question": "How did it go?",
-            "constraints": [rule], "chunks": [{"id": "c1", "text": "Log: " + claim}],
-            "answer": {"claim": claim, "citations": ["c1"], "constraints_echo": [rule]},
-            "expect": {"verdict": "OK", "reason": "ok"}}
-
 
 def _reason(rule: str, claim: str) -> str:
-    return judge(_case(rule, claim)).reason
+    return judge(logged_case(rule, claim)).reason
 
 
 def test_multiples_of_hundred() -> None:

@@ -2,19 +2,14 @@
 bound to a date, and lengths of time that run to the rule's reference event from the other side."""
 from abilities.scu_guard.evaluate import judge
 from abilities.scu_guard.forms import understand
+from tests.scu_guard_support import logged_case
 
 REJECT, REVIEW, OK = "constraint_contradiction", "suspected_contradiction", "ok"
 
 
-def _case(rule: str, claim: str) -> dict:
-    return {"id": "t", "domain": "test", "kind": "time", "cause": "", "question": "What happened?",
-            "constraints": [rule], "chunks": [{"id": "c1", "text": "Log: " + claim}],
-            "answer": {"claim": claim, "citations": ["c1"], "constraints_echo": [rule]},
-            "expect": {"verdict": "OK", "reason": "ok"}}
-
 
 def _reason(rule: str, claim: str) -> str:
-    return judge(_case(rule, claim)).reason
+    return judge(logged_case(rule, claim)).reason
 
 
 def test_only_between_two_dates_is_the_allowed_period_with_both_ends() -> None:

@@ -456,18 +456,14 @@ def per_unit_counts(forms: Sequence[Form], claim: Any) -> tuple[list[Finding], s
     the count the claim gives per unit ("two stacks of half a dozen each" is 6 a stack), never the total."""
     out: list[Finding] = []
     kept: set[str] = set()
-    rules = [f for f in forms if f.quantity is not None and f.quantity.dimension.startswith("count:")]
-    if not rules or not re.search(r"\b(?:each|apiece)\b", claim.text, re.I):
+    if not re.search(r"\b(?:each|apiece)\b", claim.text, re.I):
+        return out, kept
+    rules = _count_rules(forms)
+    if not rules:
         return out, kept
     doc = parse(claim.text)
     counted = read_counts(claim.text)
-    for f in rules:
-        band = f.quantity
-        assert band is not None
-        noun = band.dimension[6:]
-        core = _core(f.text, noun)
-        if core is None or band_guessed(f, band):
-            continue
+    for f, band, noun, core in rules:
         each: list[tuple[Count, float]] = []
         for t in _units_of_each(doc, 0, len(claim.text), core, f.text):
             span = (t.left_edge.idx, t.right_edge.idx + len(t.right_edge))
@@ -548,25 +544,34 @@ def _stated(text: str, total: float, dim: str, start: int, end: int, summed: boo
     return measure.Amount(lo, hi, dim, direction, False, start, end, text[start:end])
 
 
+def _count_rules(forms: Sequence[Form]) -> list[tuple[Form, Any, str, Any]]:
+    """The rules that bound a count whose noun their own words name (``_core``) with a bound not guessed:
+    (form, band, counted noun, core) each."""
+    out = []
+    for f in forms:
+        band = f.quantity
+        if band is None or not band.dimension.startswith("count:"):
+            continue
+        noun = band.dimension[6:]
+        core = _core(f.text, noun)
+        if core is not None and not band_guessed(f, band):
+            out.append((f, band, noun, core))
+    return out
+
+
 def count_totals(forms: Sequence[Form], claim: Any) -> list[Finding]:
     """Count bounds broken by a total the claim states and ties to the rule's event (see the module
     docstring). Only findings on that evidence are returned; other counts are left to ``check_counts``."""
 
     out: list[Finding] = []
-    rules = [f for f in forms if f.quantity is not None and f.quantity.dimension.startswith("count:")]
+    rules = _count_rules(forms)
     if not rules:
         return out
     counted = read_counts(claim.text)
     if not counted:
         return out
     doc = parse(claim.text)
-    for f in rules:
-        band = f.quantity
-        assert band is not None
-        noun = band.dimension[6:]
-        core = _core(f.text, noun)
-        if core is None or band_guessed(f, band):
-            continue
+    for f, band, noun, core in rules:
         tied: list[tuple[Count, float, Any]] = []
         # a rule counting people by their presence ("visitors", "companions") counts every person the claim
         # places there, unless the claim itself names the rule's noun (then the others are someone else)

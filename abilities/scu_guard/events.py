@@ -13,15 +13,18 @@ extinguisher" for "a charged fire extinguisher"), drops it outright.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from abilities.scu_guard import categories, wordnet
 from abilities.scu_guard.form_types import Form
 from abilities.scu_guard.forms import GENERIC
 from abilities.scu_guard.nlp import key, light_keys, parse, word_key
 from abilities.scu_guard.reserved import has_key
+
+_T = TypeVar("_T")
 
 # a rule whose event holds only in some cases (a condition, an exception, an amount, a time, an order):
 # which cases the claim's event falls in is not read here
@@ -63,6 +66,16 @@ def _noun_mods(t: Any) -> frozenset[str]:
                                                                                                  "VERB")) - GENERIC
 
 
+def _modal_root(doc: Any) -> Any | None:
+    """The rule's main verb when it is a content verb under a modal ("must", "may", "shall", "can"), else None."""
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None or root.pos_ != "VERB" or key(root) in GENERIC:
+        return None
+    if not any(c.dep_ in ("aux", "auxpass") and c.lower_ in ("must", "may", "shall", "can") for c in root.children):
+        return None
+    return root
+
+
 @lru_cache(maxsize=4096)
 def rule_event(text: str) -> RuleEvent | None:
     """The event of a plain prohibition or duty ("Visitors must not touch the formations", "Every crate must
@@ -71,10 +84,8 @@ def rule_event(text: str) -> RuleEvent | None:
     if _SCOPED_RE.search(text):
         return None
     doc = parse(text)
-    root = next((t for t in doc if t.dep_ == "ROOT"), None)
-    if root is None or root.pos_ != "VERB" or key(root) in GENERIC:
-        return None
-    if not any(c.dep_ in ("aux", "auxpass") and c.lower_ in ("must", "may", "shall", "can") for c in root.children):
+    root = _modal_root(doc)
+    if root is None:
         return None
     if any(t.dep_ == "conj" and t.pos_ == "VERB" for t in doc):
         return None  # two events in one rule: which one the claim does is another question
@@ -231,16 +242,32 @@ def does_forbidden(form: Form, doc: Any, start: int, end: int) -> bool:
     return False
 
 
+def _own_verbs(doc: Any, start: int, end: int, verb: str) -> list[Any]:
+    """The claim's verbs between ``start`` and ``end`` that are the rule's own verb (by key)."""
+    return [w for w in doc if start <= w.idx < end and w.pos_ == "VERB" and key(w) == verb]
+
+
+def _forbidden_verbs(form: Form, doc: Any, start: int, end: int,
+                     reader: Callable[[str], tuple[str, _T] | None]) -> list[tuple[Any, _T]]:
+    """For a prohibition: the claim's verbs (between ``start`` and ``end``) that are its own verb, each with what
+    ``reader`` took from the rule beside its verb (its narrowed phrases, its targets); none for another rule."""
+    if form.modality != "must_not":
+        return []
+    rule = reader(form.text)
+    if rule is None:
+        return []
+    verb, what = rule
+    return [(w, what) for w in _own_verbs(doc, start, end, verb)]
+
+
 @lru_cache(maxsize=4096)
 def _rule_verb_things(text: str) -> tuple[str, bool, tuple[str, ...]] | None:
     """A prohibition's own verb, whether it is passive, and the WordNet phrases of its things (its object, or
     the subject of its passive, with their coordinated nouns), whatever else narrows the rule; None when the rule
     is no modal verb with such a thing or WordNet knows none of them."""
     doc = parse(text)
-    root = next((t for t in doc if t.dep_ == "ROOT"), None)
-    if root is None or root.pos_ != "VERB" or key(root) in GENERIC:
-        return None
-    if not any(c.dep_ in ("aux", "auxpass") and c.lower_ in ("must", "may", "shall", "can") for c in root.children):
+    root = _modal_root(doc)
+    if root is None:
         return None
     passive = any(c.dep_ == "auxpass" for c in root.children)
     thing = next((c for c in root.children if c.dep_ == ("nsubjpass" if passive else "dobj")), None)
@@ -274,9 +301,7 @@ def other_things(form: Form, doc: Any, start: int, end: int) -> list[Any]:
     if rule is None:
         return []
     verb, passive, phrases = rule
-    for w in doc:
-        if not (start <= w.idx < end and w.pos_ == "VERB" and key(w) == verb):
-            continue
+    for w in _own_verbs(doc, start, end, verb):
         t = _thing_of(w, passive)
         if t is None:
             continue
@@ -323,15 +348,7 @@ def done_to_other_owner(form: Form, doc: Any, start: int, end: int) -> bool:
     """Does the clause do the prohibition's verb to the same part of another owner ("Retreads were fitted to the
     steer axle of a tipper lorry" for "Retreaded tyres must never be fitted to the steer axle of a coach")? The
     "of" noun narrows the rule to one owner's part; one WordNet surely puts apart from it is another event."""
-    if form.modality != "must_not":
-        return False
-    rule = _rule_owners(form.text)
-    if rule is None:
-        return False
-    verb, narrowed = rule
-    for w in doc:
-        if not (start <= w.idx < end and w.pos_ == "VERB" and key(w) == verb):
-            continue
+    for w, narrowed in _forbidden_verbs(form, doc, start, end, _rule_owners):
         owners = _owners(w)
         for prep, noun, phrase in narrowed:
             o = owners.get((prep, noun))
@@ -374,15 +391,7 @@ def done_on_other_target(form: Form, doc: Any, start: int, end: int) -> bool:
     """Does the clause do the prohibition's verb with the rule's preposition to something WordNet surely puts
     apart from the rule's noun both ways ("the soap he used on his own hands" for "must never be used on
     dogs")? The rule forbids the event done to its own target; done to another, it is another event."""
-    if form.modality != "must_not":
-        return False
-    rule = _rule_targets(form.text)
-    if rule is None:
-        return False
-    verb, targets = rule
-    for w in doc:
-        if not (start <= w.idx < end and w.pos_ == "VERB" and key(w) == verb):
-            continue
+    for w, targets in _forbidden_verbs(form, doc, start, end, _rule_targets):
         got = _targets(w)
         for prep in {p for p, _ in targets}:
             nouns, phrases = got.get(prep, []), [ph for p, ph in targets if p == prep]
