@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from abilities.scu_guard import categories, wordnet
 from abilities.scu_guard.form_types import Form
 from abilities.scu_guard.forms import GENERIC
-from abilities.scu_guard.nlp import key, light_keys, parse, word_key
+from abilities.scu_guard.nlp import MODALS, key, light_keys, parse, word_key
 from abilities.scu_guard.reserved import has_key
 
 _T = TypeVar("_T")
@@ -33,7 +33,6 @@ _SCOPED_RE = re.compile(r"\b(?:when|whenever|if|once|while|unless|except|where|p
                         r"including|such as|other than|instead)\b|\d|[:;(]", re.I)
 # doers every person falls under: the rule binds whoever does the event
 _UNIVERSAL = frozenset(word_key(w) for w in "one anyone nobody everyone everybody person someone".split())
-_MODALS = frozenset({"may", "might", "can", "could", "would", "should", "must", "shall", "will", "ought", "need"})
 # a verb governing the event's clause that makes it other than a fact told: reported, planned, tried, asked
 _CLAUSE_DEPS = frozenset({"ROOT", "conj"})
 _DETS_OK = frozenset({"det", "poss", "nummod", "quantmod", "case", "predet", "punct", "prep", "relcl", "acl",
@@ -128,7 +127,7 @@ def _plain_fact(w: Any) -> bool:
     chain = [w] + ([w.head] if w.dep_ == "conj" else [])
     for v in chain:
         for c in v.children:
-            if c.dep_ in ("aux", "auxpass") and c.lower_ in _MODALS:
+            if c.dep_ in ("aux", "auxpass") and c.lower_ in MODALS:
                 return False
             if c.dep_ in ("neg", "mark") or c.lower_ in ("never", "nothing", "nobody", "no"):
                 return False
@@ -472,7 +471,7 @@ def drops_required(form: Form, doc: Any, start: int, end: int) -> bool:
         if w.dep_ not in _CLAUSE_DEPS or (w.dep_ == "conj" and w.head.dep_ != "ROOT") or \
                 w.sent.text.rstrip().endswith("?"):
             continue
-        if any(c.dep_ in ("aux", "auxpass") and c.lower_ in _MODALS for c in w.children) or \
+        if any(c.dep_ in ("aux", "auxpass") and c.lower_ in MODALS for c in w.children) or \
                 any(c.dep_ == "mark" for c in w.children):
             continue
         t = _thing_of(w, ev.passive)

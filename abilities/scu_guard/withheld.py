@@ -26,12 +26,11 @@ from typing import Any
 from abilities.scu_guard import categories
 from abilities.scu_guard.form_types import Form
 from abilities.scu_guard.forms import GENERIC, _condition_clause
-from abilities.scu_guard.nlp import key, light_keys, parse, word_key
+from abilities.scu_guard.nlp import MODALS, key, light_keys, parse, word_key
 from abilities.scu_guard.waived import waives
 
 # verbs of holding or wearing a thing: denying one of them for the rule's thing denies that it was held
 _HOLDING = frozenset(word_key(w) for w in "have carry wear bear hold use".split())
-_MODALS = frozenset({"may", "might", "can", "could", "would", "should", "must", "shall", "will", "ought", "need"})
 # a clause that is not told as a fact: a condition, a purpose, a supposition
 _MARKS = frozenset({"if", "unless", "whether", "in case", "so", "lest"})
 
@@ -126,7 +125,7 @@ def _told(t: Any, own: Any = None) -> bool:
         return False
     w = t
     while True:
-        if any((c.dep_ in ("aux", "auxpass") and c.lower_ in _MODALS) or (c.dep_ == "mark" and c.lower_ in _MARKS)
+        if any((c.dep_ in ("aux", "auxpass") and c.lower_ in MODALS) or (c.dep_ == "mark" and c.lower_ in _MARKS)
                for c in w.children):
             return False
         if w.pos_ in ("VERB", "AUX", "ADJ") and (own is None or w.i != own.i) and _denied_verb(w):

@@ -188,6 +188,14 @@ def _category(phrase: str) -> frozenset[int]:
     return frozenset(cats)
 
 
+def _by_first_sense(reach: list[bool], known_order: bool) -> bool | None:
+    """The answer from which of a word's senses reach a category: False when none does; True when its first
+    sense does and that sense is known to be the most common; None (unsure) otherwise."""
+    if not any(reach):
+        return False
+    return True if known_order and reach[0] else None
+
+
 @lru_cache(maxsize=65536)
 def is_a(noun: str, category: str, slot: bool = False) -> bool | None:
     """Is ``noun`` (a word or a multiword noun, singular or plural) a kind of ``category``?
@@ -204,11 +212,9 @@ def is_a(noun: str, category: str, slot: bool = False) -> bool | None:
     wn = _WN
     assert wn is not None
     reach = [bool(wn.closure(off) & cats) for off in mine]
-    if not any(reach):
-        return False
-    if ordered(noun):
-        return True if reach[0] else None
-    return True if slot else None
+    if any(reach) and not ordered(noun):
+        return True if slot else None
+    return _by_first_sense(reach, ordered(noun))
 
 
 def sense_of(lemma: str, n: int = 0) -> int | None:
@@ -275,11 +281,8 @@ def verb_is_a(verb: str, category: str) -> bool | None:
     mine, cats = wn.index.get(verb, ()), frozenset(wn.index.get(category, ())[:CATEGORY_SENSES])
     if not mine or not cats:
         return None
-    reach = [bool(wn.closure(off) & cats) for off in mine]
-    if not any(reach):
-        return False
-    ordered = len(mine) == 1 or wn.tagged.get(verb, 0) > 0
-    return True if ordered and reach[0] else None
+    return _by_first_sense([bool(wn.closure(off) & cats) for off in mine],
+                           len(mine) == 1 or wn.tagged.get(verb, 0) > 0)
 
 
 @lru_cache(maxsize=16384)
@@ -293,7 +296,4 @@ def names_person(noun: str) -> bool | None:
     mine = senses(noun)
     if wn is None or not people or not mine:
         return None
-    reach = [people[0] in wn.closure(off) for off in mine]
-    if not any(reach):
-        return False
-    return True if ordered(noun) and reach[0] else None
+    return _by_first_sense([people[0] in wn.closure(off) for off in mine], ordered(noun))
