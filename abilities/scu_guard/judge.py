@@ -1011,8 +1011,10 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
         if band.business_days:  # "within 5 business days": Wednesday to the next Wednesday is 5, not 7
             (fa, _), (fb, _) = _chain_ordinals([a, b]) if a.year_known != b.year_known else [(a.first, 0), (b.first, 0)]
             lo, hi = sorted((fa, fb))
-            named = a if fa == lo else b
-            shift = _named_weekday_shift(claim, named.start, named.end, lo)
+            named, other = (a, b) if fa == lo else (b, a)
+            # the weekday may be named with either date ("fall on 14 March ... on Tuesday 18 March")
+            shift = _named_weekday_shift(claim, named.start, named.end, lo) or \
+                _named_weekday_shift(claim, other.start, other.end, hi)
             n = measure.business_days_between(lo + shift, hi + shift)
             out.append((n * 86400.0, True, a.start, b.end, not _other_event_end(form, claim)))
         elif len(claim.clocks) < 2 or _dated_clock_gap(claim, claim.clocks[0], claim.clocks[1]) is None or \
@@ -2800,6 +2802,15 @@ def _first_pos(text: str, words: set[str], start: int = 0) -> int | None:
     verbs = [t for t in hits if t.pos_ == "VERB"]
     return (verbs or hits)[0].idx if hits else None
 
+def _points_back(claim: Claim, at: int) -> bool:
+    """Is the marker at ``at`` ("after", "before") said of a bare pronoun ("only after that did we leave",
+    "before which the door was shut"), so that its object is the event told before it, not after it?"""
+    doc = parse(claim.text)
+    tok = next((t for t in doc if t.idx == at), None)
+    return tok is not None and any(
+        c.dep_ == "pobj" and c.lower_ in ("that", "this", "which", "it", "then") and not list(c.children)
+        for c in tok.children)
+
 
 def _precedes(claim: Claim, x: Clause, y: Clause, xw: set[str], yw: set[str]) -> bool:
     """Does the claim say x happens before y (events named by the words xw and yw)? Marker words first
@@ -2829,9 +2840,12 @@ def _precedes(claim: Claim, x: Clause, y: Clause, xw: set[str], yw: set[str]) ->
                 # "kept the doors shut until 19:07, two minutes after tuning finished": a state held off until a
                 # point is the event done at that point, after what "until" names
                 return not left_is_x
+            # "A, and only after that B": the marker's object points back to the left event, which the
+            # marker then orders against the right one (after that: the left first; before that: the right)
+            back = word in ("before", "after") and _points_back(claim, m.start())
             if word in ("before", "prior to", "precede", "precedes", "preceded", "until"):
-                return left_is_x
-            return not left_is_x
+                return left_is_x != back
+            return (not left_is_x) != back
     doc = parse(claim.text)
     hx, hy = doc[x.head_i], doc[y.head_i]
     for h, other, mine in ((hy, hx, "y"), (hx, hy, "x")):
@@ -3521,6 +3535,18 @@ def _kind_before(doc: Any, i: int, kind: str) -> bool:
     return j >= 0 and key(doc[j]) == kind
 
 
+def _other_subject_kind(tok: Any, subject: set[str], qualifier: set[str]) -> bool:
+    """Is the name at ``tok`` said of a subject of the rule's kind but another sort: the clause's subject
+    shares the rule subject's noun and lacks a word that qualifies it, naming another in its place ("the
+    base course" for "Surface-course mixes")?"""
+    verb = next((a for a in [tok, *tok.ancestors] if a.pos_ in ("VERB", "AUX")), None)
+    subj = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None) if verb is not None else None
+    if subj is None:
+        return False
+    words = {key(t) for t in subj.subtree if t.pos_ in ("NOUN", "PROPN", "ADJ")} - GENERIC
+    return bool(words & subject) and bool(qualifier - words) and bool(words - subject)
+
+
 def check_named_members(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     """An allow-list of names ("only from Claridge Optics, Norland Lens or Vesper Vision", "only to routes 4,
     12 and 19"): the claim, speaking of the rule's thing in a clause that is not denied, puts a name or a code
@@ -3574,6 +3600,8 @@ def check_named_members(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             need = 1 if coded else min(2, len(topic))
             if coded and qualifier and not _stem_hits(qualifier, words):
                 continue
+            if qualifier and _other_subject_kind(run[0], set(f.subject) - own, qualifier):
+                continue  # "the base course used PG 58-28 and the surface course PG 70-28": the base course's binder
             if not kind_named and not (_stem_hits(topic, words) >= need or (set(f.action) & verbs and
                                                                           _stem_hits(topic, words))):
                 continue  # the name's own clause speaks of something else ("empties unloaded into Warehouse 3")
