@@ -48,6 +48,8 @@ def test_the_rule_gives_its_pair_and_what_they_may_not_share() -> None:
     other = rule_pair(BAY)
     assert other is not None and other.b[0].other
     assert rule_pair("Tents must be pitched at least 6 m apart.") is None  # a distance, read as an amount
+    examples = rule_pair("Fabrics that shed fibres, such as raw wool and mohair, must be kept apart from white silks.")
+    assert examples is not None and {"wool", "mohair"} <= {m.lemma for m in examples.a}
 
 
 def test_a_holder_that_holds_both_is_a_breach() -> None:

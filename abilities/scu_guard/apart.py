@@ -63,7 +63,7 @@ def _member(t: Any, *, verb: bool = False) -> Member:
     """A member from its head token: the words that narrow it are its modifiers before it and its phrases and
     clauses after it ("a patient with C. difficile infection"), not the other members listed with it."""
     skip = {w.i for c in t.children if c.dep_ in ("conj", "cc", "appos", "det", "nummod", "punct")
-            or (c.dep_ == "prep" and c.lower_ in _WHERE) for w in c.subtree}
+            or (c.dep_ == "prep" and c.lower_ in _WHERE) or _such_as(c) for w in c.subtree}
     inner = [w for c in t.children if c.dep_ == "dobj" for w in c.subtree] if verb else list(t.subtree)
     words = [w for w in inner if w.i != t.i and w.i not in skip
              and w.pos_ in ("NOUN", "PROPN", "ADJ", "VERB", "ADV") and w.lower_ not in ("other", "all", "such")]
@@ -71,6 +71,19 @@ def _member(t: Any, *, verb: bool = False) -> Member:
     mod_keys = frozenset(k for w in words if (k := key(w)).isalnum())
     return Member(keys=mod_keys | {key(t)}, head=key(t), lemma=t.lemma_.lower(), mods=mod_keys, other=other,
                   verb=verb)
+
+
+def _such_as(p: Any) -> bool:
+    """Is this the "such as" phrase that gives examples of a member ("items that can transfer dye, such as dark
+    linings and coloured sashes")?"""
+    return p.dep_ == "prep" and p.lower_ == "as" and any(c.lower_ == "such" for c in p.children)
+
+
+def _examples(t: Any) -> tuple[Member, ...]:
+    """The examples a member's "such as" gives, each a member of its side (found also under the member's
+    relative clause, where the parser often hangs it)."""
+    preps = [p for w in t.subtree if w.dep_ == "prep" for p in [w] if _such_as(p)]
+    return tuple(m for p in preps for o in p.children if o.dep_ == "pobj" for m in _listed(o))
 
 
 def _listed(t: Any) -> tuple[Member, ...]:
@@ -202,7 +215,7 @@ def _sides(text: str, doc: Any, root: Any, subj: Any) -> tuple[tuple[Member, ...
     other = _with_of(root) or next((w for c in root.children if c.dep_ in ("dobj", "advmod")
                                     for w in [_with_of(c)] if w is not None), None)
     if other is not None and other.pos_ in _NOUNS:
-        return (_member(subj),), _listed(other)
+        return (_member(subj), *_examples(subj)), _listed(other)
     m = _AS_SAME_RE.search(text)
     if m is None:
         return (), ()
@@ -211,7 +224,7 @@ def _sides(text: str, doc: Any, root: Any, subj: Any) -> tuple[tuple[Member, ...
     listed = [p for p in re.split(r",\s*|\s+or\s+|\s+and\s+" if re.search(r"\b(?:or|and)\b", told) else r"$^",
                                   told) if p.strip()]
     members = tuple(x for p in listed if (x := _phrase_member(p)) is not None)
-    return (_member(subj),), members
+    return (_member(subj), *_examples(subj)), members
 
 
 def _also_role(root: Any, subj: Any) -> Pair | None:
