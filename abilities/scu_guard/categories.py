@@ -59,6 +59,15 @@ def _bare(t: Any) -> bool:
     return not any(c.dep_ in ("det", "poss", "nummod") for c in t.children)
 
 
+def holds_content(t: Any) -> Any | None:
+    """The word before a vessel that says what it holds ("acid drums", "fuel cans": the acid, the fuel), or
+    None: a rule about acid is about the acid in its drum."""
+    before = next((c for c in t.lefts if c.dep_ in ("compound", "amod") and c.pos_ in ("NOUN", "ADJ")
+                   and c.i == t.i - 1), None)
+    return before if before is not None and wordnet.senses(t.lemma_.lower()) and _measure_word(t.lemma_.lower()) \
+        else None
+
+
 @lru_cache(maxsize=4096)
 def _measure_word(lemma: str) -> bool:
     """Can the noun measure out a bare noun after "of" ("a pint of lager", "a glass of wine", "a mug of tea"):

@@ -11,9 +11,11 @@ the form themselves (``Inputs.forms``); a constraint that yields nothing checkab
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any, Literal
 
 from abilities.scu_guard import attributive, measure
+from abilities.scu_guard.apart import member_keys, rule_pair
 from abilities.scu_guard.form_types import Band, Form, Modality, Order, Window
 from abilities.scu_guard.names import read_named_list
 from abilities.scu_guard.nlp import key, parse, word_key
@@ -247,8 +249,9 @@ def _event_due(form: Form, low: str) -> bool:
     return form.modality == "must" and not _STATE_RE.search(low)
 
 
-def understand(text: str) -> Form | None:
-    """The typed form of one constraint, or None when nothing in it can be machine-checked."""
+def understand(text: str, grammar_pairs: bool = True) -> Form | None:
+    """The typed form of one constraint, or None when nothing in it can be machine-checked. ``grammar_pairs``:
+    also read an exclusion pair by ``apart`` where the coordinated reading finds none."""
     doc = parse(text)
     low = text.lower()
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
@@ -434,6 +437,10 @@ def understand(text: str) -> Form | None:
             members = [m for m in members if m]
         if len(members) >= 2:
             form.exclusion = members[:2]
+    if grammar_pairs and not form.exclusion and (pair := rule_pair(text)) is not None:
+        # "Acetone must never be stored in the same cabinet as oxidisers", "... apart from ...", "The same person
+        # must never act as both draw operator and adjudicator": the pair read from the rule's grammar
+        form.exclusion = member_keys(pair)
     if not form.subject:  # the parser missed the subject: the words before the modal verb
         head = re.split(r"\b(?:must|may|shall|should|can|cannot|are|is|need|needs)\b", text, maxsplit=1)[0]
         form.subject = keys(parse(head)) if head != text else []
@@ -488,6 +495,16 @@ def understand(text: str) -> Form | None:
     if not form.checkable() and held_duty(action_tok, form):
         form.action = [HAVE]  # "Every piano must have a condition report", "Every shipment requires a certificate"
     return form if form.checkable() else None
+
+
+@lru_cache(maxsize=4096)
+def pair_by_grammar(text: str) -> bool:
+    """Is the rule's exclusion pair one only ``apart`` reads ("the same cabinet as", "apart from", "as both ...
+    and ...")? Such a rule is judged by the claim's grammar alone; the coordinated pairs keep their readings."""
+    if rule_pair(text) is None:
+        return False
+    plain = understand(text, grammar_pairs=False)
+    return plain is None or not plain.exclusion
 
 
 def held_duty(verb: Any, form: Form) -> bool:

@@ -23,6 +23,7 @@ from typing import Any
 
 from abilities.scu_guard import (
     ages,
+    apart,
     attributive,
     categories,
     denials,
@@ -34,6 +35,7 @@ from abilities.scu_guard import (
     recurrence,
     reldates,
     roles,
+    two_roles,
     waived,
     windows,
     withheld,
@@ -43,7 +45,7 @@ from abilities.scu_guard import together as together_
 from abilities.scu_guard.absent import minimum_absent
 from abilities.scu_guard.conditions import condition_keys, trigger_keys
 from abilities.scu_guard.detect import Finding
-from abilities.scu_guard.forms import GENERIC, HAVE, Band, Form, keys
+from abilities.scu_guard.forms import GENERIC, HAVE, Band, Form, keys, pair_by_grammar
 from abilities.scu_guard.nlp import key, light_keys, parse, word_key
 from abilities.scu_guard.reserved import MEMBER_NOUNS, alternatives, desc_keys, has_key
 from abilities.scu_guard.while_scope import bare_while, scope_told
@@ -2440,9 +2442,12 @@ def roster_role(form: Form, text: str, claim: Claim) -> bool | None:
 
 def cleared(forms: Sequence[Form], claim: Claim) -> set[str]:
     """Constraints the claim positively keeps: a reserved action done by exactly the reserved doer (named
-    with the role, or named by a name a cited chunk gives that role)."""
+    with the role, or named by a name a cited chunk gives that role); two things kept apart each put in a
+    place of its own."""
     out = set()
     for f in forms:
+        if len(f.exclusion) == 2 and (pair := apart.rule_pair(f.text)) is not None and _kept_apart(pair, claim):
+            out.add(f.text)
         if not f.agents:
             continue
         doers = [(w, t, c) for c in claim.clauses if not c.negated and set(f.action) & (c.verbs | c.keys)
@@ -3363,6 +3368,18 @@ def check_exclusion(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         # members narrowed by an amount or a time ("a paramedic in their first 3 months after qualifying") are
         # not read whole by their keys: a finding on them is a guess
         whole = f.trigger is None and f.quantity is None
+        pair = apart.rule_pair(f.text) if whole else None
+        if pair is not None and pair.scope == "person":  # one person in both roles, read by ``two_roles`` alone
+            if hit := two_roles.both_roles(pair, parse(claim.text), 0, len(claim.text)):
+                out.append(_finding(f, claim, hit[1], hit[2], "exclusion", f"one person holds both roles {f.text!r}"
+                                    " keeps apart", sure=hit[0] == "firm", firm=hit[0] == "firm"))
+            continue
+        tie = together_.tied(pair, parse(claim.text), 0, len(claim.text)) if pair is not None else None
+        if tie is not None and tie[0] == "firm":  # both members tied to one holder or time by the grammar
+            out.append(_finding(f, claim, tie[1], tie[2], "exclusion",
+                                f"the claim puts together what {f.text!r} keeps apart", firm=True))
+            continue
+        before = len(out)
         a_own, b_own = a_w - b_w or a_w, b_w - a_w or b_w
         for c in claim.clauses:
             words = c.keys | c.facts
@@ -3371,8 +3388,8 @@ def check_exclusion(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             if c.negated or _flipped(f, c):
                 continue
             together = re.search(r"\b(?:together|same|share[sd]?|sharing|alongside|also)\b", c.text, re.I)
-            apart = re.search(r"\b(?:away from|apart|separate\w*|isolat\w*|different|another)\b", c.text, re.I)
-            if has_a and has_b and not apart and (together or _contained(claim, c, a_own, b_own)):
+            kept_apart = re.search(r"\b(?:away from|apart|separate\w*|isolat\w*|different|another)\b", c.text, re.I)
+            if has_a and has_b and not kept_apart and (together or _contained(claim, c, a_own, b_own)):
                 beside = whole and (any(_placed_beside(claim, a_own, b_own, lab) for lab, _ in _labels(claim.text))
                                     or together_.shared_by_both(parse(claim.text), c.start, c.end, a_own, b_own))
                 out.append(_finding(f, claim, c.start, c.end, "exclusion",
@@ -3390,7 +3407,26 @@ def check_exclusion(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 out.append(_finding(f, claim, 0, len(claim.text), "exclusion",
                                     f"the claim puts both of {f.text!r} in {place_a}", sure=whole,
                                     firm=whole and _placed_beside(claim, a_own, b_own, place_a)))
+        if pair is not None and (pair_by_grammar(f.text) or _kept_apart(pair, claim)):
+            # a rule whose pair only its grammar gives is read by the claim's grammar, and so is a claim whose
+            # grammar keeps the two apart: the looser readings above stand only where they are firm (a labelled
+            # place a cited record fills with the other member)
+            out[before:] = [x for x in out[before:] if x.firm]
+        if tie is not None and len(out) == before:  # tied by a verb, with a member or the holder guessed
+            out.append(_finding(f, claim, tie[1], tie[2], "exclusion",
+                                f"the claim may put together what {f.text!r} keeps apart", sure=False))
     return out
+
+
+def _kept_apart(pair: apart.Pair, claim: Claim) -> bool:
+    """Does the claim's grammar keep the two apart: each member put in a place of its own ("the ewes were in pen
+    3, the rams in pen 5"), or one after the other ("once the mares had gone out, the stallion came in"), with
+    no verb tying them?"""
+    if pair.scope == "person":
+        return False
+    doc = parse(claim.text)
+    return (together_.placed_apart(pair, doc) or together_.sequenced(pair, doc)) and \
+        together_.tied(pair, doc, 0, len(claim.text)) is None
 
 
 def check_members(forms: Sequence[Form], claim: Claim) -> list[Finding]:

@@ -94,6 +94,23 @@ class _WordNet:
         return lemmas, tuple(ups), instance
 
     @lru_cache(maxsize=65536)  # noqa: B019
+    def derived_verbs(self, offset: int, lemma: str) -> tuple[int, ...]:
+        """The verb synsets a noun synset's lemma is derivationally related to ("+" pointers of that very word:
+        "adjudicator" -> adjudicate), wndb(5WN)."""
+        end = self.data.find(b"\n", offset)
+        parts = self.data[offset:end].decode("latin-1").split()
+        w_cnt = int(parts[3], 16)
+        words = [parts[4 + 2 * i].lower() for i in range(w_cnt)]
+        i = 4 + 2 * w_cnt
+        out: list[int] = []
+        for k in range(int(parts[i])):
+            sym, off, pos, st = parts[i + 1 + 4 * k: i + 5 + 4 * k]
+            source = int(st[:2], 16)
+            if sym == "+" and pos == "v" and 0 < source <= len(words) and words[source - 1] == lemma:
+                out.append(int(off))
+        return tuple(out)
+
+    @lru_cache(maxsize=65536)  # noqa: B019
     def closure(self, offset: int) -> frozenset[int]:
         """The synset and every synset above it (hypernyms and instance hypernyms)."""
         out = {offset}
@@ -297,3 +314,27 @@ def names_person(noun: str) -> bool | None:
     if wn is None or not people or not mine:
         return None
     return _by_first_sense([people[0] in wn.closure(off) for off in mine], ordered(noun))
+
+
+@lru_cache(maxsize=4096)
+def verbs_of(noun: str, n: int = 2) -> frozenset[str]:
+    """The verbs that name what a role noun's first ``n`` senses do, by WordNet's derivational links and the
+    lemmas of the linked verb senses ("adjudicator" -> adjudicate; "operator" -> operate, run; "driver" ->
+    drive): a claim tells a role by its verb as often as by its noun."""
+    nouns, verbs = _load(), _load_verbs()
+    if nouns is None or verbs is None:
+        return frozenset()
+    out: set[str] = set()
+    for lemma in _lemma_forms(noun):
+        for off in nouns.index[lemma][:n]:
+            for v in nouns.derived_verbs(off, lemma):
+                out |= set(verbs.synset(v)[0])
+    return frozenset(out)
+
+
+@lru_cache(maxsize=4096)
+def first_verb_sense(verb: str) -> frozenset[str]:
+    """The lemmas of a verb's most common sense ("operate" -> operate, run)."""
+    wn = _load_verbs()
+    offs = wn.index.get(verb, ()) if wn is not None else ()
+    return frozenset(wn.synset(offs[0])[0]) if wn is not None and offs else frozenset()

@@ -1,0 +1,170 @@
+"""One person in both of two roles a rule keeps apart ("The same person must never act as both draw operator and
+adjudicator", "The rescue-boat driver must not also be instructing a group").
+
+Why its own module: such a rule is broken by one subject doing both, and a claim tells a role by what its holder
+does more often than by the role's noun: "Tom ran the draw machine and adjudicated as well". A role noun's verbs
+come from WordNet's derivational links ("adjudicator" -> adjudicate, "driver" -> drive); a verb that is only a
+synonym of that verb ("ran" for "operate") names the role firmly only with the role's own narrowing word in what
+it is done to ("ran the draw machine" for "draw operator"). Two acts of one subject tie the person to both roles
+when told as facts and not said of different occasions ("operated the machine for the Wednesday draw and
+adjudicated the Saturday one"); an additive word ("as well", "too", "also") or a shared object ties them.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from abilities.scu_guard import apart, wordnet
+from abilities.scu_guard.nlp import key
+from abilities.scu_guard.together import fact
+
+_LINKS = frozenset({"conj", "advcl", "parataxis", "xcomp"})
+_ADDITIVE = frozenset({"also", "too", "both"})
+# what says which occasion an act is on: its object, its time, the thing it is "for" or "on"
+_OCCASION_DEPS = frozenset({"dobj", "npadvmod", "tmod"})
+_OCCASION_PREPS = frozenset({"for", "on", "at", "during", "in"})
+
+
+def _stem_shared(a: str, b: str) -> bool:
+    """Do a role noun and a verb share their stem ("adjudicat-" of adjudicator and adjudicate)?"""
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return n >= 4 and n >= min(len(a), len(b)) - 3
+
+
+@lru_cache(maxsize=1024)
+def role_verbs(noun: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(the verbs that name a role noun's act by its own stem, the synonyms of their first sense): "operator" ->
+    ({operate}, {operate, run})."""
+    own = frozenset(v for v in wordnet.verbs_of(noun) if _stem_shared(noun, v))
+    near = frozenset(lem for v in own for lem in wordnet.first_verb_sense(v))
+    return own, near
+
+
+def _role_of(v: Any, role: apart.Member) -> str | None:
+    """Does the verb do the role: "firm", "guess" or None."""
+    lemma = v.lemma_.lower()
+    done_to = {key(w) for w in v.subtree if w.i != v.i}
+    if role.verb:
+        if lemma != role.lemma:  # another verb done to the role's own thing ("ran the improvers group") may be it
+            return "guess" if role.mods and role.mods <= done_to else None
+        return "firm" if role.mods <= done_to else "guess"
+    own, near = role_verbs(role.lemma)
+    if lemma in own:
+        return "firm" if role.mods <= done_to else "guess"
+    if lemma in near:
+        return "firm" if role.mods and role.mods <= done_to else "guess"
+    return None
+
+
+def _occasion(v: Any) -> frozenset[str]:
+    """The names, numbers and describing words that say which occasion an act is on ("for the Wednesday draw",
+    "the Saturday one", "in the afternoon session", "on 3 May"): two acts whose occasions share none were done
+    on different ones."""
+    out: set[str] = set()
+    for c in v.children:
+        if c.dep_ in _OCCASION_DEPS or (c.dep_ == "prep" and c.lower_ in _OCCASION_PREPS):
+            out |= {w.lower_ for w in c.subtree if w.pos_ in ("PROPN", "NUM")
+                    or (w.dep_ in ("amod", "compound") and w.pos_ in ("NOUN", "ADJ"))}
+    return frozenset(out)
+
+
+def _named_roles(v: Any, subj: Any) -> list[tuple[Any, apart.Member]]:
+    """Role nouns said of the subject: its apposition ("Tom, the draw operator, ...") and what it is or acts as
+    ("was both operator and adjudicator", "acted as notary and witness")."""
+    nouns = [c for c in subj.children if c.dep_ == "appos"]
+    nouns += [c for c in v.children if c.dep_ in ("attr", "oprd")] if v.lemma_.lower() == "be" else []
+    nouns += [o for p in v.children if p.dep_ == "prep" and p.lower_ == "as" for o in p.children if o.dep_ == "pobj"]
+    listed = [w for n in nouns for w in [n, *n.conjuncts]]
+    if any(w.pos_ == "PROPN" for w in listed):
+        return []  # "Omar was the cashier and Lena the auditor": another person named beside the roles
+    return [(w, v) for w in listed if w.pos_ == "NOUN"]
+
+
+def _noun_role(t: Any, role: apart.Member) -> str | None:
+    """Does a role noun said of the subject name the role ("firm", with the role's narrowing words)?"""
+    if role.verb or key(t) != role.head:
+        return None
+    return "firm" if role.mods <= {key(w) for w in t.subtree} else "guess"
+
+
+def _framed(x: Any, y: Any) -> bool:
+    """Does an occasion open the sentence before both acts ("On the Harlow codicil, Alan notarized and
+    witnessed ...")?"""
+    first = min(x.i, y.i)
+    return any(c.dep_ == "prep" and c.lower_ in _OCCASION_PREPS and c.i < first for a in (x, y) for c in a.children)
+
+
+def _acts(v: Any) -> list[Any]:
+    """The acts told of one subject: the verb and the verbs joined to it without a subject of their own."""
+    out = [v]
+    for c in v.children:
+        if c.dep_ in _LINKS and c.pos_ == "VERB" and not any(s.dep_ in ("nsubj", "nsubjpass") for s in c.children):
+            out += _acts(c)
+    return out
+
+
+def both_roles(pair: apart.Pair, doc: Any, start: int, end: int) -> tuple[str, int, int] | None:
+    """One subject doing the acts of both roles, told as facts on one occasion: ("firm" | "guess", the sentence's
+    span), else None."""
+    found: tuple[str, int, int] | None = None
+    for sent in doc.sents:
+        if sent.end_char <= start or sent.start_char >= end:
+            continue
+        for v in sent:
+            subj = next((c for c in v.children if c.dep_ == "nsubj"), None)
+            if v.pos_ not in ("VERB", "AUX") or subj is None or list(subj.conjuncts) or v.dep_ in _LINKS - {"parataxis"}:
+                continue
+            # "notarized and, along with Joan, witnessed": the parser may hang the first act on the second
+            acts = [a for a in _acts(v) if fact(a)]
+            acts += [h for h in [v.head] if v.dep_ == "parataxis" and h.pos_ == "VERB" and fact(h)]
+            hit = _two(pair, acts) or (_by_nouns(pair, v, subj) if fact(v) else None)
+            if hit is None:
+                continue
+            if hit == "firm":
+                return hit, sent.start_char, sent.end_char
+            found = found or (hit, sent.start_char, sent.end_char)
+    return found
+
+
+def _two(pair: apart.Pair, acts: list[Any]) -> str | None:
+    """Do two different acts of the list do one role each, on one occasion?"""
+    best: str | None = None
+    for x in acts:
+        for y in acts:
+            if x.i == y.i:
+                continue
+            ra = [r for m in pair.a if (r := _role_of(x, m))]
+            rb = [r for m in pair.b if (r := _role_of(y, m))]
+            if not ra or not rb:
+                continue
+            ox, oy = _occasion(x), _occasion(y)
+            additive = any(w.lower_ in _ADDITIVE or w.lower_ == "well" for a in (x, y) for w in a.subtree
+                           if w.head.i == a.i or w.head.head.i == a.i)
+            if ox and oy and not ox & oy:
+                if not additive:
+                    continue  # "for the Wednesday draw ... the Saturday one": two occasions
+                best = best or "guess"
+                continue
+            if "firm" in ra and "firm" in rb and (additive or ox & oy or _framed(x, y)):
+                return "firm"
+            best = "guess"
+    return best
+
+
+def _by_nouns(pair: apart.Pair, v: Any, subj: Any) -> str | None:
+    """One role named as a noun of the subject ("Tom, the draw operator, ...", "was both operator and
+    adjudicator") and the other named so too or done by the subject's verb."""
+    named = _named_roles(v, subj)
+    na = [r for t, _ in named for m in pair.a if (r := _noun_role(t, m))]
+    nb = [r for t, _ in named for m in pair.b if (r := _noun_role(t, m))]
+    if not na and not nb:
+        return None
+    acts = [a for a in _acts(v) if a.pos_ == "VERB" and fact(a)]
+    ra = na or [r for a in acts for m in pair.a if (r := _role_of(a, m))]
+    rb = nb or [r for a in acts for m in pair.b if (r := _role_of(a, m))]
+    if not ra or not rb:
+        return None
+    return "firm" if "firm" in ra and "firm" in rb else "guess"
