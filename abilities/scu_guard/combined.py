@@ -193,7 +193,7 @@ def _names_only(form: Form) -> bool:
     """Is a list of names or of allowed places all the typed reading checks of this rule? Then the word-level
     reading keeps its say on it: the two read different things ("us-west-2" against "eu-central-1" is the
     lexicon's, "her own laptop" against "the clinic's server" the typed reading's)."""
-    return bool(form.member_names or form.places) and not form.checkable(named_lists=False)
+    return bool(form.member_names or form.places or form.use_members) and not form.checkable(named_lists=False)
 
 
 @dataclass

@@ -3499,11 +3499,20 @@ def _clause_words(claim: Claim, doc: Any, c: Clause) -> tuple[set[str], set[str]
     return words, verbs
 
 
+# words that open a phrase of cause ("because of the Vitrolife backorder", "due to", "owing to", "thanks to")
+_CAUSES = frozenset({"because", "due", "owing", "thanks"})
+
+
 def _without_aside(doc: Any, c: Clause, tok: Any) -> str:
     """The clause's words without a "with" aside that does not hold ``tok`` ("with Okafor supervising", "With
-    Duo Kestrel injured"): a member named there is not the one in the list's slot."""
+    Duo Kestrel injured") or a phrase of cause ("Because of the Vitrolife backorder"): a member named there is
+    not the one in the list's slot, it says why."""
     aside: set[int] = set()
     for t in doc:
+        if c.start <= t.idx < c.end and t.lower_ in _CAUSES and t.dep_ in ("prep", "mark", "advmod", "amod"):
+            sub = {x.i for x in (t.head.subtree if t.dep_ == "mark" else t.subtree)}
+            if tok.i not in sub:
+                aside |= sub
         if c.start <= t.idx < c.end and t.lower_ == "with" and t.dep_ in ("prep", "mark"):
             sub = {x.i for x in (t.head.subtree if t.dep_ == "mark" else t.subtree)}
             if tok.i not in sub and any(x.dep_ in ("nsubj", "pobj") and x.pos_ == "PROPN" for x in doc if x.i in sub) \

@@ -1,0 +1,92 @@
+"""A claim that does a rule's doing with something the rule's list of means does not allow (``use_lists``).
+
+Why its own module: the reading of the rule and of the claim's slot lives in ``use_lists`` (which ``forms``
+imports to know such a rule); this check needs ``judge``'s reading of the claim (its clauses and their
+polarity), which imports ``forms``.
+
+Sure (REJECT) only where the grammar ties the thing to the doing (the object of a preposition of means of the
+doing's own verb, or of a verb it is a manner of), the thing falls under the list's kind by WordNet and is
+none of the members, the claim names the rule's thing or the words that narrow its doing, and a rule with an
+amount in its subject ("Prizes over £2,000") is met by the claim's own amount. A thing WordNet does not know
+(a brand, "Windex"), in the rule's own slot, is a guess: REVIEW. A thing WordNet knows under another kind ("a
+cloth", "the counter") says nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from abilities.scu_guard import measure, wordnet
+from abilities.scu_guard.detect import Finding
+from abilities.scu_guard.forms import Form
+from abilities.scu_guard.judge import Claim, _finding, _in_band, _owner, sentence_span
+from abilities.scu_guard.nlp import light_keys, parse
+from abilities.scu_guard.use_lists import UseList, does, is_member, of_kind, phrase, read_uses, slot_things
+
+
+def _bounded(form: Form, sentence: str) -> bool | None:
+    """Does the claim's sentence meet the amount that scopes the rule ("Prizes over £2,000")? True: an amount of
+    its dimension inside the band; False: only amounts outside it; None: the rule has no such amount (True
+    then) or the sentence states none (unsure)."""
+    band = form.trigger or form.quantity
+    if band is None:
+        return True
+    mine = [a for a in measure.find_amounts(sentence) if a.dim == band.dimension]
+    if not mine:
+        return None
+    return any(_in_band(a.lo, a.hi, band) for a in mine)
+
+
+def _scoped(u: UseList, words: frozenset[str]) -> bool:
+    """Does the claim's sentence name the rule's thing ("3002's windscreen") or a word that narrows the doing
+    ("the Heritage Spiced bar" for "Flavourings in the Heritage range")?"""
+    if u.thing and u.thing not in words:
+        return False
+    return not u.scope or bool(set(u.scope) & words)
+
+
+def check_uses(forms: Sequence[Form], claim: Claim) -> list[Finding]:
+    """The rule's doing done, in a clause that is not denied, with a thing of the list's kind that is none of
+    its members ("settled the order with cash" for "Payment may only be taken by card, bank transfer or the
+    shop's own gift voucher")."""
+    out: list[Finding] = []
+    lists = [(f, u) for f in forms if f.use_members and (u := read_uses(f.text)) is not None]
+    if not lists:
+        return out
+    doc = parse(claim.text)
+    for f, u in lists:
+        for v in doc:
+            if v.pos_ != "VERB" or not does(v.lemma_.lower(), u.verbs):
+                continue
+            c = _owner(claim, v)
+            if c is None or c.negated or c.negverb:
+                continue
+            start, end = sentence_span(claim.text, v.idx, v.idx + len(v.text))
+            sentence = claim.text[start:end]
+            if not _scoped(u, light_keys(sentence)):
+                continue
+            finding = _outsider(f, u, claim, v, sentence, c.start, c.end)
+            if finding is not None:
+                out.append(finding)
+                break
+    return out
+
+
+def _outsider(f: Form, u: UseList, claim: Claim, v: Any, sentence: str, start: int,
+              end: int) -> Finding | None:
+    """The finding for the first thing in the verb's slot of means that is of the list's kind (sure) or unknown
+    to WordNet in the rule's own slot (unsure), and none of the members."""
+    for noun, prep in slot_things(v):
+        if is_member(noun, u.members) or wordnet.names_person(noun.lemma_.lower()):
+            continue
+        kind = of_kind(noun, u.kinds)
+        if kind is False or (kind is None and prep != (u.prep or "with")):
+            continue
+        met = _bounded(f, sentence)
+        if met is False:
+            return None  # "The winner's £1,950 was paid in cash": the rule speaks of prizes over £2,000
+        sure = bool(kind) and met is True
+        return _finding(f, claim, start, end, "allow_list",
+                        f"{phrase(noun)!r} is not among the means {f.text!r} allows", sure=sure, basis="use")
+    return None
