@@ -57,7 +57,7 @@ def check_uses(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     doc = parse(claim.text)
     for f, u in lists:
         for v in doc:
-            if v.pos_ != "VERB" or not does(v.lemma_.lower(), u.verbs):
+            if v.pos_ != "VERB" or not does(v.lemma_.lower(), u):
                 continue
             c = _owner(claim, v)
             if c is None or c.negated or c.negverb:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from abilities.scu_guard import measure, names, places, wordnet
+from abilities.scu_guard import categories, measure, names, places, wordnet
 from abilities.scu_guard.nlp import key, parse
 
 # prepositions that name what a doing is done with ("cleaned with", "paid by card", "paid in cash", "run on
@@ -46,6 +46,7 @@ class UseList:
     words that narrow the doing ("Heritage", "range" of "Flavourings in the Heritage range")."""
 
     verbs: tuple[str, ...]
+    nominal: tuple[str, ...]  # the verbs of the doing read from the subject's noun ("payment" -> pay)
     prep: str
     members: tuple[str, ...]
     kinds: frozenset[int]
@@ -105,15 +106,15 @@ def read_uses(text: str) -> UseList | None:
         return None
     if places.read_places(text) is not None:
         return None
-    subj = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass") and c.pos_ == "NOUN"), None)
+    subj = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass") and c.pos_ in ("NOUN", "PROPN")), None)
     if subj is None or any(c.dep_ == "neg" for c in root.children):
         return None
     limiting = root.lemma_ in _LIMITING and any(c.dep_ == "prep" and c.lower_ == "to" for c in root.children)
     if not limiting and not any(t.lower_ == "only" for t in doc):
         return None
-    light = limiting or root.lemma_ in wordnet.TOO_GENERAL_VERBS
-    # a light verb leaves the doing to its subject's noun ("Payment may only be taken by ...")
-    nominal = wordnet.verbs_of_noun(subj.lemma_.lower()) if light else ()
+    # a subject made from a verb names the doing ("Payment may only be taken by ...": paying), also where the
+    # rule's own verb is light ("take", "use") or bounds a list ("limited to")
+    nominal = wordnet.verbs_of_noun(subj.lemma_.lower())
     prep = ""
     if limiting:
         opener = next(c for c in root.children if c.dep_ == "prep" and c.lower_ == "to")
@@ -140,16 +141,18 @@ def read_uses(text: str) -> UseList | None:
     if len(known) >= max(2, len(members) - 1):
         kinds |= wordnet.common_kinds(tuple(m if wordnet.senses(m) else m.split()[-1] for m in known))
     thing = "" if nominal else key(subj)
-    return UseList(tuple(verbs), prep, members, frozenset(kinds), thing, _scope(subj) if nominal else ())
+    return UseList(tuple(verbs), tuple(nominal), prep, members, frozenset(kinds), thing, _scope(subj) if nominal else ())
 
 
-def does(verb: str, governed: tuple[str, ...]) -> bool:
-    """Does a claim verb (a lemma) do the rule's doing: the same verb, a manner of it (by one of its first
-    senses), or a verb one of the doing's senses is a manner of ("settle" a bill: to pay is to settle)? The
-    thing in its slot, of the list's kind, selects the sense."""
+def does(verb: str, u: UseList) -> bool:
+    """Does a claim verb (a lemma) do the rule's doing: the same verb, a manner of it by its most common sense
+    ("scrub" for "clean"), or, for a doing the rule names by a noun ("Payment"), a verb one of the doing's
+    senses is a manner of ("settle" a bill: to pay is to settle)? The thing in its slot, of the list's kind,
+    then selects the sense."""
     if verb in wordnet.TOO_GENERAL_VERBS:
         return False
-    return any(wordnet.verb_sense_is_a(verb, g) or wordnet.verb_sense_is_a(g, verb, None) for g in governed)
+    return verb in u.verbs or any(wordnet.verb_is_a(verb, g) for g in u.verbs) or any(
+        wordnet.verb_sense_is_a(g, verb, None) for g in u.nominal)
 
 
 _DENYING = frozenset({"not", "never", "no", "nor"})
@@ -164,13 +167,25 @@ def _denied(noun: Any) -> bool:
         before[-1] in _DENYING or before[-2:] in (["rather", "than"], ["instead", "of"]))
 
 
+def _slot_heads(verb: Any) -> list[Any]:
+    """The words a phrase of means may hang from: the verb, and its object or the object of its preposition
+    ("paid for the room in cash": the parser may hang "in cash" on the room)."""
+    objs = [c for c in verb.children if c.dep_ == "dobj"]
+    objs += [g for c in verb.children if c.dep_ == "prep" and c.lower_ not in SLOT_PREPS
+             for g in c.children if g.dep_ == "pobj"]
+    return [verb, *objs]
+
+
 def slot_things(verb: Any) -> list[tuple[Any, str]]:
     """The nouns that say what the verb's doing was done with, each with its preposition: the objects of its
     prepositions of means ("with cash", "by card", "in cash", "along with ground cardamom"), of a "using" that
-    hangs from it, and the nouns joined to them; a denied one left out."""
+    hangs from it, and the nouns joined to them; a denied one left out, and a name after the "by" of a passive
+    (the doer: "paid by Hollin & Co")."""
     out: list[tuple[Any, str]] = []
-    for p in verb.children:
+    for p in (c for h in _slot_heads(verb) for c in h.children):
         low = p.lower_
+        if p.dep_ == "agent" and any(c.pos_ == "PROPN" for c in p.children):
+            continue
         if p.dep_ in ("prep", "agent") and low in SLOT_PREPS:
             heads = [c for c in p.children if c.dep_ == "pobj"]
         elif p.dep_ == "prep":  # "along with", "together with"
@@ -185,6 +200,7 @@ def slot_things(verb: Any) -> list[tuple[Any, str]]:
             if wordnet.is_adverb(f"{p.text} {h.text}"):
                 continue  # "paid in advance", "in full", "by hand": a way of doing it
             for n in [h, *h.conjuncts]:
+                n = categories.measured(n) or n  # "a pinch of nutmeg": the nutmeg
                 if n.pos_ in ("NOUN", "PROPN") and not _denied(n):
                     out.append((n, low))
     return out
