@@ -258,7 +258,11 @@ def understand(text: str) -> Form | None:
     if form is None:
         return Form(text=text, modality="may", use_members=list(uses.members))
     form.use_members = list(uses.members)
-    return form
+    means = {key(w) for m in uses.members for w in parse(m)}
+    if form.agents and set(form.agents) <= means:  # "paid by card or bank transfer": the means, not a doer
+        form.agents, form.agent_qualifiers = [], []
+        form.modality = "may" if form.modality == "only" else form.modality
+    return form if form.checkable() else Form(text=text, modality="may", use_members=list(uses.members))
 
 
 def _understand(text: str) -> Form | None:

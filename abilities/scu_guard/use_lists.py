@@ -224,7 +224,7 @@ def is_member(noun: Any, members: tuple[str, ...]) -> bool:
                                           for w in noun.subtree if w.pos_ in ("NOUN", "PROPN", "ADJ")):
         return True
     heads = [m.split()[-1] for m in members]
-    return any(wordnet.related(text, m) or wordnet.related(noun.lemma_, h) for m, h in zip(members, heads))
+    return any(wordnet.related(text, m) or wordnet.related(noun.lemma_, h) for m, h in zip(members, heads, strict=True))
 
 
 def of_kind(noun: Any, kinds: frozenset[int]) -> bool | None:
