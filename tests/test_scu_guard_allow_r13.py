@@ -7,7 +7,6 @@ other modifiers, an outsider only mentioned, denied or used for another doing, a
 from __future__ import annotations
 
 from abilities.scu_guard import wordnet
-from abilities.scu_guard.ellipsis import rebuilt
 from abilities.scu_guard.forms import understand
 from abilities.scu_guard.use_lists import read_uses
 from tests.scu_guard_support import OK, REJECT, REVIEW, verdict
@@ -92,8 +91,3 @@ def test_named_lists_a_name_joined_to_a_member_is_of_the_lists_kind() -> None:
     assert _v(rule, "The survey drone was flown by Novak and Ferris on Tuesday.") == REJECT
     assert _v(rule, "The survey drone was flown by Novak and Carr on Tuesday.") == OK
     assert _v(rule, "The survey drone was flown by Novak, with Ferris watching from the van.") == OK
-
-
-def test_a_gapped_code_keeps_its_label() -> None:
-    """ "Crate C-12 went to Leeds, C-13 to York": the second crate is a crate too."""
-    assert rebuilt("Crate C-12 went to Leeds, C-13 to York.") == ("Crate C-13 went to York.",)

@@ -200,8 +200,6 @@ def _one(phrase: str, noun: Any | None) -> str:
     if noun is None:
         return phrase
     words = phrase.split(" ")
-    if len(words) == 1 and (labelled := _labelled(words[0], noun)):
-        return labelled
     if len(words) > 2 and words[0].lower() in ("those", "that") and noun.pos_ == "NOUN":
         # "those from lanes 7-10" after "Shoes from lanes 1-6": the demonstrative stands for the noun
         words[0] = noun.text if words[0].lower() == "those" else noun.lemma_
@@ -211,16 +209,6 @@ def _one(phrase: str, noun: Any | None) -> str:
         if w.lower() in ("one", "ones") and "the" in (x.lower() for x in words[:k]):
             words[k] = noun.lemma_ if w.lower() == "one" else noun.text
     return " ".join(words)
-
-
-def _labelled(word: str, noun: Any) -> str | None:
-    """A bare code standing for the first clause's labelled code, written out with its label: "L-94" after "Loan
-    L-93" is "Loan L-94". (A bare number is left alone: "one in each" after "Two coffins" counts no coffins.)"""
-    coded = any(ch.isdigit() for ch in word) and any(ch.isalpha() for ch in word)
-    if coded and any(ch.isdigit() for ch in noun.text):
-        label = [w.text for w in noun.lefts if w.dep_ == "compound" and w.pos_ in ("NOUN", "PROPN")]
-        return " ".join([*label, word]) if label else None
-    return None
 
 
 def _finite(group: list[Any]) -> str:

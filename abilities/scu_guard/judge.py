@@ -1157,9 +1157,9 @@ def _date_anchor(doc: Any, d: measure.DateMention, spans: list[tuple[int, int]])
     toks = [t for t in doc if d.start <= t.idx < d.end]
     if not toks:
         return None, None
-    root = next((t for t in toks if not (d.start <= t.head.idx < d.end) or t.head is t), toks[-1])
+    root = next((t for t in toks if not (d.start <= t.head.idx < d.end) or t.head.i == t.i), toks[-1])
     tok = root
-    while tok.head is not tok:
+    while tok.head.i != tok.i:
         h = tok.head
         if tok.dep_ in ("conj", "appos"):
             for n, (s, e) in enumerate(spans):
@@ -3197,7 +3197,7 @@ def _clock_points(form: Form, claim: Claim, c: Clause) -> tuple[list[tuple[int, 
     for t in clocks:
         tok = _token_at(doc, t.start)
         verb = tok
-        while verb.pos_ not in ("VERB", "AUX") and verb.head is not verb:
+        while verb.pos_ not in ("VERB", "AUX") and verb.head.i != verb.i:
             verb = verb.head
         event = {verb.i} | {v.i for v in verb.conjuncts if v.pos_ in ("VERB", "AUX")}
         for a in spans:

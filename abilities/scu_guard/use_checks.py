@@ -7,7 +7,8 @@ polarity), which imports ``forms``.
 Sure (REJECT) only where the grammar ties the thing to the doing (the object of a preposition of means of the
 doing's own verb, or of a verb it is a manner of), the thing falls under the list's kind by WordNet and is
 none of the members, the claim names the rule's thing or the words that narrow its doing, and a rule with an
-amount in its subject ("Prizes over £2,000") is met by the claim's own amount. A thing WordNet does not know
+amount in its subject ("Prizes over £2,000") is met by the claim's own amount; a thing the claim points to ("the
+refund", "her voucher") may be one named before, so it is only suspected. A thing WordNet does not know
 (a brand, "Windex"), in the rule's own slot, is a guess: REVIEW. A thing WordNet knows under another kind ("a
 cloth", "the counter") says nothing.
 """
@@ -86,7 +87,10 @@ def _outsider(f: Form, u: UseList, claim: Claim, v: Any, sentence: str, start: i
         met = _bounded(f, sentence)
         if met is False:
             return None  # "The winner's £1,950 was paid in cash": the rule speaks of prizes over £2,000
-        sure = bool(kind) and met is True
+        # a thing pointed to ("the refund", "her voucher") may be one the text named before, a member among them
+        pointed = any(c.dep_ == "poss" or c.dep_ == "det" and c.lower_ in ("the", "this", "that", "these", "those")
+                      for c in noun.children)
+        sure = bool(kind) and met is True and not pointed
         return _finding(f, claim, start, end, "allow_list",
                         f"{phrase(noun)!r} is not among the means {f.text!r} allows", sure=sure, basis="use")
     return None

@@ -129,6 +129,9 @@ def read_uses(text: str) -> UseList | None:
     members = _members(_list_tokens(doc, start))
     if len(members) < 2 and not limiting or any(_when_or_how_much(m) for m in members):
         return None
+    heads = [m.split()[-1].lower() for m in members]
+    if any(wordnet.names_person(h) for h in heads) or prep == "by" and not all(wordnet.senses(h) for h in heads):
+        return None  # "only by a doctor or a nurse", "by Greenway Recycling or TyreCycle Ltd": doers, not means
     verbs = list(nominal) if nominal else []
     if not limiting and root.lemma_ not in wordnet.TOO_GENERAL_VERBS and root.lemma_ not in verbs:
         verbs.insert(0, root.lemma_)
