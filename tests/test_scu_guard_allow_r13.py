@@ -91,3 +91,21 @@ def test_named_lists_a_name_joined_to_a_member_is_of_the_lists_kind() -> None:
     assert _v(rule, "The survey drone was flown by Novak and Ferris on Tuesday.") == REJECT
     assert _v(rule, "The survey drone was flown by Novak and Carr on Tuesday.") == OK
     assert _v(rule, "The survey drone was flown by Novak, with Ferris watching from the van.") == OK
+
+
+def test_a_thing_named_by_its_kind_may_be_a_listed_brand() -> None:
+    """ "Vitra-Clean" is a brand WordNet does not know: "detergent" may be it, so only REVIEW; a describing
+    adjective ("soapy water" for "plain water") names no other member."""
+    rule = "Tram windscreens may be cleaned only with Vitra-Clean or plain water."
+    assert _v(rule, "The tram windscreen was cleaned with detergent.") == REVIEW
+    assert _v(rule, "The tram windscreen was cleaned with soapy water.") == OK
+    assert _v(rule, "Joe cleaned the tram windscreen with water and then cleaned the cab floor with detergent.") == OK
+
+
+def test_a_doing_named_by_a_noun_leaves_its_side_open() -> None:
+    """ "Payment may only be taken by ...": paying a supplier, or wages paid out, is not a payment taken; a thing
+    the claim points to ("the refund") may be one named before."""
+    rule = "Payment may only be taken by card or bank transfer."
+    assert _v(rule, "The café paid its suppliers in cash, but customers paid by card.") == REVIEW
+    assert _v(rule, "Staff wages were paid in cash.") == REVIEW
+    assert _v(rule, "The invoice was paid with the refund from order 12.") == REVIEW

@@ -22,7 +22,7 @@ from abilities.scu_guard import measure, wordnet
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import Form
 from abilities.scu_guard.judge import Claim, _finding, _in_band, _owner, sentence_span
-from abilities.scu_guard.nlp import light_keys, parse
+from abilities.scu_guard.nlp import key, light_keys, parse
 from abilities.scu_guard.use_lists import UseList, does, is_member, of_kind, phrase, read_uses, slot_things
 
 
@@ -39,11 +39,32 @@ def _bounded(form: Form, sentence: str) -> bool | None:
     return any(_in_band(a.lo, a.hi, band) for a in mine)
 
 
-def _scoped(u: UseList, words: frozenset[str]) -> bool:
-    """Does the claim's sentence name the rule's thing ("3002's windscreen") or a word that narrows the doing
-    ("the Heritage Spiced bar" for "Flavourings in the Heritage range")?"""
-    if u.thing and u.thing not in words:
+def _brand_member(u: UseList) -> bool:
+    """Does the list name a member WordNet does not know (a brand, "Vitra-Clean")? A thing named only by its kind
+    ("detergent") may then be that member."""
+    return any(not wordnet.senses(m) and not wordnet.senses(m.split()[-1]) for m in u.members)
+
+
+def _other_party(u: UseList, v: Any) -> bool:
+    """For a doing the rule names by a noun ("Payment may only be taken by ..."), does the claim's verb name who
+    receives it or what is handed over as a thing of the list's kind itself ("paid its suppliers in cash", "wages
+    were paid in cash")? The rule's side of the doing (taking a payment, not making one) is then unsaid."""
+    if u.thing or not u.nominal:
         return False
+    args = [c for c in v.children if c.dep_ in ("dobj", "dative", "nsubjpass")]
+    return any(wordnet.names_person(a.lemma_.lower()) is not False and a.pos_ in ("NOUN", "PROPN", "PRON") and
+               a.dep_ != "nsubjpass" or wordnet.under_any(a.lemma_.lower(), u.kinds) for a in args)
+
+
+def _scoped(u: UseList, v: Any, words: frozenset[str]) -> bool:
+    """Is the claim's doing done to the rule's thing (an argument of its verb: "3002's windscreen was cleaned"),
+    and does its sentence name a word that narrows the doing ("the Heritage Spiced bar" for "Flavourings in the
+    Heritage range")?"""
+    if u.thing:
+        args = [c for c in v.children if c.dep_ in ("nsubj", "nsubjpass", "dobj")]
+        args += [x for a in args for x in a.conjuncts] + ([v.head] if v.dep_ == "acl" else [])
+        if not any(key(w) == u.thing for a in args for w in a.subtree):
+            return False  # "... and then cleaned the cab floor with bleach": another thing
     return not u.scope or bool(set(u.scope) & words)
 
 
@@ -65,7 +86,7 @@ def check_uses(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 continue
             start, end = sentence_span(claim.text, v.idx, v.idx + len(v.text))
             sentence = claim.text[start:end]
-            if not _scoped(u, light_keys(sentence)):
+            if not _scoped(u, v, light_keys(sentence)):
                 continue
             finding = _outsider(f, u, claim, v, sentence, c.start, c.end)
             if finding is not None:
@@ -90,7 +111,7 @@ def _outsider(f: Form, u: UseList, claim: Claim, v: Any, sentence: str, start: i
         # a thing pointed to ("the refund", "her voucher") may be one the text named before, a member among them
         pointed = any(c.dep_ == "poss" or c.dep_ == "det" and c.lower_ in ("the", "this", "that", "these", "those")
                       for c in noun.children)
-        sure = bool(kind) and met is True and not pointed
+        sure = bool(kind) and met is True and not pointed and not _brand_member(u) and not _other_party(u, v)
         return _finding(f, claim, start, end, "allow_list",
                         f"{phrase(noun)!r} is not among the means {f.text!r} allows", sure=sure, basis="use")
     return None
