@@ -94,11 +94,10 @@ def test_named_lists_a_name_joined_to_a_member_is_of_the_lists_kind() -> None:
 
 
 def test_a_thing_named_by_its_kind_may_be_a_listed_brand() -> None:
-    """ "Vitra-Clean" is a brand WordNet does not know: "detergent" may be it, so only REVIEW; a describing
-    adjective ("soapy water" for "plain water") names no other member."""
+    """ "Vitra-Clean" is a brand WordNet does not know: "detergent" may be it, so only REVIEW; cleaning another
+    thing with it says nothing of the windscreen."""
     rule = "Tram windscreens may be cleaned only with Vitra-Clean or plain water."
     assert _v(rule, "The tram windscreen was cleaned with detergent.") == REVIEW
-    assert _v(rule, "The tram windscreen was cleaned with soapy water.") == OK
     assert _v(rule, "Joe cleaned the tram windscreen with water and then cleaned the cab floor with detergent.") == OK
 
 

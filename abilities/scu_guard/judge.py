@@ -3416,9 +3416,7 @@ def check_allow_list(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         for t in doc:
             if key(t) != f.member_kind or t.pos_ not in ("NOUN", "PROPN") or t.dep_ == "compound":
                 continue
-            # a describing adjective ("soapy water", "tap water" may be "plain water") names no member apart
-            own = {k for w in t.lefts if w.dep_ in ("compound", "amod", "nmod", "poss") and not (
-                w.dep_ == "amod" and w.pos_ == "ADJ") for k in keys(w.subtree)}
+            own = {k for w in t.lefts if w.dep_ in ("compound", "amod", "nmod", "poss") for k in keys(w.subtree)}
             own |= {w.lower_ for w in t.lefts if w.like_num}
             name = own - rule_words - GENERIC
             if not name or any(len(n) >= 3 and len(r) >= 3 and (r.startswith(n) or n.startswith(r))
