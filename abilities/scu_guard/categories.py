@@ -80,6 +80,17 @@ def _measure_word(lemma: str) -> bool:
     return any(wordnet.is_a(lemma, m) is not False for m in _MEASURES)
 
 
+def measured(t: Any) -> Any | None:
+    """The bare noun a claim noun measures out after "of" ("a pinch of nutmeg", "a splash of bleach", "a pint of
+    lager"): the thing meant, or None. A measure here is a vessel, its fill or a unit (``_measure_word``), or an
+    amount of no fixed size ("a pinch", "a dash")."""
+    lemma = t.lemma_.lower()
+    if not (_measure_word(lemma) or wordnet.under_any(lemma, frozenset(wordnet.noun_senses("indefinite quantity", 1)))):
+        return None
+    return next((o for p in t.children if p.dep_ == "prep" and p.lower_ == "of" for o in p.children
+                 if o.dep_ == "pobj" and o.pos_ in ("NOUN", "PROPN") and _bare(o)), None)
+
+
 @lru_cache(maxsize=4096)
 def rule_nouns(text: str) -> tuple[tuple[str, str], ...]:
     """(key, WordNet phrase) of each common noun of a rule ("arm guard" -> ("guard", "arm guard")); a

@@ -193,6 +193,9 @@ def _names_only(form: Form) -> bool:
     """Is a list of names or of allowed places all the typed reading checks of this rule? Then the word-level
     reading keeps its say on it: the two read different things ("us-west-2" against "eu-central-1" is the
     lexicon's, "her own laptop" against "the clinic's server" the typed reading's)."""
+    if form.use_members and not (form.member_names or form.places):
+        # a list of means alone keeps the standing its rule had: unread where the parser read no doing in it
+        return not (form.subject or form.action or form.object or form.checkable(named_lists=False))
     return bool(form.member_names or form.places) and not form.checkable(named_lists=False)
 
 

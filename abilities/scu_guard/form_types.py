@@ -78,6 +78,9 @@ class Form(BaseModel):
     places: list[str] = Field(default_factory=list, max_length=20)
     place_prep: str = Field(default="", max_length=20)
     place_thing: str = Field(default="", max_length=200)
+    # the means a doing may be done with ("Payment may only be taken by card, bank transfer or ...",
+    # "Flavourings ... are limited to vanilla, ..."): each member as written (``use_lists``)
+    use_members: list[str] = Field(default_factory=list, max_length=50)
 
     def checkable(self, named_lists: bool = True) -> bool:
         """Is there something here the typed reading checks? A measured part, an agent, an exclusion, an
@@ -86,7 +89,7 @@ class Form(BaseModel):
         if self.quantity or self.trigger or self.window or self.order or self.exclusion or self.allowed_members \
                 or self.agents or (self.members and self.member_kind):
             return True
-        if named_lists and (self.member_names or (self.places and self.place_thing)):
+        if named_lists and (self.member_names or (self.places and self.place_thing) or self.use_members):
             return True
         if self.modality == "must_not":
             return bool(self.subject or self.object) and bool(self.action or self.object)

@@ -20,6 +20,7 @@ from abilities.scu_guard.form_types import Band, Form, Modality, Order, Window
 from abilities.scu_guard.names import read_named_list
 from abilities.scu_guard.nlp import key, parse, word_key
 from abilities.scu_guard.places import read_places
+from abilities.scu_guard.use_lists import read_uses
 
 CONTENT_POS = frozenset({"NOUN", "PROPN", "VERB", "ADJ", "NUM", "ADV"})
 FUNCTION_POS = frozenset({"DET", "PRON", "PUNCT", "NUM", "ADP", "CCONJ", "SCONJ", "AUX", "PART", "SYM", "SPACE"})
@@ -251,7 +252,24 @@ def _event_due(form: Form, low: str) -> bool:
 
 def understand(text: str, grammar_pairs: bool = True) -> Form | None:
     """The typed form of one constraint, or None when nothing in it can be machine-checked. ``grammar_pairs``:
-    also read an exclusion pair by ``apart`` where the coordinated reading finds none."""
+    also read an exclusion pair by ``apart`` where the coordinated reading finds none. A list of the means a
+    doing may be done with (``use_lists``) is added to the form, or makes one of its own."""
+    form = _understand(text, grammar_pairs)
+    uses = read_uses(text)
+    if uses is None:
+        return form
+    if form is None:
+        return Form(text=text, modality="may", use_members=list(uses.members))
+    form.use_members = list(uses.members)
+    means = {key(w) for m in uses.members for w in parse(m)}
+    if form.agents and set(form.agents) <= means:  # "paid by card or bank transfer": the means, not a doer
+        form.agents, form.agent_qualifiers = [], []
+        form.modality = "may" if form.modality == "only" else form.modality
+    return form if form.checkable() else Form(text=text, modality="may", use_members=list(uses.members))
+
+
+def _understand(text: str, grammar_pairs: bool = True) -> Form | None:
+    """The typed form of one constraint as the parser reads it, before the lists of means."""
     doc = parse(text)
     low = text.lower()
     root = next((t for t in doc if t.dep_ == "ROOT"), None)

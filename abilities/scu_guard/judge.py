@@ -3549,15 +3549,40 @@ def _clause_words(claim: Claim, doc: Any, c: Clause) -> tuple[set[str], set[str]
     return words, verbs
 
 
-def _without_aside(doc: Any, c: Clause, tok: Any) -> str:
+# words that open a phrase of cause ("because of the Vitrolife backorder", "due to", "owing to", "thanks to")
+_CAUSES = frozenset({"because", "due", "owing", "thanks"})
+
+
+def _joined_to_member(run: list[Any], members: Sequence[names.Member]) -> bool:
+    """Is a name run joined by "and"/"or" to a name that is a member ("by Brennan and Hart")? Names joined so
+    fill one slot, so the run is a thing of the list's kind."""
+    ids = {r.i for r in run}
+    for x in run:
+        for other in x.conjuncts:
+            if other.i in ids or other.pos_ != "PROPN":
+                continue
+            name = [w.text for w in other.lefts if w.dep_ == "compound"] + [other.text]
+            if names.matches(names.member_of(" ".join(name)), members):
+                return True
+    return False
+
+
+def _without_aside(doc: Any, c: Clause, tok: Any, members: Sequence[names.Member] = ()) -> str:
     """The clause's words without a "with" aside that does not hold ``tok`` ("with Okafor supervising", "With
-    Duo Kestrel injured"): a member named there is not the one in the list's slot."""
-    aside: set[int] = set()
+    Duo Kestrel injured", "with Okafor on the surface") or a phrase of cause ("Because of the Vitrolife
+    backorder"): a member named there is not the one in the list's slot, it says why; nor is a member joined to
+    ``tok`` by "and"/"or" ("by Brennan and Hart"): it stands beside the name, it does not hold it."""
+    aside: set[int] = {x.i for x in tok.conjuncts if x.pos_ == "PROPN"} if members else set()
     for t in doc:
+        if c.start <= t.idx < c.end and t.lower_ in _CAUSES and t.dep_ in ("prep", "mark", "advmod", "amod"):
+            sub = {x.i for x in (t.head.subtree if t.dep_ == "mark" else t.subtree)}
+            if tok.i not in sub:
+                aside |= sub
         if c.start <= t.idx < c.end and t.lower_ == "with" and t.dep_ in ("prep", "mark"):
             sub = {x.i for x in (t.head.subtree if t.dep_ == "mark" else t.subtree)}
             if tok.i not in sub and any(x.dep_ in ("nsubj", "pobj") and x.pos_ == "PROPN" for x in doc if x.i in sub) \
-                    and any(x.pos_ == "VERB" or x.tag_ in ("VBG", "VBN") for x in doc if x.i in sub):
+                    and any(x.pos_ == "VERB" or x.tag_ in ("VBG", "VBN") or x.dep_ == "prep" and x.head.dep_ == "pobj"
+                            and x.head.head.i == t.i for x in doc if x.i in sub):
                 aside |= sub
     return " ".join(t.text for t in doc if c.start <= t.idx < c.end and t.i not in aside)
 
@@ -3580,7 +3605,10 @@ def _other_subject_kind(tok: Any, subject: set[str], qualifier: set[str]) -> boo
     if subj is None:
         return False
     words = {key(t) for t in subj.subtree if t.pos_ in ("NOUN", "PROPN", "ADJ")} - GENERIC
-    return bool(words & subject) and bool(qualifier - words) and bool(words - subject)
+    # another modifier on a noun of the rule's subject ("base" on "course"), not another word for it ("double-deckers")
+    other_mod = any(key(c) not in subject and key(c) not in GENERIC for n in subj.subtree if key(n) in subject
+                    for c in n.children if c.dep_ in ("compound", "amod"))
+    return other_mod and bool(qualifier - words)
 
 
 def check_named_members(forms: Sequence[Form], claim: Claim) -> list[Finding]:
@@ -3608,7 +3636,7 @@ def check_named_members(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                     kinded = bool(f.member_kind) and (any(key(x) == f.member_kind or key(x.head) == f.member_kind
                                                           for x in run) or (
                         run[-1].i + 1 < len(doc) and key(doc[run[-1].i + 1]) == f.member_kind) or (
-                        _kind_before(doc, run[0].i, f.member_kind)))
+                        _kind_before(doc, run[0].i, f.member_kind))) or _joined_to_member(run, members)
                     if (f.member_prep and names.same_slot(f.member_prep, prep)) or (not f.member_prep and kinded):
                         candidates.append((run, names.member_of(" ".join(x.text for x in run))))
         seen: set[int] = set()
@@ -3619,7 +3647,7 @@ def check_named_members(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             c = _owner(claim, run[0])
             if c is None or c.negated or c.negverb:
                 continue
-            clause_text = _without_aside(doc, c, run[0]).lower()
+            clause_text = _without_aside(doc, c, run[0], members).lower()
             if not coded and any(m.words and all(w in clause_text for w in m.words) for m in members):
                 continue  # a member is named in the same clause ("ordered from Tom at Norland Lens")
             if all(x.lower_ in f.text.lower() for x in run if not names._is_code(x.text)) and not coded and \

@@ -36,6 +36,7 @@ from abilities.scu_guard.judge import (
     valueless,
 )
 from abilities.scu_guard.ratios import check_ratios, kept_ratios
+from abilities.scu_guard.use_checks import check_uses
 
 Check = Callable[[Sequence[Form], Claim], list[Finding]]
 
@@ -43,7 +44,7 @@ Check = Callable[[Sequence[Form], Claim], list[Finding]]
 CHECKS: tuple[Check, ...] = (
     check_bounds, count_totals, check_ratios, check_counts, check_count_additions, check_unbounded, check_triggers, check_modal,
     check_agents, check_order, check_windows, check_exclusion, check_members, check_allow_list, check_named_members,
-    check_places)
+    check_places, check_uses)
 
 
 def evaluated(forms: Sequence[Form], claim: Claim) -> set[str]:

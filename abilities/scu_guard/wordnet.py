@@ -94,9 +94,10 @@ class _WordNet:
         return lemmas, tuple(ups), instance
 
     @lru_cache(maxsize=65536)  # noqa: B019
-    def derived_verbs(self, offset: int, lemma: str) -> tuple[int, ...]:
-        """The verb synsets a noun synset's lemma is derivationally related to ("+" pointers of that very word:
-        "adjudicator" -> adjudicate), wndb(5WN)."""
+    def derived(self, offset: int, pos: str, lemma: str = "") -> tuple[int, ...]:
+        """The synsets of part of speech ``pos`` ("n", "v") linked to this one as derivationally related forms
+        ("+" pointers: "pay" -> "payment", "flavouring" -> "flavour"); with ``lemma``, only the links of that
+        very word of the synset ("adjudicator" -> adjudicate), wndb(5WN)."""
         end = self.data.find(b"\n", offset)
         parts = self.data[offset:end].decode("latin-1").split()
         w_cnt = int(parts[3], 16)
@@ -104,11 +105,17 @@ class _WordNet:
         i = 4 + 2 * w_cnt
         out: list[int] = []
         for k in range(int(parts[i])):
-            sym, off, pos, st = parts[i + 1 + 4 * k: i + 5 + 4 * k]
+            sym, off, p, st = parts[i + 1 + 4 * k: i + 5 + 4 * k]
             source = int(st[:2], 16)
-            if sym == "+" and pos == "v" and 0 < source <= len(words) and words[source - 1] == lemma:
+            if sym == "+" and p == pos and (not lemma or 0 < source <= len(words) and words[source - 1] == lemma):
                 out.append(int(off))
         return tuple(out)
+
+    @lru_cache(maxsize=65536)  # noqa: B019
+    def depth(self, offset: int) -> int:
+        """The length of the shortest path from the synset up to a top of the hierarchy."""
+        ups = self.synset(offset)[1]
+        return 0 if not ups else 1 + min(self.depth(u) for u in ups)
 
     @lru_cache(maxsize=65536)  # noqa: B019
     def closure(self, offset: int) -> frozenset[int]:
@@ -327,7 +334,7 @@ def verbs_of(noun: str, n: int = 2) -> frozenset[str]:
     out: set[str] = set()
     for lemma in _lemma_forms(noun):
         for off in nouns.index[lemma][:n]:
-            for v in nouns.derived_verbs(off, lemma):
+            for v in nouns.derived(off, "v", lemma):
                 out |= set(verbs.synset(v)[0])
     return frozenset(out)
 
@@ -338,3 +345,110 @@ def first_verb_sense(verb: str) -> frozenset[str]:
     wn = _load_verbs()
     offs = wn.index.get(verb, ()) if wn is not None else ()
     return frozenset(wn.synset(offs[0])[0]) if wn is not None and offs else frozenset()
+
+
+# a kind shared by several nouns names a kind only this far below the top of the hierarchy ("flavorer" is 7
+# steps down, "written communication" 3: too general to say that a card and a voucher are one kind of thing)
+KIND_DEPTH = 5
+
+
+@lru_cache(maxsize=16384)
+def verb_sense_is_a(verb: str, category: str, n: int | None = CATEGORY_SENSES) -> bool:
+    """Is one of the verb's first ``n`` senses one of the category verb's first senses or below one (with ``n``
+    None: any sense of either)? For a verb whose slot already holds a thing of the rule's kind, which selects the
+    sense; the same verb is its own kind here."""
+    wn = _load_verbs()
+    if wn is None or category in TOO_GENERAL_VERBS:
+        return False
+    if verb == category:
+        return True
+    cats = frozenset(wn.index.get(category, ())[:CATEGORY_SENSES if n else None])
+    mine = wn.index.get(verb, ())
+    return any(wn.closure(off) & cats for off in (mine if n is None else mine[:n]))
+
+
+@lru_cache(maxsize=4096)
+def nouns_of_verb(verb: str, n: int = CATEGORY_SENSES) -> frozenset[int]:
+    """The noun synsets WordNet derives from the verb's first ``n`` senses ("pay" -> payment, "clean" -> cleaner,
+    "flavour" -> flavouring): what the doing is done with or called."""
+    wn, nouns = _load_verbs(), _load()
+    if wn is None or nouns is None or verb in TOO_GENERAL_VERBS:
+        return frozenset()
+    return frozenset(x for off in wn.index.get(verb, ())[:n] for x in wn.derived(off, "n"))
+
+
+@lru_cache(maxsize=4096)
+def verbs_of_noun(noun: str) -> tuple[str, ...]:
+    """The verbs a noun is formed from, by WordNet's derivation links of its first senses, where the noun's word
+    is the verb's or the verb's with an ending ("payment" -> pay, "flavourings" -> flavour, "repairs" -> repair);
+    a noun merely related in sense ("pet", "petting") is not read as a doing unless its word says so."""
+    wn, verbs = _load(), _load_verbs()
+    ss = senses(noun)
+    if wn is None or verbs is None:
+        return ()
+    if names_person(noun):
+        return ()  # "visitor": the doer, not the doing
+    words = {lemma.replace("_", " ") for lemma in _lemma_forms(noun)} or {noun.lower()}
+    out: list[str] = []
+    for off in (x for s in ss[:CATEGORY_SENSES] for x in wn.derived(s, "v")):
+        for lemma in verbs.synset(off)[0]:
+            if lemma in out or not any(w.startswith(lemma) and len(w) - len(lemma) <= 4 for w in words):
+                continue
+            if lemma in words and not _is_act(ss[0]):
+                continue  # "pet", "cut": a thing named like the verb, not the doing
+            out.append(lemma)
+    for w in words:  # a gerund WordNet links to no verb ("seeding"): the verb it is made from
+        stems = [w[:-3], w[:-3] + "e", w[:-4]] if w.endswith("ing") and len(w) > 5 else []
+        out += [v for v in stems if v in verbs.index and v not in out][:1]
+    return tuple(out)
+
+
+def _is_act(offset: int) -> bool:
+    """Is the noun synset a doing (at or below WordNet's first sense of "event", which holds every act)?"""
+    wn = _load()
+    events = senses("event")[:1]
+    return wn is not None and bool(events) and events[0] in wn.closure(offset)
+
+
+def noun_senses(phrase: str, n: int = CATEGORY_SENSES) -> tuple[int, ...]:
+    """The phrase's first ``n`` common-noun senses."""
+    return senses(phrase)[:n]
+
+
+def under_any(phrase: str, targets: frozenset[int], n: int = CATEGORY_SENSES) -> bool | None:
+    """Does one of the phrase's first ``n`` senses lie at or below one of ``targets``? None when WordNet does not
+    know the phrase."""
+    if not senses(phrase):
+        return None
+    return any(under(phrase, targets, n))
+
+
+@lru_cache(maxsize=4096)
+def common_kinds(phrases: tuple[str, ...]) -> frozenset[int]:
+    """The most specific kinds every phrase WordNet knows falls under, by one of its first senses ("cinnamon",
+    "vanilla", "sea salt" -> flavorer), at least ``KIND_DEPTH`` below the top and not too general to say; none
+    when fewer than two phrases are known."""
+    wn = _load()
+    known = [p for p in phrases if senses(p)]
+    if wn is None or len(known) < 2:
+        return frozenset()
+    ups = [frozenset().union(*(wn.closure(o) for o in senses(p)[:CATEGORY_SENSES])) for p in known]
+    common = {o for o in frozenset.intersection(*ups) if wn.depth(o) >= KIND_DEPTH and not
+              any(lemma in TOO_GENERAL for lemma in wn.synset(o)[0])}
+    return frozenset(o for o in common if not any(o != x and o in wn.closure(x) for x in common))
+
+
+@lru_cache(maxsize=1)
+def _adverbs() -> frozenset[str]:
+    """The lemmas of WordNet's adverb index (index.adv), read at the first call; empty when absent."""
+    try:
+        with open(os.path.join(os.environ.get(ENV_DIR) or DEFAULT_DIR, "index.adv"), encoding="latin-1") as fh:
+            return frozenset(line.split(" ", 1)[0] for line in fh if not line.startswith(" "))
+    except OSError:
+        return frozenset()
+
+
+def is_adverb(phrase: str) -> bool:
+    """Is the phrase an adverb of its own in WordNet ("in advance", "in full", "by hand", "in person"): a way of
+    doing, not the thing it is done with?"""
+    return "_".join(phrase.lower().split()) in _adverbs()
