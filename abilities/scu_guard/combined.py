@@ -25,7 +25,7 @@ from abilities.scu_guard import measure
 from abilities.scu_guard.amounts import OTHER_THING_DOUBTS, kept_by_its_own_rule
 from abilities.scu_guard.conditions import unmet
 from abilities.scu_guard.consequences import stance
-from abilities.scu_guard.detect import Finding, find_contradictions
+from abilities.scu_guard.detect import EVENT_RULES, Finding, find_contradictions
 from abilities.scu_guard.ellipsis import with_rebuilt
 from abilities.scu_guard.evidence import RELATIVE_DOUBT, doubt
 from abilities.scu_guard.forms import HAVE, Form, understand
@@ -59,11 +59,6 @@ def forms_for(constraints: Sequence[str], given: Sequence[Form] = ()) -> tuple[l
     return forms, unparsed
 
 
-# a reading of one event by word overlap (what was done, in what order, at what time, kept apart from what) is
-# a guess unless both readings make it; an amount with its unit, a trigger or an allow-list is not. Exclusions
-# joined the event readings in round 9: found by the typed reading alone they were wrong 5 times in 15 on the
-# development and pseudo-unseen sets ("the shore crabs were moved to Tank 15" read as housed with the octopus)
-EVENT_RULES = frozenset({"forbid", "require", "temporal", "order", "only_agent", "permit", "exclusion"})
 # event readings for which both readings agreeing is no evidence: the lexicon's doer check is the same guess as
 # the typed one, so such a finding stands only when it is firm
 BOTH_NOT_ENOUGH = frozenset({"only_agent"})

@@ -31,6 +31,7 @@ from abilities.scu_guard import (
     kept_logs,
     measure,
     names,
+    omitted,
     places,
     recurrence,
     reldates,
@@ -2249,6 +2250,46 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 # itself waived, for the rule's own doer, of the rule's own thing
                 out.append(_finding(f, claim, 0, len(claim.text), "require",
                                     f"the claim makes what {f.text!r} requires optional", firm=True))
+    return out
+
+
+# a duty that holds only under a condition ("If a stretcher is carried on steep ground, ...")
+_CONDITIONAL_RE = re.compile(r"\b(?:if|when|whenever|once|unless|in case|provided)\b", re.I)
+
+
+def check_omitted(forms: Sequence[Form], claim: Claim) -> list[Finding]:
+    """A required step said not done ("moved on without taking the door photo", "given unwitnessed", "the loan
+    form was skipped", ``omitted``). Sure where the missing word is the rule's own or its WordNet derivation, the
+    claim names whom the rule binds and every word narrowing its scope, the rule grants no exception and sets no
+    deadline the step may still meet, and nothing in the claim tells the step done after all; otherwise a
+    suspicion. A claim naming the exception the rule grants keeps the rule."""
+    out = []
+    doc = parse(claim.text)
+    found = omitted.gaps(doc)
+    for f in forms if found else ():
+        if f.modality == "must_not" or f.quantity or f.trigger or f.window or _CONDITIONAL_RE.search(f.text):
+            continue  # a duty under a condition or with an amount: whether it held is the other readings' question
+        step = omitted.required_step(f.text)
+        if step is None:
+            continue
+        for g in found:
+            if not omitted.how_matched(step, g) or omitted.done_elsewhere(step, g, doc):
+                continue
+            if key(omitted.governing_verb(g.at)) in NEGATING and key(g.at) not in NEGATING:
+                continue  # "requests without TLS are rejected": what lacks the step is turned away, as the rule wants
+            exception = omitted.excepted(step, doc)
+            if exception:
+                break  # "except in an emergency" and the claim tells of the emergency
+            subject, scope = omitted.names_subject(step, doc), _scope_named(f, claim)
+            if not (subject or (scope and withheld.scope_keys(f.text))):
+                break  # neither whom the rule binds nor where or when it holds: the claim may be outside it
+            sure = exception is None and not step.deadline and subject and scope and omitted.tied(step, g) and \
+                omitted.narrowed_named(step, doc) and \
+                not omitted.held_elsewhere(step, g, doc)
+            out.append(_finding(f, claim, g.token.sent.start_char, g.token.sent.end_char, "require",
+                                f"the claim says a step {f.text!r} requires was not done", sure=sure, firm=sure,
+                                basis="step"))
+            break
     return out
 
 

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from abilities.scu_guard.amounts import check_count_additions
 from abilities.scu_guard.counts import count_totals, per_unit_counts
-from abilities.scu_guard.detect import Finding
+from abilities.scu_guard.detect import EVENT_RULES, Finding
 from abilities.scu_guard.forms import Form
 from abilities.scu_guard.judge import (
     Claim,
@@ -26,6 +26,7 @@ from abilities.scu_guard.judge import (
     check_members,
     check_modal,
     check_named_members,
+    check_omitted,
     check_order,
     check_places,
     check_triggers,
@@ -44,7 +45,7 @@ Check = Callable[[Sequence[Form], Claim], list[Finding]]
 CHECKS: tuple[Check, ...] = (
     check_bounds, count_totals, check_ratios, check_counts, check_count_additions, check_unbounded, check_triggers, check_modal,
     check_agents, check_order, check_windows, check_exclusion, check_members, check_allow_list, check_named_members,
-    check_places, check_uses)
+    check_places, check_uses, check_omitted)
 
 
 def evaluated(forms: Sequence[Form], claim: Claim) -> set[str]:
@@ -126,7 +127,9 @@ def judge_claim(claim: str, forms: Iterable[Form], chunk_texts: Sequence[str] = 
 def _run_checks(forms: list[Form], read: Claim) -> list[Finding]:
     """One finding per constraint: the first check's, unless a later check reads the same rule firmly where the
     first only guessed (a doer wrongly taken for another, "staff" for "a member of staff", must not hide "the
-    pre-issue inspection is treated as optional")."""
+    pre-issue inspection is treated as optional"); a required step firmly said not done also replaces an unfirm
+    reading of an event ("went ahead unwitnessed" where the order of two steps was only guessed); a firm reading of
+    another event does not, since an unfirm first reading may be hiding its misreading ("optional reed touch-ups")."""
     skip = kept_ratios(forms, read)  # a proportion both counts keep: no count alone breaks it
     # a bound per unit the claim's count per unit keeps ("two stacks of half a dozen each"): no total breaks it
     out, per_unit_kept = per_unit_counts(forms, read)
@@ -140,6 +143,7 @@ def _run_checks(forms: list[Form], read: Claim) -> list[Finding]:
             if at is None:
                 kept[finding.constraint] = len(out)
                 out.append(finding)
-            elif finding.firm and not out[at].firm and not (out[at].sure and out[at].arbitrable):
-                out[at] = finding
+            elif finding.firm and not out[at].firm and (not (out[at].sure and out[at].arbitrable) or
+                                                        (finding.basis == "step" and out[at].rule in EVENT_RULES)):
+                out[at] = finding  # a required step firmly said not done supersedes an unfirm event reading
     return out

@@ -116,7 +116,7 @@ def _is_thing(duty: Duty, t: Any) -> bool:
                for k, phrase, mods in duty.things)
 
 
-def _told(t: Any, own: Any = None) -> bool:
+def told(t: Any, own: Any = None) -> bool:
     """Is the token's clause told as a fact and affirmed: no question, no modal on its verbs, no condition or
     purpose, no verb above it denied ("Nobody boarded without an altimeter", "Medication is never given without
     a note", "not a single pair ... without being sanitised": the missing thing is then denied again)? ``own``:
@@ -125,14 +125,21 @@ def _told(t: Any, own: Any = None) -> bool:
         return False
     w = t
     while True:
-        if any((c.dep_ in ("aux", "auxpass") and c.lower_ in MODALS) or (c.dep_ == "mark" and c.lower_ in _MARKS)
-               for c in w.children):
+        if any((c.dep_ in ("aux", "auxpass") and c.lower_ in MODALS) or (c.dep_ == "mark" and c.lower_ in _MARKS
+                                                                          and not _result(c)) for c in w.children):
             return False
         if w.pos_ in ("VERB", "AUX", "ADJ") and (own is None or w.i != own.i) and _denied_verb(w):
             return False
         if w.head.i == w.i:
             return True
         w = w.head
+
+
+def _result(mark: Any) -> bool:
+    """Is a "so" after a comma or semicolon one of result ("the recorder failed, so the draw went unrecorded"), told
+    as a fact, not one of purpose ("so that it stays dry")?"""
+    return mark.lower_ == "so" and mark.i > 0 and mark.doc[mark.i - 1].text in (",", ";") and \
+        mark.doc[mark.i + 1].lower_ != "that" if mark.i + 1 < len(mark.doc) else False
 
 
 def _denied_verb(w: Any) -> bool:
@@ -209,12 +216,12 @@ def holder_absent(form: Form, doc: Any, start: int, end: int) -> Any | None:
         v = t.head
         first = t.head.head if t.dep_ == "conj" else v  # "Neither the vet nor the steward was present"
         there = key(v) in _PRESENCE or key(v) == duty.verb or (t.dep_ == "nsubj" and v.dep_ == "pobj")
-        if t.dep_ == "pobj" and v.lower_ == "without" and _told(t):
+        if t.dep_ == "pobj" and v.lower_ == "without" and told(t):
             return t
-        if there and _no(t) and _told(t, own=v):
+        if there and _no(t) and told(t, own=v):
             return t
         if t.dep_ in ("nsubj", "conj") and (key(first) in _PRESENCE or key(first) == duty.verb) and \
-                _denied_verb(first) and _told(t, own=first):
+                _denied_verb(first) and told(t, own=first):
             return t
     return None
 
@@ -229,13 +236,13 @@ def thing_withheld(form: Form, doc: Any, start: int, end: int) -> Any | None:
     for t in doc:
         if not (start <= t.idx < end) or not _is_thing(duty, t):
             continue
-        if t.dep_ == "pobj" and t.head.lower_ == "without" and _told(t):
+        if t.dep_ == "pobj" and t.head.lower_ == "without" and told(t):
             return t
-        if _no(t) and t.dep_ != "npadvmod" and _told(t, own=t.head if t.dep_ in ("nsubj", "nsubjpass") else None):
+        if _no(t) and t.dep_ != "npadvmod" and told(t, own=t.head if t.dep_ in ("nsubj", "nsubjpass") else None):
             return t  # "no harness", "No spotter was assigned"; not "no more than two dozen pipes"
         v = t.head
         if t.dep_ in ("dobj", "nsubjpass") and v.pos_ in ("VERB", "AUX") and (
-                key(v) in _HOLDING or key(v) == duty.verb) and _denied_verb(v) and _told(t, own=v):
+                key(v) in _HOLDING or key(v) == duty.verb) and _denied_verb(v) and told(t, own=v):
             return t
     return None
 
@@ -254,7 +261,7 @@ def act_withheld(form: Form, doc: Any, start: int, end: int) -> Any | None:
         return None
     acts = {duty.verb} | set(duty.states)
     for t in doc:
-        if not (start <= t.idx < end) or not _told(t):
+        if not (start <= t.idx < end) or not told(t):
             continue
         if t.dep_ == "pcomp" and t.head.lower_ == "without" and key(t) in acts:
             if any(_is_thing(duty, x) for x in t.sent):

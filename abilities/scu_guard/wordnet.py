@@ -452,3 +452,45 @@ def is_adverb(phrase: str) -> bool:
     """Is the phrase an adverb of its own in WordNet ("in advance", "in full", "by hand", "in person"): a way of
     doing, not the thing it is done with?"""
     return "_".join(phrase.lower().split()) in _adverbs()
+# the endings WordNet's morphy undoes on verbs (morphy(7WN)); verb.exc holds the irregular ones
+_VERB_DETACH = (("ies", "y"), ("es", "e"), ("es", ""), ("s", ""), ("ied", "y"), ("ed", "e"), ("ed", ""), ("ing", "e"),
+                ("ing", ""))
+
+
+def verb_lemmas(word: str) -> tuple[str, ...]:
+    """The verb lemmas an inflected form may stand for ("witnessed" -> witness, "acidified" -> acidify), by
+    verb.exc and morphy's rules, each checked against the verb index."""
+    wn = _load_verbs()
+    if wn is None:
+        return ()
+    w = word.lower()
+    cands = [w, wn.exc.get(w, "")] + [w[: -len(s)] + r for s, r in _VERB_DETACH if w.endswith(s) and len(w) > len(s) + 2]
+    if len(w) > 4 and w.endswith("ed") and w[-3] == w[-4]:
+        cands.append(w[:-3])  # "stopped" -> stop
+    return tuple(dict.fromkeys(c for c in cands if c and c in wn.index))
+
+
+@lru_cache(maxsize=16384)
+def derivations(lemma: str) -> frozenset[str]:
+    """The word and the words WordNet derives it from or to, as noun or verb, in any sense ("photograph" the
+    noun and the verb, "sign"/"signature", "witness"/"witnessed", "attend"/"attendant"), and, for a noun, the
+    other words of its first sense and their derivations ("photo" -> "photograph") where it is no verb too. One step only: a rule's
+    word and a claim's word that share this family name one act or thing."""
+    nouns, verbs = _load(), _load_verbs()
+    out = {lemma}
+    if nouns is None or verbs is None:
+        return frozenset(out)
+    words = [lemma]
+    first = nouns.index.get(lemma, ())
+    if first and lemma not in verbs.index:  # "photo" is a photograph; "sign" the verb is no "mark"
+        synonyms = nouns.synset(first[0])[0]
+        out |= set(synonyms)
+        words += [w for w in synonyms if w != lemma]
+    for word in words:
+        for wn in (nouns, verbs):
+            for off in wn.index.get(word, ()):
+                for pos, target in (("n", nouns), ("v", verbs)):
+                    # a derived synset holds other words too ("photograph" the verb is also "shoot", "snap"):
+                    # only the words that keep the stem are the derivation itself
+                    out |= {w for t in wn.derived(off, pos, word) for w in target.synset(t)[0] if w[:3] == word[:3]}
+    return frozenset(w.replace("_", " ") for w in out)
