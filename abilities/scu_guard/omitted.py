@@ -239,8 +239,8 @@ def _left_blank(t: Any) -> Gap | None:
 
 def _denied_subject(v: Any) -> Gap | None:
     """ "none were worn", "no standby attendant was assigned", "with nothing recording"."""
-    if v.pos_ not in ("VERB", "AUX"):
-        return None
+    if v.pos_ not in ("VERB", "AUX") or any(w.lower_ == "than" for w in v.subtree):
+        return None  # "Nothing departed later than 06:00" denies a breach of a bound, not a step
     for c in v.children:
         denied = c.lower_ in _DENYING and c.dep_ in ("nsubj", "nsubjpass", "compound")
         no = c.dep_ in ("nsubj", "nsubjpass") and c.pos_ == "NOUN" and any(
