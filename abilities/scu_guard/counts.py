@@ -107,6 +107,8 @@ def _value(doc: Any, i: int) -> tuple[float, int] | None:
     low = [t.lower_ for t in doc[i : min(n, i + 5)]]
     if low[:3] in (["half", "a", "dozen"], ["half", "-", "dozen"]):  # "half a dozen", "half-dozen"
         return 6.0, i + 3
+    if low[0] in ("a", "an") and low[1:4] == ["baker", "'s", "dozen"]:  # "a baker's dozen": thirteen
+        return 13.0, i + 4
     if low[0] in ("a", "an") and low[1:4] == ["half", "-", "dozen"]:  # "a half-dozen players"
         return 6.0, i + 4
     # "both her sisters"; not the correlative "both the gate and the door" (unless a possessive settles it)
@@ -426,10 +428,20 @@ def _in_place(scope: list[Any], gov: Any, place: frozenset[str]) -> bool:
                                        or x.dep_ in ("nsubj", "nsubjpass") and x.head.i == gov.i):
             continue
         # the rule's modifiers all said, or none of the claim's own ("Cage 18" is a roll cage; the North
-        # Charging Hall is not the wash hall)
-        if place <= keys_ or not _place_keys(x) - {key(x)}:
+        # Charging Hall is not the wash hall); a modifier that says when ("Sam's Wednesday run") names no other
+        # place or holder, unless the rule's own place is told by a time ("the night shift" is not "the day shift")
+        if place <= keys_ or not _place_keys(x) - {key(x)} - _when_keys(x, place):
             return True
     return False
+
+
+def _when_keys(t: Any, place: frozenset[str]) -> frozenset[str]:
+    """The keys of a place's modifiers that name a time period by WordNet ("Wednesday", "morning"), or none when
+    the rule's place itself has such a modifier (there a time tells one holder from another)."""
+    mods = [c for c in t.children if c.dep_ in ("compound", "amod")]
+    if any(wordnet.is_a(w, "time period") is not False for w in place - {key(t)}):
+        return frozenset()
+    return frozenset(key(c) for c in mods if wordnet.is_a(c.lower_, "time period") is True)
 
 
 def _units_of_each(doc: Any, clause_start: int, clause_end: int, core: _Core, rule: str) -> list[Any]:
@@ -532,6 +544,53 @@ def _kind_counted(doc: Any, c: Count, k: str, rule: str, noun: str) -> bool:
         w.dep_ in ("compound", "amod") and w.pos_ != "PROPN" for w in t.lefts) for t in toks)
 
 
+def _added_one(text: str, doc: Any, c: Count, noun: str, counted: list[Count], core: _Core) -> list[Count]:
+    """One more of the rule's things joined to a count's own event: "held half a dozen trams, with rescue tram 3001
+    squeezed in as well", "plus the spare van too". The added thing is the rule's own noun, singular and counted
+    nowhere else, hung by "with" or "plus" on the counted phrase's verb (so a clause with its own subject, "and
+    tram 3001 was put on Road 12", is another event), and the sentence says it is in addition ("as well",
+    "too", "also"): without that word "with" may name what the counted things had or restate one of them. A place
+    the added phrase names must be the rule's or a region of the place named ("at the buffer end"): "with the
+    spare van parked in the lane too" may be outside the rule's place."""
+    if dict(c.counts).get(noun) is None or c.total:
+        return []
+    gov = _governor(doc[c.head])
+    scope = {x.i for x in _scope(doc[c.head])}
+    s0, s1 = sentence_span(text, c.start, c.end)
+    out = []
+    for t in doc:
+        if t.i not in scope or key(t) != noun or t.tag_ != "NN" or any(d.start <= t.idx < d.end for d in counted):
+            continue
+        path, x = [], t
+        while x.i != gov.i and x.head.i != x.i:
+            path.append(x.head)
+            x = x.head
+        joined = any(p.lower_ in ("with", "plus") for p in path) or any(
+            w.lower_ == "plus" and w.head.i == t.i for w in doc)
+        if t.dep_ not in ("nsubj", "nsubjpass", "dobj", "pobj", "conj") or x.i != gov.i or not joined \
+                or not _ADDED_RE.search(text[t.idx : s1]):
+            continue
+        top = path[-2] if len(path) >= 2 else t
+        places = [p for p in top.subtree if p.dep_ == "pobj" and p.head.lower_ in _PLACE_PREPS and p.i != t.i]
+        if all(any(key(p) in pl for pl in core.places) or wordnet.is_a(_last_word(doc, p), "region") is True
+               for p in places):
+            out.append(Count(((noun, 1.0),), t.i, t.idx, t.idx + len(t.text), True, False, False))
+    return out
+
+
+def _last_word(doc: Any, t: Any) -> str:
+    """The last word of the noun phrase a noun starts, English's head ("at the buffer end" when the parser hung
+    "end" elsewhere and left "buffer" as the object)."""
+    j = t.i
+    while j + 1 < len(doc) and doc[j + 1].is_alpha and doc[j + 1].pos_ not in (
+            "ADP", "DET", "ADV", "CCONJ", "SCONJ", "PART", "PRON", "AUX"):
+        j += 1
+    return doc[j].lower_
+
+
+_ADDED_RE = re.compile(r"\b(?:as well|too|also)\b", re.I)
+
+
 def _stated(text: str, total: float, dim: str, start: int, end: int, summed: bool) -> measure.Amount | None:
     """What the claim says of the count: exactly ``total``, or a bound of its own ("never fewer than four
     climbers" is four or more, "no more than two staff" two or fewer). Only a part of a sum is no bound."""
@@ -619,6 +678,8 @@ def count_totals(forms: Sequence[Form], claim: Any) -> list[Finding]:
                 if by_person and noun not in _ANY_PERSON:
                     guessed.add(c.start)
                 break
+        for c, _, clause in list(tied):
+            tied += [(one, 1.0, clause) for one in _added_one(claim.text, doc, c, noun, counted, core)]
         for c, _, _clause in list(tied):
             # "a dozen passes ..., and then three more were scheduled": more of the very things counted before
             prev = [d for d in counted if d.end <= c.start and sentence_span(claim.text, d.start, d.end)
