@@ -72,7 +72,7 @@ _PERSON_NOUNS = frozenset(key(t) for t in parse("guests friends children adults 
 # a floating quantifier as a clause's subject stands for the things counted before it ("Two dozen vials went to
 # the unit, all packed in one box"): the clause is still theirs
 _FLOATING = frozenset({"all", "both", "each"})
-_SIMULTANEOUS_RE = re.compile(r"\b(?:at (?:the same|one|any one|any) time|at once|simultaneously|together)\b", re.I)
+_SIMULTANEOUS_RE = re.compile(r"\b(?:at (?:the same|one|any one|any|a) time|at once|simultaneously|together)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -123,6 +123,9 @@ def _value(doc: Any, i: int) -> tuple[float, int] | None:
     if j is None:
         return None
     mult = first if first is not None else 1.0
+    if first is not None and [t.lower_ for t in doc[j : j + 3]] == ["and", "a", "half"] and j + 3 < n and (
+            doc[j + 3].lower_ in _MULTIPLIERS or doc[j + 3].lower_ == "dozen"):
+        mult, j = first + 0.5, j + 3  # "two and a half thousand spectators", "three and a half dozen eggs"
     if j < n and doc[j].lower_ in _MULTIPLIERS:  # "two hundred", "a hundred and twenty"
         if low[0] == "a" and i >= 2 and doc[i - 1].lower_ == "of" or j + 1 < n and doc[j + 1].lower_ == "of":
             return None  # "a couple of hundred fans", "hundreds of": a rough number
@@ -330,6 +333,7 @@ class _Core:
     per_unit: frozenset[str]
     simultaneous: bool
     holders: tuple[frozenset[str], ...] = ()  # "a team may have at most 5 players": the count is one team's
+    lemma: str = ""  # the verb's lemma, for the verbs that are a manner of it ("escorted" for "accompany")
 
 
 def _place_keys(t: Any) -> frozenset[str]:
@@ -363,7 +367,8 @@ def _core(text: str, noun: str) -> _Core | None:
     while p.pos_ in ("NOUN", "PROPN", "ADP") and p.head.i != p.i:
         p = p.head
     preds = [p] + [c for c in p.children if c.dep_ in ("acomp", "xcomp") and c.pos_ == "VERB"]
-    verb = next((key(v) for v in reversed(preds) if v.pos_ == "VERB" and key(v) not in _LIGHT), "")
+    verb_tok = next((v for v in reversed(preds) if v.pos_ == "VERB" and key(v) not in _LIGHT), None)
+    verb = key(verb_tok) if verb_tok is not None else ""
     places: list[frozenset[str]] = []
     per_unit: set[str] = set()
     holders: list[frozenset[str]] = []
@@ -390,7 +395,8 @@ def _core(text: str, noun: str) -> _Core | None:
     if n.dep_ == "nsubj" and any(v.tag_ == "VBN" for v in preds[1:]):
         role = "obj"  # "birds may be tethered", parsed with "be" as the root: still the passive's patient
     return _Core(verb, role, tuple(pl for pl in places if pl), frozenset(per_unit),
-                 bool(_SIMULTANEOUS_RE.search(text)), tuple(h for h in holders if h))
+                 bool(_SIMULTANEOUS_RE.search(text)), tuple(h for h in holders if h),
+                 verb_tok.lemma_.lower() if verb_tok is not None else "")
 
 
 def _governor(t: Any) -> Any:
@@ -544,6 +550,19 @@ def _kind_counted(doc: Any, c: Count, k: str, rule: str, noun: str) -> bool:
         w.dep_ in ("compound", "amod") and w.pos_ != "PROPN" for w in t.lefts) for t in toks)
 
 
+def _times_apart(doc: Any, parts: list[Count], end: int) -> bool:
+    """Do the parts of a sum each come with a time of their own, and the times differ ("two in the morning and two
+    more in the afternoon", "three at 09:00, four at 11:00")? The stretch of each part runs to the next part."""
+    said: list[frozenset[str]] = []
+    for i, c in enumerate(parts):
+        stop = parts[i + 1].start if i + 1 < len(parts) else end
+        said.append(frozenset(t.lower_ for t in doc if c.end <= t.idx < stop and (
+            re.fullmatch(r"\d{1,2}[:.]\d{2}", t.text) or t.pos_ in ("NOUN", "PROPN")
+            and wordnet.is_a(t.lower_, "time period") is True)))
+    timed = [w for w in said if w]
+    return len(timed) >= 2 and len(set(timed)) >= 2
+
+
 def _added_one(text: str, doc: Any, c: Count, noun: str, counted: list[Count], core: _Core) -> list[Count]:
     """One more of the rule's things joined to a count's own event: "held half a dozen trams, with rescue tram 3001
     squeezed in as well", "plus the spare van too". The added thing is the rule's own noun, singular and counted
@@ -660,7 +679,9 @@ def count_totals(forms: Sequence[Form], claim: Any) -> list[Finding]:
                 sent_keys = {key(x) for x in doc if s0 <= x.idx < s1}
                 kind = k != noun and any(pl and pl <= sent_keys for pl in core.places) \
                     and _kind_counted(doc, c, k, f.text, noun)
-                event = bool(core.verb and core.verb in said or any(_in_place(scope, gov, pl) for pl in core.places))
+                # the rule's verb, a manner of it by WordNet ("escorted" for "accompany"), or its place
+                event = bool(core.verb and core.verb in said or any(_in_place(scope, gov, pl) for pl in core.places)
+                             or core.lemma and categories.does_kind_of(gov, core.lemma))
                 own = k == noun or kind
                 slot = k not in (MEMBERS, PEOPLE) and same_slot and len(c.counts) == 1 or k == MEMBERS and same_slot
                 # people of another noun counted as the rule's: "two pairs of flyers and a trio of catchers" for
@@ -705,6 +726,8 @@ def count_totals(forms: Sequence[Form], claim: Any) -> list[Finding]:
         for (s0, s1), parts in by_sentence.items():
             if core.simultaneous:
                 parts = [p for p in parts if p[2] is parts[0][2]]  # one clause: one moment
+                if _times_apart(doc, [p[0] for p in parts], s1):
+                    continue  # "two visitors in the morning and two more in the afternoon": not at one time
             days = [d for d in claim.dates if s0 <= d.start < s1] + [w for w in claim.weekdays if s0 <= w[2] < s1]
             if len(parts) < 2 or len(days) > 1:
                 continue
