@@ -75,3 +75,18 @@ def test_parts_at_different_times_are_not_one_moment() -> None:
     assert _reason(ESCORT, "The guide escorted three walkers in the morning and three more in the afternoon.") == "ok"
     assert _reason(ESCORT, "The guide escorted three walkers over the ridge, and three more as well.") \
         == "constraint_contradiction"
+
+
+RACK = "No more than 8 kegs may be stored on one cellar rack."
+
+
+def test_a_bare_number_joined_to_a_count_counts_its_noun() -> None:
+    assert ("four", 4.0) in _counts("The brewery's six kegs and the pub's four went onto the rack.")
+    assert _reason(RACK, "The brewery's six kegs went onto the cellar rack, and so did the pub's four.") \
+        == "constraint_contradiction"
+    assert _reason(RACK, "The brewery's six kegs went onto the cellar rack, and so did the pub's two.") == "ok"
+
+
+def test_a_bare_number_in_another_event_is_not_added() -> None:
+    assert _reason(RACK, "The brewery's six kegs went onto the cellar rack, and the pub's four onto the dray.") \
+        == "ok"

@@ -269,7 +269,26 @@ def _read_counts(text: str) -> tuple[Count, ...]:
                          partitive=bool(re.match(r"\s*of\s+(?:the|them|those|these|its|their|us)\b",
                                                  text[doc[i].idx + len(doc[i].text):]))))
         i = end
+    out += _gapped(doc, out)
     return tuple(out + _enumerated(doc, out))
+
+
+def _gapped(doc: Any, counted: list[Count]) -> list[Count]:
+    """A bare number joined to a counted noun phrase counts that noun: "the Audi's four wheels and the Volvo's
+    four" (four wheels more), "six boxes and the van's eight". The number has no noun of its own after it and is
+    the counted head's conjunct, so it can count nothing else."""
+    by_head = {c.head: c for c in counted}
+    out = []
+    for t in doc:
+        n = _simple_number(t)
+        c = by_head.get(t.head.i)
+        if n is None or t.dep_ != "conj" or c is None or len(c.counts) != 1 or any(
+                d.start <= t.idx < d.end for d in counted):
+            continue
+        if t.i + 1 < len(doc) and doc[t.i + 1].pos_ in ("NOUN", "PROPN", "ADJ", "NUM"):
+            continue
+        out.append(Count(((c.counts[0][0], n),), t.i, t.idx, t.idx + len(t.text), False, False, False))
+    return out
 
 
 def _enumerated(doc: Any, counted: list[Count]) -> list[Count]:
