@@ -72,7 +72,7 @@ _PERSON_NOUNS = frozenset(key(t) for t in parse("guests friends children adults 
 # a floating quantifier as a clause's subject stands for the things counted before it ("Two dozen vials went to
 # the unit, all packed in one box"): the clause is still theirs
 _FLOATING = frozenset({"all", "both", "each"})
-_SIMULTANEOUS_RE = re.compile(r"\b(?:at (?:the same|one|any one|any) time|at once|simultaneously|together)\b", re.I)
+_SIMULTANEOUS_RE = re.compile(r"\b(?:at (?:the same|one|any one|any|a) time|at once|simultaneously|together)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -107,6 +107,8 @@ def _value(doc: Any, i: int) -> tuple[float, int] | None:
     low = [t.lower_ for t in doc[i : min(n, i + 5)]]
     if low[:3] in (["half", "a", "dozen"], ["half", "-", "dozen"]):  # "half a dozen", "half-dozen"
         return 6.0, i + 3
+    if low[0] in ("a", "an") and low[1:4] == ["baker", "'s", "dozen"]:  # "a baker's dozen": thirteen
+        return 13.0, i + 4
     if low[0] in ("a", "an") and low[1:4] == ["half", "-", "dozen"]:  # "a half-dozen players"
         return 6.0, i + 4
     # "both her sisters"; not the correlative "both the gate and the door" (unless a possessive settles it)
@@ -121,6 +123,9 @@ def _value(doc: Any, i: int) -> tuple[float, int] | None:
     if j is None:
         return None
     mult = first if first is not None else 1.0
+    if first is not None and [t.lower_ for t in doc[j : j + 3]] == ["and", "a", "half"] and j + 3 < n and (
+            doc[j + 3].lower_ in _MULTIPLIERS or doc[j + 3].lower_ == "dozen"):
+        mult, j = first + 0.5, j + 3  # "two and a half thousand spectators", "three and a half dozen eggs"
     if j < n and doc[j].lower_ in _MULTIPLIERS:  # "two hundred", "a hundred and twenty"
         if low[0] == "a" and i >= 2 and doc[i - 1].lower_ == "of" or j + 1 < n and doc[j + 1].lower_ == "of":
             return None  # "a couple of hundred fans", "hundreds of": a rough number
@@ -264,7 +269,26 @@ def _read_counts(text: str) -> tuple[Count, ...]:
                          partitive=bool(re.match(r"\s*of\s+(?:the|them|those|these|its|their|us)\b",
                                                  text[doc[i].idx + len(doc[i].text):]))))
         i = end
+    out += _gapped(doc, out)
     return tuple(out + _enumerated(doc, out))
+
+
+def _gapped(doc: Any, counted: list[Count]) -> list[Count]:
+    """A bare number joined to a counted noun phrase counts that noun: "the Audi's four wheels and the Volvo's
+    four" (four wheels more), "six boxes and the van's eight". The number has no noun of its own after it and is
+    the counted head's conjunct, so it can count nothing else."""
+    by_head = {c.head: c for c in counted}
+    out = []
+    for t in doc:
+        n = _simple_number(t)
+        c = by_head.get(t.head.i)
+        if n is None or t.dep_ != "conj" or c is None or len(c.counts) != 1 or any(
+                d.start <= t.idx < d.end for d in counted):
+            continue
+        if t.i + 1 < len(doc) and doc[t.i + 1].pos_ in ("NOUN", "PROPN", "ADJ", "NUM"):
+            continue
+        out.append(Count(((c.counts[0][0], n),), t.i, t.idx, t.idx + len(t.text), False, False, False))
+    return out
 
 
 def _enumerated(doc: Any, counted: list[Count]) -> list[Count]:
@@ -328,6 +352,7 @@ class _Core:
     per_unit: frozenset[str]
     simultaneous: bool
     holders: tuple[frozenset[str], ...] = ()  # "a team may have at most 5 players": the count is one team's
+    lemma: str = ""  # the verb's lemma, for the verbs that are a manner of it ("escorted" for "accompany")
 
 
 def _place_keys(t: Any) -> frozenset[str]:
@@ -361,7 +386,8 @@ def _core(text: str, noun: str) -> _Core | None:
     while p.pos_ in ("NOUN", "PROPN", "ADP") and p.head.i != p.i:
         p = p.head
     preds = [p] + [c for c in p.children if c.dep_ in ("acomp", "xcomp") and c.pos_ == "VERB"]
-    verb = next((key(v) for v in reversed(preds) if v.pos_ == "VERB" and key(v) not in _LIGHT), "")
+    verb_tok = next((v for v in reversed(preds) if v.pos_ == "VERB" and key(v) not in _LIGHT), None)
+    verb = key(verb_tok) if verb_tok is not None else ""
     places: list[frozenset[str]] = []
     per_unit: set[str] = set()
     holders: list[frozenset[str]] = []
@@ -388,7 +414,8 @@ def _core(text: str, noun: str) -> _Core | None:
     if n.dep_ == "nsubj" and any(v.tag_ == "VBN" for v in preds[1:]):
         role = "obj"  # "birds may be tethered", parsed with "be" as the root: still the passive's patient
     return _Core(verb, role, tuple(pl for pl in places if pl), frozenset(per_unit),
-                 bool(_SIMULTANEOUS_RE.search(text)), tuple(h for h in holders if h))
+                 bool(_SIMULTANEOUS_RE.search(text)), tuple(h for h in holders if h),
+                 verb_tok.lemma_.lower() if verb_tok is not None else "")
 
 
 def _governor(t: Any) -> Any:
@@ -426,10 +453,20 @@ def _in_place(scope: list[Any], gov: Any, place: frozenset[str]) -> bool:
                                        or x.dep_ in ("nsubj", "nsubjpass") and x.head.i == gov.i):
             continue
         # the rule's modifiers all said, or none of the claim's own ("Cage 18" is a roll cage; the North
-        # Charging Hall is not the wash hall)
-        if place <= keys_ or not _place_keys(x) - {key(x)}:
+        # Charging Hall is not the wash hall); a modifier that says when ("Sam's Wednesday run") names no other
+        # place or holder, unless the rule's own place is told by a time ("the night shift" is not "the day shift")
+        if place <= keys_ or not _place_keys(x) - {key(x)} - _when_keys(x, place):
             return True
     return False
+
+
+def _when_keys(t: Any, place: frozenset[str]) -> frozenset[str]:
+    """The keys of a place's modifiers that name a time period by WordNet ("Wednesday", "morning"), or none when
+    the rule's place itself has such a modifier (there a time tells one holder from another)."""
+    mods = [c for c in t.children if c.dep_ in ("compound", "amod")]
+    if any(wordnet.is_a(w, "time period") is not False for w in place - {key(t)}):
+        return frozenset()
+    return frozenset(key(c) for c in mods if wordnet.is_a(c.lower_, "time period") is True)
 
 
 def _units_of_each(doc: Any, clause_start: int, clause_end: int, core: _Core, rule: str) -> list[Any]:
@@ -532,6 +569,66 @@ def _kind_counted(doc: Any, c: Count, k: str, rule: str, noun: str) -> bool:
         w.dep_ in ("compound", "amod") and w.pos_ != "PROPN" for w in t.lefts) for t in toks)
 
 
+def _times_apart(doc: Any, parts: list[Count], end: int) -> bool:
+    """Do the parts of a sum each come with a time of their own, and the times differ ("two in the morning and two
+    more in the afternoon", "three at 09:00, four at 11:00")? The stretch of each part runs to the next part."""
+    said: list[frozenset[str]] = []
+    for i, c in enumerate(parts):
+        stop = parts[i + 1].start if i + 1 < len(parts) else end
+        said.append(frozenset(t.lower_ for t in doc if c.end <= t.idx < stop and (
+            re.fullmatch(r"\d{1,2}[:.]\d{2}", t.text) or t.pos_ in ("NOUN", "PROPN")
+            and wordnet.is_a(t.lower_, "time period") is True)))
+    timed = [w for w in said if w]
+    return len(timed) >= 2 and len(set(timed)) >= 2
+
+
+def _added_one(text: str, doc: Any, c: Count, noun: str, counted: list[Count], core: _Core) -> list[Count]:
+    """One more of the rule's things joined to a count's own event: "held half a dozen trams, with rescue tram 3001
+    squeezed in as well", "plus the spare van too". The added thing is the rule's own noun, singular and counted
+    nowhere else, hung by "with" or "plus" on the counted phrase's verb (so a clause with its own subject, "and
+    tram 3001 was put on Road 12", is another event), and the sentence says it is in addition ("as well",
+    "too", "also"): without that word "with" may name what the counted things had or restate one of them. A place
+    the added phrase names must be the rule's or a region of the place named ("at the buffer end"): "with the
+    spare van parked in the lane too" may be outside the rule's place."""
+    if dict(c.counts).get(noun) is None or c.total:
+        return []
+    gov = _governor(doc[c.head])
+    scope = {x.i for x in _scope(doc[c.head])}
+    s0, s1 = sentence_span(text, c.start, c.end)
+    out = []
+    for t in doc:
+        if t.i not in scope or key(t) != noun or t.tag_ != "NN" or any(d.start <= t.idx < d.end for d in counted):
+            continue
+        path, x = [], t
+        while x.i != gov.i and x.head.i != x.i:
+            path.append(x.head)
+            x = x.head
+        joined = any(p.lower_ in ("with", "plus") for p in path) or any(
+            w.lower_ == "plus" and w.head.i == t.i for w in doc)
+        if t.dep_ not in ("nsubj", "nsubjpass", "dobj", "pobj", "conj") or x.i != gov.i or not joined \
+                or not _ADDED_RE.search(text[t.idx : s1]):
+            continue
+        top = path[-2] if len(path) >= 2 else t
+        places = [p for p in top.subtree if p.dep_ == "pobj" and p.head.lower_ in _PLACE_PREPS and p.i != t.i]
+        if all(any(key(p) in pl for pl in core.places) or wordnet.is_a(_last_word(doc, p), "region") is True
+               for p in places):
+            out.append(Count(((noun, 1.0),), t.i, t.idx, t.idx + len(t.text), True, False, False))
+    return out
+
+
+def _last_word(doc: Any, t: Any) -> str:
+    """The last word of the noun phrase a noun starts, English's head ("at the buffer end" when the parser hung
+    "end" elsewhere and left "buffer" as the object)."""
+    j = t.i
+    while j + 1 < len(doc) and doc[j + 1].is_alpha and doc[j + 1].pos_ not in (
+            "ADP", "DET", "ADV", "CCONJ", "SCONJ", "PART", "PRON", "AUX"):
+        j += 1
+    return doc[j].lower_
+
+
+_ADDED_RE = re.compile(r"\b(?:as well|too|also)\b", re.I)
+
+
 def _stated(text: str, total: float, dim: str, start: int, end: int, summed: bool) -> measure.Amount | None:
     """What the claim says of the count: exactly ``total``, or a bound of its own ("never fewer than four
     climbers" is four or more, "no more than two staff" two or fewer). Only a part of a sum is no bound."""
@@ -601,7 +698,9 @@ def count_totals(forms: Sequence[Form], claim: Any) -> list[Finding]:
                 sent_keys = {key(x) for x in doc if s0 <= x.idx < s1}
                 kind = k != noun and any(pl and pl <= sent_keys for pl in core.places) \
                     and _kind_counted(doc, c, k, f.text, noun)
-                event = bool(core.verb and core.verb in said or any(_in_place(scope, gov, pl) for pl in core.places))
+                # the rule's verb, a manner of it by WordNet ("escorted" for "accompany"), or its place
+                event = bool(core.verb and core.verb in said or any(_in_place(scope, gov, pl) for pl in core.places)
+                             or core.lemma and categories.does_kind_of(gov, core.lemma))
                 own = k == noun or kind
                 slot = k not in (MEMBERS, PEOPLE) and same_slot and len(c.counts) == 1 or k == MEMBERS and same_slot
                 # people of another noun counted as the rule's: "two pairs of flyers and a trio of catchers" for
@@ -619,6 +718,8 @@ def count_totals(forms: Sequence[Form], claim: Any) -> list[Finding]:
                 if by_person and noun not in _ANY_PERSON:
                     guessed.add(c.start)
                 break
+        for c, _, clause in list(tied):
+            tied += [(one, 1.0, clause) for one in _added_one(claim.text, doc, c, noun, counted, core)]
         for c, _, _clause in list(tied):
             # "a dozen passes ..., and then three more were scheduled": more of the very things counted before
             prev = [d for d in counted if d.end <= c.start and sentence_span(claim.text, d.start, d.end)
@@ -644,6 +745,8 @@ def count_totals(forms: Sequence[Form], claim: Any) -> list[Finding]:
         for (s0, s1), parts in by_sentence.items():
             if core.simultaneous:
                 parts = [p for p in parts if p[2] is parts[0][2]]  # one clause: one moment
+                if _times_apart(doc, [p[0] for p in parts], s1):
+                    continue  # "two visitors in the morning and two more in the afternoon": not at one time
             days = [d for d in claim.dates if s0 <= d.start < s1] + [w for w in claim.weekdays if s0 <= w[2] < s1]
             if len(parts) < 2 or len(days) > 1:
                 continue
