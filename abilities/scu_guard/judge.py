@@ -25,6 +25,7 @@ from abilities.scu_guard import (
     ages,
     apart,
     attributive,
+    calendar_days,
     categories,
     denials,
     events,
@@ -507,6 +508,8 @@ def read_claim(claim: str, chunk_texts: Sequence[str] = ()) -> Claim:
     years = [d for d in measure.find_dates(" ".join(chunk_texts)) if d.year_known]
     year = dt.date.fromordinal(years[0].first).year if years else 2000
     dates = measure.find_dates(claim, year)
+    told = calendar_days.context_year([claim]) or calendar_days.context_year(chunk_texts)
+    dates = calendar_days.with_named_dates(claim, dates, told, year)
     dates = sorted(dates + reldates.relative_weekday_dates(claim, dates), key=lambda d: d.start)
     return Claim(claim, clauses, amounts, chunk_amounts, measure.find_clock_times(claim),
                  dates, measure.find_weekdays(claim), list(chunk_texts), entries)
@@ -3152,9 +3155,29 @@ def check_windows(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                     inside = _in_days(w.start, w.end, md_a) and _in_days(w.start, w.end, md_b)
                     if inside and not PROHIBITIVE_RE.search(c.text):
                         out.append(_finding(f, claim, d.start, d.end, "temporal",
-                                            f"the date falls in the period {f.text!r} forbids"))
+                                            f"the date falls in the period {f.text!r} forbids",
+                                            firm=_dated_event(f, claim, d)))
                         break
     return out
+
+
+def _dated_event(form: Form, claim: Claim, d: measure.DateMention) -> bool:
+    """Is the date said of the rule's own event: the parse climbs from the date to a verb of the rule's action
+    ("the course ran over the Easter weekend" for "courses may only run ..."), the sentence names the rule's
+    thing, and the date is the only one that verb is told with? A date on a noun ("the Christmas Eve request")
+    or on another verb ("pushed back from 26 June") dates something else."""
+    action = set(form.action) - GENERIC
+    things = (set(form.subject) | set(form.object)) - GENERIC - action
+    if not action or not things:
+        return False
+    doc = parse(claim.text)
+    spans = _date_spans(claim, claim.dates)
+    anchor, listed = _date_anchor(doc, d, spans)
+    if anchor is None or listed is not None or anchor.pos_ not in ("VERB", "AUX") or \
+            not _stem_hits(action, {key(anchor)}):
+        return False
+    same = [x for x in claim.dates if x is not d and _date_anchor(doc, x, spans)[0] is anchor]
+    return not same and _stem_hits(things, {key(t) for t in anchor.sent})
 
 
 # a rule whose event is the beginning of something is dated by the start, never by the end of the span it opens
@@ -3172,18 +3195,11 @@ def _window_day(form: Form, claim: Claim, c: Clause) -> bool | None:
     if not days:
         return True
     mine = [d for d in claim.dates if c.start <= d.start < c.end or len(claim.clauses) == 1]
-    named = {_FIXED_DAYS[m.group(0).lower().replace("’", "'")] for m in _FIXED_DAY_RE.finditer(claim.text)}
+    named = {calendar_days.FIXED_DAYS[m.group(0).lower().replace("’", "'")]
+             for m in calendar_days.FIXED_DAY_RE.finditer(claim.text)}
     if not mine and not named:
         return None
     return bool(named & days) or any(_month_day(o) in days for d in mine for o in range(d.first, d.last + 1))
-
-
-# days of the year known by a name of their own, on a fixed date ("on New Year's Eve" is 31 December)
-_FIXED_DAYS = {"new year's eve": 1231, "new year's day": 101, "christmas eve": 1224, "christmas day": 1225,
-               "boxing day": 1226, "halloween": 1031, "valentine's day": 214, "st patrick's day": 317,
-               "st. patrick's day": 317}
-_FIXED_DAY_RE = re.compile(r"\b(?:new year['’]s (?:eve|day)|christmas (?:eve|day)|boxing day|halloween|"
-                           r"valentine['’]s day|st\.? patrick['’]s day)\b", re.I)
 
 
 def _month_day(ordinal: int) -> int:
