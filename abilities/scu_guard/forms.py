@@ -425,10 +425,11 @@ def _understand(text: str, grammar_pairs: bool = True) -> Form | None:
         import datetime as dt
 
         a, b = dt.date.fromordinal(dates[0].first), dt.date.fromordinal(dates[1].last)
-        if not deny and _ONLY_RE.search(low[: dates[0].start]):
-            # "offered only between 15 October and 15 December": the period named is the allowed one, both ends
-            # in it; the forbidden window is the rest of the year, from the day after its end round to the day
-            # before its start
+        if not deny and (_ONLY_RE.search(low[: dates[0].start]) or (
+                _event_due(form, low) and re.search(r"\b(?:between|from)\s+(?:the\s+)?$", low[: dates[0].start]))):
+            # "offered only between 15 October and 15 December", "must be held between 1 May and 30 June": the
+            # period named is the allowed one, both ends in it; the forbidden window is the rest of the year,
+            # from the day after its end round to the day before its start
             a, b = b + dt.timedelta(days=1), a - dt.timedelta(days=1)
         form.window = Window(kind="calendar", start=a.month * 100 + a.day, end=b.month * 100 + b.day)
 

@@ -1013,8 +1013,9 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
             out.append((days * 86400.0, False, s0, e0, firm))
     elif len(dates) >= 2 and not _reference_unnamed(form, claim) and not _one_event_dates(form, claim):
         a, b = dates[0], dates[1]
+        # a date without its year takes the year of the other ("2 December 2026 ... on Christmas Eve")
+        (fa, _), (fb, _) = _chain_ordinals([a, b]) if a.year_known != b.year_known else [(a.first, 0), (b.first, 0)]
         if band.business_days:  # "within 5 business days": Wednesday to the next Wednesday is 5, not 7
-            (fa, _), (fb, _) = _chain_ordinals([a, b]) if a.year_known != b.year_known else [(a.first, 0), (b.first, 0)]
             lo, hi = sorted((fa, fb))
             named, other = (a, b) if fa == lo else (b, a)
             # the weekday may be named with either date ("fall on 14 March ... on Tuesday 18 March")
@@ -1024,7 +1025,7 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
             out.append((n * 86400.0, True, a.start, b.end, not _other_event_end(form, claim)))
         elif len(claim.clocks) < 2 or _dated_clock_gap(claim, claim.clocks[0], claim.clocks[1]) is None or \
                 band.text and not _HOURS_RE.search(band.text):  # a bound in hours counts the hours the clocks give
-            out.append((abs(b.first - a.first) * 86400.0, False, a.start, b.end, not _other_event_end(form, claim)))
+            out.append((abs(fb - fa) * 86400.0, False, a.start, b.end, not _other_event_end(form, claim)))
     elif dates and not band.reference:  # "Batch 112 will be kegged on 10 October" / "brewed on 1 October"
         named = _named_date(claim)
         if named is not None:

@@ -1,0 +1,79 @@
+"""Round 13, calendar: days the calendar names without a day number ("Boxing Day", "Good Friday", "the second
+Thursday of October", "the last working day of May", "the end of April") read as dates, so date windows and
+gaps see them; a day that moves with the year is a range when the year is unknown; a date is firm only when it
+is said of the rule's own verb. Real parses; sentences written for these tests."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from abilities.scu_guard import calendar_days
+from abilities.scu_guard.evaluate import judge
+from tests.scu_guard_support import OK, REJECT, logged_case, verdict
+
+
+def _days(text: str, year: int | None = None) -> list[tuple[dt.date, dt.date, bool]]:
+    return [(dt.date.fromordinal(d.first), dt.date.fromordinal(d.last), d.year_known)
+            for d in calendar_days.named_dates(text, year)]
+
+
+def test_fixed_named_days() -> None:
+    assert _days("The hamper went out on Boxing Day 2026.") == [(dt.date(2026, 12, 26), dt.date(2026, 12, 26), True)]
+    assert _days("We closed early on New Year's Eve.") == [(dt.date(2000, 12, 31), dt.date(2000, 12, 31), False)]
+    assert _days("The fireworks were stored until Bonfire Night.")[0][0] == dt.date(2000, 11, 5)
+
+
+def test_easter_is_one_day_in_a_known_year_and_a_range_otherwise() -> None:
+    assert _days("The kiln was fired on Good Friday.", 2027)[0][:2] == (dt.date(2000, 3, 26), dt.date(2000, 3, 26))
+    assert _days("The kiln was fired on Good Friday 2027.")[0] == (dt.date(2027, 3, 26), dt.date(2027, 3, 26), True)
+    first, last, known = _days("The kiln was fired on Easter Monday.")[0]
+    assert (first, last, known) == (dt.date(2000, 3, 23), dt.date(2000, 4, 26), False)
+
+
+def test_nth_weekday_and_working_day_of_a_month() -> None:
+    assert _days("Stock was counted on the second Thursday of October 2026.")[0][0] == dt.date(2026, 10, 8)
+    assert _days("Stock was counted on the last working day of May", 2026)[0][0] == dt.date(2000, 5, 29)
+    first, last, _ = _days("Stock was counted on the first working day of June.")[0]
+    assert (first, last) == (dt.date(2000, 6, 1), dt.date(2000, 6, 3))
+    first, last, _ = _days("Stock was counted at the end of April.")[0]
+    assert (first, last) == (dt.date(2000, 4, 21), dt.date(2000, 4, 30))
+
+
+def test_a_year_said_once_places_the_named_day() -> None:
+    assert calendar_days.context_year(["The 2026 regatta was moved."]) == 2026
+    assert calendar_days.context_year(["We pumped 2000 litres."]) is None
+    assert calendar_days.context_year(["Moved from 2025 to 2026."]) is None
+
+
+RULE = "Junior archery camps may only run between 1 June and 31 August."
+
+
+def test_a_named_day_outside_the_season_breaks_the_rule() -> None:
+    assert verdict([RULE], "The junior archery camp ran on the first Monday of May.") != OK
+    assert verdict([RULE], "The junior archery camp ran over the Easter weekend.") != OK
+
+
+def test_a_named_day_inside_the_season_stays_ok() -> None:
+    assert verdict([RULE], "The junior archery camp ran on the last Friday of July.") == OK
+
+
+def test_a_named_day_as_a_name_is_no_date_of_the_event() -> None:
+    claim = "The Halloween booking was for a junior archery camp that ran on 14 July."
+    assert verdict([RULE], claim) != REJECT
+    assert judge(logged_case(RULE, claim)).verdict != "REJECT"
+
+
+def test_a_due_period_names_the_allowed_days() -> None:
+    rule = ["The annual boiler service must be carried out between 1 April and 30 September."]
+    assert verdict(rule, "The 2026 boiler service was carried out on the second Tuesday of October.") != OK
+    assert verdict(rule, "The 2026 boiler service was carried out on the second Tuesday of June.") == OK
+
+
+def test_a_gap_to_a_named_day() -> None:
+    rule = ["A refund must be paid within 10 days of the return."]
+    assert verdict(rule, "The return arrived on 2 December 2026 and the refund was paid on Christmas Eve.") != OK
+    assert verdict(rule, "The return arrived on 20 December 2026 and the refund was paid on Christmas Eve.") == OK
+
+
+def test_a_whole_date_window_said_of_the_rules_verb_is_rejected() -> None:
+    assert verdict([RULE], "This year's junior archery camp ran on Good Friday 2026.") == REJECT
