@@ -240,6 +240,8 @@ _STATE_RE = re.compile(r"\b(?:must|shall)\s+(?:not\s+)?(?:be|remain|stay|keep|ke
                        r"on|open|quiet|empty|silent|dark|switched|turned|kept|cleared|vacated|unattended)\b")
 
 
+# a state the period names ("is closed to tours from 1 November"): the period is the forbidden one
+_CLOSED_RE = re.compile(r"\b(?:closed|shut|off[- ]limits|banned|prohibited|forbidden|not|no|never)\b")
 # "may only run between", "offered only from", "only between": an allowed period, in the rule's own clause
 _ONLY_RE = re.compile(r"\bonly\b[^.;]*$")
 
@@ -426,7 +428,8 @@ def _understand(text: str, grammar_pairs: bool = True) -> Form | None:
 
         a, b = dt.date.fromordinal(dates[0].first), dt.date.fromordinal(dates[1].last)
         if not deny and (_ONLY_RE.search(low[: dates[0].start]) or (
-                _event_due(form, low) and re.search(r"\b(?:between|from)\s+(?:the\s+)?$", low[: dates[0].start]))):
+                _event_due(form, low) and re.search(r"\b(?:must|shall)\b", low[: dates[0].start])
+                and not _CLOSED_RE.search(low) and re.search(r"\b(?:between|from)\s+(?:the\s+)?$", low[: dates[0].start]))):
             # "offered only between 15 October and 15 December", "must be held between 1 May and 30 June": the
             # period named is the allowed one, both ends in it; the forbidden window is the rest of the year,
             # from the day after its end round to the day before its start

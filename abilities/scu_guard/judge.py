@@ -1022,10 +1022,12 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
             shift = _named_weekday_shift(claim, named.start, named.end, lo) or \
                 _named_weekday_shift(claim, other.start, other.end, hi)
             n = measure.business_days_between(lo + shift, hi + shift)
-            out.append((n * 86400.0, True, a.start, b.end, not _other_event_end(form, claim)))
+            out.append((n * 86400.0, True, a.start, b.end,
+                        not _other_event_end(form, claim) and not _occurrences(claim, a, b)))
         elif len(claim.clocks) < 2 or _dated_clock_gap(claim, claim.clocks[0], claim.clocks[1]) is None or \
                 band.text and not _HOURS_RE.search(band.text):  # a bound in hours counts the hours the clocks give
-            out.append((abs(fb - fa) * 86400.0, False, a.start, b.end, not _other_event_end(form, claim)))
+            out.append((abs(fb - fa) * 86400.0, False, a.start, b.end,
+                        not _other_event_end(form, claim) and not _occurrences(claim, a, b)))
     elif dates and not band.reference:  # "Batch 112 will be kegged on 10 October" / "brewed on 1 October"
         named = _named_date(claim)
         if named is not None:
@@ -1112,6 +1114,20 @@ def _one_event_dates(form: Form, claim: Claim) -> bool:
     doc = parse(claim.text)
     _, listed = _date_anchor(doc, b, _date_spans(claim, claim.dates))
     return listed == 0
+
+
+def _occurrences(claim: Claim, a: measure.DateMention, b: measure.DateMention) -> bool:
+    """Are two dates times of one thing told twice with one preposition ("slept in the ice rooms on Christmas Eve
+    and thirty-four on New Year's Eve"): both said of one word, each after "on", "at" or "in"? A stretch ("from
+    2 March to 9 March") or two events ("received on 2 March and answered on 9 March") is no such pair."""
+    doc = parse(claim.text)
+    spans = _date_spans(claim, claim.dates)
+    (ha, _), (hb, _) = _date_anchor(doc, a, spans), _date_anchor(doc, b, spans)
+    if ha is None or hb is None or ha.i != hb.i:
+        return False
+    preps = [claim.text[: d.start].rstrip().rsplit(None, 1)[-1].lower() if claim.text[: d.start].strip() else ""
+             for d in (a, b)]
+    return preps[0] == preps[1] and preps[0] in ("on", "at", "in")
 
 
 def _other_event_end(form: Form, claim: Claim) -> bool:
@@ -3169,8 +3185,8 @@ def _dated_event(form: Form, claim: Claim, d: measure.DateMention) -> bool:
     or on another verb ("pushed back from 26 June") dates something else."""
     action = set(form.action) - GENERIC
     things = (set(form.subject) | set(form.object)) - GENERIC - action
-    if not action or not things:
-        return False
+    if not action or not things or form.quantity is not None or form.trigger is not None:
+        return False  # a season a repeated duty is counted in ("every 7 days during the season") is no window
     doc = parse(claim.text)
     spans = _date_spans(claim, claim.dates)
     anchor, listed = _date_anchor(doc, d, spans)
