@@ -77,3 +77,24 @@ def test_a_gap_to_a_named_day() -> None:
 
 def test_a_whole_date_window_said_of_the_rules_verb_is_rejected() -> None:
     assert verdict([RULE], "This year's junior archery camp ran on Good Friday 2026.") == REJECT
+
+
+def test_a_stretch_counted_on_from_a_date_dates_the_later_event() -> None:
+    from abilities.scu_guard import measure, reldates
+
+    def later(text: str) -> list[tuple[dt.date, dt.date]]:
+        return [(dt.date.fromordinal(d.first), dt.date.fromordinal(d.last))
+                for d in reldates.later_dates(text, measure.find_dates(text))]
+
+    assert later("The hoist was inspected on 4 May and again a fortnight later.") == [
+        (dt.date(2000, 5, 18), dt.date(2000, 5, 18))]
+    assert later("The hoist was inspected on Thursday 4 May and again the week after.") == [
+        (dt.date(2000, 5, 8), dt.date(2000, 5, 14))]
+    assert later("The hoist was inspected on 4 May and a week later, on 11 May, again.") == []
+    assert later("The hoist was greased on 4 May and inspected the week after the greasing.") == []
+
+
+def test_two_dates_of_one_thing_told_twice_are_no_gap_of_the_rule() -> None:
+    rule = ["Written booking queries must be answered within 2 business days."]
+    claim = "Forty walkers stayed in the bunkhouse on Boxing Day and fifty on New Year's Eve."
+    assert verdict(rule, claim) != REJECT

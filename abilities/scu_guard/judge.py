@@ -510,7 +510,8 @@ def read_claim(claim: str, chunk_texts: Sequence[str] = ()) -> Claim:
     dates = measure.find_dates(claim, year)
     told = calendar_days.context_year([claim]) or calendar_days.context_year(chunk_texts)
     dates = calendar_days.with_named_dates(claim, dates, told, year)
-    dates = sorted(dates + reldates.relative_weekday_dates(claim, dates), key=lambda d: d.start)
+    dates = sorted(dates + reldates.relative_weekday_dates(claim, dates) + reldates.later_dates(claim, dates),
+                   key=lambda d: d.start)
     return Claim(claim, clauses, amounts, chunk_amounts, measure.find_clock_times(claim),
                  dates, measure.find_weekdays(claim), list(chunk_texts), entries)
 
