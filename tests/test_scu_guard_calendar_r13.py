@@ -98,3 +98,19 @@ def test_two_dates_of_one_thing_told_twice_are_no_gap_of_the_rule() -> None:
     rule = ["Written booking queries must be answered within 2 business days."]
     claim = "Forty walkers stayed in the bunkhouse on Boxing Day and fifty on New Year's Eve."
     assert verdict(rule, claim) != REJECT
+
+
+SPRING = "Lambing-shed open days may only run between 1 April and 30 April."
+
+
+def test_easter_in_a_year_it_falls_inside_the_window_stays_ok() -> None:
+    assert verdict([SPRING], "The lambing-shed open day ran on Easter Monday 2025.") == OK
+
+
+def test_easter_without_its_year_is_no_sure_break() -> None:
+    # Easter Monday falls in March in some years and in April in others: the year decides, and none is given
+    assert verdict([SPRING], "The lambing-shed open day ran on Easter Monday.") != REJECT
+
+
+def test_easter_in_a_year_it_falls_outside_the_window_is_not_ok() -> None:
+    assert verdict([SPRING], "The lambing-shed open day ran on Good Friday 2024.") != OK
