@@ -114,3 +114,10 @@ def test_easter_without_its_year_is_no_sure_break() -> None:
 
 def test_easter_in_a_year_it_falls_outside_the_window_is_not_ok() -> None:
     assert verdict([SPRING], "The lambing-shed open day ran on Good Friday 2024.") != OK
+
+
+def test_a_state_kept_over_a_period_is_no_sure_window() -> None:
+    rule = ["The paddling pool must remain open from 1 June to 31 August."]
+    assert verdict(rule, "The paddling pool remained open on the first Sunday of July.") != REJECT
+    rule = ["Verges must be kept mown from 1 April to 30 September."]
+    assert verdict(rule, "The verges were kept mown on the last Monday of May.") != REJECT

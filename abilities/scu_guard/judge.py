@@ -46,7 +46,7 @@ from abilities.scu_guard import together as together_
 from abilities.scu_guard.absent import minimum_absent
 from abilities.scu_guard.conditions import condition_keys, trigger_keys
 from abilities.scu_guard.detect import Finding
-from abilities.scu_guard.forms import GENERIC, HAVE, Band, Form, keys, pair_by_grammar
+from abilities.scu_guard.forms import GENERIC, HAVE, Band, Form, allowed_period, keys, pair_by_grammar
 from abilities.scu_guard.nlp import key, light_keys, parse, word_key
 from abilities.scu_guard.reserved import MEMBER_NOUNS, alternatives, desc_keys, has_key
 from abilities.scu_guard.while_scope import bare_while, scope_told
@@ -3188,6 +3188,8 @@ def _dated_event(form: Form, claim: Claim, d: measure.DateMention) -> bool:
     things = (set(form.subject) | set(form.object)) - GENERIC - action
     if not action or not things or form.quantity is not None or form.trigger is not None:
         return False  # a season a repeated duty is counted in ("every 7 days during the season") is no window
+    if form.modality != "must_not" and not allowed_period(form):
+        return False  # a duty of a state over a period ("must be kept short from 1 April") forbids no days
     doc = parse(claim.text)
     spans = _date_spans(claim, claim.dates)
     anchor, listed = _date_anchor(doc, d, spans)
