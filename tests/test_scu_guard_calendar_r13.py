@@ -121,3 +121,9 @@ def test_a_state_kept_over_a_period_is_no_sure_window() -> None:
     assert verdict(rule, "The paddling pool remained open on the first Sunday of July.") != REJECT
     rule = ["Verges must be kept mown from 1 April to 30 September."]
     assert verdict(rule, "The verges were kept mown on the last Monday of May.") != REJECT
+
+
+def test_easter_as_a_modifier_names_no_day() -> None:
+    assert _days("The Easter rota was posted on 2 June.") == []
+    assert _days("The Easter-themed trail ran on 2 June.") == []
+    assert _days("The trail was shut over Easter.")[0][2] is False

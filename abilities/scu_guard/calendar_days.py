@@ -26,12 +26,15 @@ FIXED_DAYS = {"new year's eve": 1231, "new year's day": 101, "christmas eve": 12
               "boxing day": 1226, "halloween": 1031, "valentine's day": 214, "st patrick's day": 317,
               "st. patrick's day": 317, "guy fawkes night": 1105, "bonfire night": 1105}
 FIXED_DAY_RE = re.compile(r"\b(?:new year['’]s (?:eve|day)|christmas (?:eve|day)|boxing day|halloween|"
-                          r"valentine['’]s day|st\.? patrick['’]s day|guy fawkes night|bonfire night)\b", re.I)
+                          r"valentine['’]s day|st\.? patrick['’]s day|guy fawkes night|bonfire night)\b(?!-)", re.I)
 # days counted from Easter Sunday: (first, last) offsets; "Easter" alone and "the Easter weekend" run from Good
 # Friday to Easter Monday, the widest of their readings
 _EASTER = {"good friday": (-2, -2), "easter saturday": (-1, -1), "easter sunday": (0, 0), "easter day": (0, 0),
            "easter monday": (1, 1), "easter weekend": (-2, 1), "easter": (-2, 1)}
-_EASTER_RE = re.compile(r"\b(?:good friday|easter(?:\s+(?:saturday|sunday|day|monday|weekend))?)\b", re.I)
+# "Easter" alone dates only after a preposition of time ("over Easter", "at Easter"): "the Easter rota" names one
+_EASTER_RE = re.compile(r"\b(?:good friday|easter\s+(?:saturday|sunday|day|monday|weekend)|(?:(?<=\bat\s)|(?<=\bby\s)|"
+                        r"(?<=\bfor\s)|(?<=\bover\s)|(?<=\bafter\s)|(?<=\buntil\s)|(?<=\bsince\s)|(?<=\bbefore\s)|"
+                        r"(?<=\bduring\s))easter)\b(?!-)", re.I)
 _ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
              "last": -1, "final": -1}
 _MONTH_ALT = "|".join(sorted(measure.MONTHS, key=len, reverse=True))
