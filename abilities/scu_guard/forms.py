@@ -240,8 +240,24 @@ _STATE_RE = re.compile(r"\b(?:must|shall)\s+(?:not\s+)?(?:be|remain|stay|keep|ke
                        r"on|open|quiet|empty|silent|dark|switched|turned|kept|cleared|vacated|unattended)\b")
 
 
+# a state the period names ("is closed to tours from 1 November"): the period is the forbidden one
+_CLOSED_RE = re.compile(r"\b(?:closed|shut|off[- ]limits|banned|prohibited|forbidden|not|no|never)\b")
 # "may only run between", "offered only from", "only between": an allowed period, in the rule's own clause
 _ONLY_RE = re.compile(r"\bonly\b[^.;]*$")
+
+
+def allowed_period(form: Form) -> bool:
+    """Does a calendar rule name the period its event may happen in ("offered only between 15 October and 15
+    December", "must be held between 1 May and 30 June"), so the forbidden window is the rest of the year? A
+    state ("must be kept short from 1 April") or a closure ("is closed from 1 November") names no such period."""
+    low = form.text.lower()
+    dates = measure.find_dates(form.text)
+    if len(dates) < 2:
+        return False
+    head = low[: dates[0].start]
+    return bool(_ONLY_RE.search(head) or (
+        _event_due(form, low) and re.search(r"\b(?:must|shall)\b", head) and not _CLOSED_RE.search(low)
+        and re.search(r"\b(?:between|from)\s+(?:the\s+)?$", head)))
 
 
 def _event_due(form: Form, low: str) -> bool:
@@ -425,10 +441,10 @@ def _understand(text: str, grammar_pairs: bool = True) -> Form | None:
         import datetime as dt
 
         a, b = dt.date.fromordinal(dates[0].first), dt.date.fromordinal(dates[1].last)
-        if not deny and _ONLY_RE.search(low[: dates[0].start]):
-            # "offered only between 15 October and 15 December": the period named is the allowed one, both ends
-            # in it; the forbidden window is the rest of the year, from the day after its end round to the day
-            # before its start
+        if not deny and allowed_period(form):
+            # "offered only between 15 October and 15 December", "must be held between 1 May and 30 June": the
+            # period named is the allowed one, both ends in it; the forbidden window is the rest of the year,
+            # from the day after its end round to the day before its start
             a, b = b + dt.timedelta(days=1), a - dt.timedelta(days=1)
         form.window = Window(kind="calendar", start=a.month * 100 + a.day, end=b.month * 100 + b.day)
 

@@ -25,6 +25,7 @@ from abilities.scu_guard import (
     ages,
     apart,
     attributive,
+    calendar_days,
     categories,
     denials,
     events,
@@ -46,7 +47,7 @@ from abilities.scu_guard import together as together_
 from abilities.scu_guard.absent import minimum_absent
 from abilities.scu_guard.conditions import condition_keys, trigger_keys
 from abilities.scu_guard.detect import Finding
-from abilities.scu_guard.forms import GENERIC, HAVE, Band, Form, keys, pair_by_grammar
+from abilities.scu_guard.forms import GENERIC, HAVE, Band, Form, allowed_period, keys, pair_by_grammar
 from abilities.scu_guard.nlp import key, light_keys, parse, word_key
 from abilities.scu_guard.reserved import MEMBER_NOUNS, alternatives, desc_keys, has_key
 from abilities.scu_guard.while_scope import bare_while, scope_told
@@ -508,7 +509,10 @@ def read_claim(claim: str, chunk_texts: Sequence[str] = ()) -> Claim:
     years = [d for d in measure.find_dates(" ".join(chunk_texts)) if d.year_known]
     year = dt.date.fromordinal(years[0].first).year if years else 2000
     dates = measure.find_dates(claim, year)
-    dates = sorted(dates + reldates.relative_weekday_dates(claim, dates), key=lambda d: d.start)
+    told = calendar_days.context_year([claim]) or calendar_days.context_year(chunk_texts)
+    dates = calendar_days.with_named_dates(claim, dates, told, year)
+    dates = sorted(dates + reldates.relative_weekday_dates(claim, dates) + reldates.later_dates(claim, dates),
+                   key=lambda d: d.start)
     return Claim(claim, clauses, amounts, chunk_amounts, measure.find_clock_times(claim),
                  dates, measure.find_weekdays(claim), list(chunk_texts), entries)
 
@@ -1011,18 +1015,21 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
             out.append((days * 86400.0, False, s0, e0, firm))
     elif len(dates) >= 2 and not _reference_unnamed(form, claim) and not _one_event_dates(form, claim):
         a, b = dates[0], dates[1]
+        # a date without its year takes the year of the other ("2 December 2026 ... on Christmas Eve")
+        (fa, _), (fb, _) = _chain_ordinals([a, b]) if a.year_known != b.year_known else [(a.first, 0), (b.first, 0)]
         if band.business_days:  # "within 5 business days": Wednesday to the next Wednesday is 5, not 7
-            (fa, _), (fb, _) = _chain_ordinals([a, b]) if a.year_known != b.year_known else [(a.first, 0), (b.first, 0)]
             lo, hi = sorted((fa, fb))
             named, other = (a, b) if fa == lo else (b, a)
             # the weekday may be named with either date ("fall on 14 March ... on Tuesday 18 March")
             shift = _named_weekday_shift(claim, named.start, named.end, lo) or \
                 _named_weekday_shift(claim, other.start, other.end, hi)
             n = measure.business_days_between(lo + shift, hi + shift)
-            out.append((n * 86400.0, True, a.start, b.end, not _other_event_end(form, claim)))
+            out.append((n * 86400.0, True, a.start, b.end,
+                        not _other_event_end(form, claim) and not _occurrences(claim, a, b)))
         elif len(claim.clocks) < 2 or _dated_clock_gap(claim, claim.clocks[0], claim.clocks[1]) is None or \
                 band.text and not _HOURS_RE.search(band.text):  # a bound in hours counts the hours the clocks give
-            out.append((abs(b.first - a.first) * 86400.0, False, a.start, b.end, not _other_event_end(form, claim)))
+            out.append((abs(fb - fa) * 86400.0, False, a.start, b.end,
+                        not _other_event_end(form, claim) and not _occurrences(claim, a, b)))
     elif dates and not band.reference:  # "Batch 112 will be kegged on 10 October" / "brewed on 1 October"
         named = _named_date(claim)
         if named is not None:
@@ -1109,6 +1116,20 @@ def _one_event_dates(form: Form, claim: Claim) -> bool:
     doc = parse(claim.text)
     _, listed = _date_anchor(doc, b, _date_spans(claim, claim.dates))
     return listed == 0
+
+
+def _occurrences(claim: Claim, a: measure.DateMention, b: measure.DateMention) -> bool:
+    """Are two dates times of one thing told twice with one preposition ("slept in the ice rooms on Christmas Eve
+    and thirty-four on New Year's Eve"): both said of one word, each after "on", "at" or "in"? A stretch ("from
+    2 March to 9 March") or two events ("received on 2 March and answered on 9 March") is no such pair."""
+    doc = parse(claim.text)
+    spans = _date_spans(claim, claim.dates)
+    (ha, _), (hb, _) = _date_anchor(doc, a, spans), _date_anchor(doc, b, spans)
+    if ha is None or hb is None or ha.i != hb.i:
+        return False
+    preps = [claim.text[: d.start].rstrip().rsplit(None, 1)[-1].lower() if claim.text[: d.start].strip() else ""
+             for d in (a, b)]
+    return preps[0] == preps[1] and preps[0] in ("on", "at", "in")
 
 
 def _other_event_end(form: Form, claim: Claim) -> bool:
@@ -3195,9 +3216,31 @@ def check_windows(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                     inside = _in_days(w.start, w.end, md_a) and _in_days(w.start, w.end, md_b)
                     if inside and not PROHIBITIVE_RE.search(c.text):
                         out.append(_finding(f, claim, d.start, d.end, "temporal",
-                                            f"the date falls in the period {f.text!r} forbids"))
+                                            f"the date falls in the period {f.text!r} forbids",
+                                            firm=_dated_event(f, claim, d)))
                         break
     return out
+
+
+def _dated_event(form: Form, claim: Claim, d: measure.DateMention) -> bool:
+    """Is the date said of the rule's own event: the parse climbs from the date to a verb of the rule's action
+    ("the course ran over the Easter weekend" for "courses may only run ..."), the sentence names the rule's
+    thing, and the date is the only one that verb is told with? A date on a noun ("the Christmas Eve request")
+    or on another verb ("pushed back from 26 June") dates something else."""
+    action = set(form.action) - GENERIC
+    things = (set(form.subject) | set(form.object)) - GENERIC - action
+    if not action or not things or form.quantity is not None or form.trigger is not None:
+        return False  # a season a repeated duty is counted in ("every 7 days during the season") is no window
+    if form.modality != "must_not" and not allowed_period(form):
+        return False  # a duty of a state over a period ("must be kept short from 1 April") forbids no days
+    doc = parse(claim.text)
+    spans = _date_spans(claim, claim.dates)
+    anchor, listed = _date_anchor(doc, d, spans)
+    if anchor is None or listed is not None or anchor.pos_ not in ("VERB", "AUX") or \
+            not _stem_hits(action, {key(anchor)}):
+        return False
+    same = [x for x in claim.dates if x is not d and _date_anchor(doc, x, spans)[0] is anchor]
+    return not same and _stem_hits(things, {key(t) for t in anchor.sent})
 
 
 # a rule whose event is the beginning of something is dated by the start, never by the end of the span it opens
@@ -3215,18 +3258,11 @@ def _window_day(form: Form, claim: Claim, c: Clause) -> bool | None:
     if not days:
         return True
     mine = [d for d in claim.dates if c.start <= d.start < c.end or len(claim.clauses) == 1]
-    named = {_FIXED_DAYS[m.group(0).lower().replace("’", "'")] for m in _FIXED_DAY_RE.finditer(claim.text)}
+    named = {calendar_days.FIXED_DAYS[m.group(0).lower().replace("’", "'")]
+             for m in calendar_days.FIXED_DAY_RE.finditer(claim.text)}
     if not mine and not named:
         return None
     return bool(named & days) or any(_month_day(o) in days for d in mine for o in range(d.first, d.last + 1))
-
-
-# days of the year known by a name of their own, on a fixed date ("on New Year's Eve" is 31 December)
-_FIXED_DAYS = {"new year's eve": 1231, "new year's day": 101, "christmas eve": 1224, "christmas day": 1225,
-               "boxing day": 1226, "halloween": 1031, "valentine's day": 214, "st patrick's day": 317,
-               "st. patrick's day": 317}
-_FIXED_DAY_RE = re.compile(r"\b(?:new year['’]s (?:eve|day)|christmas (?:eve|day)|boxing day|halloween|"
-                           r"valentine['’]s day|st\.? patrick['’]s day)\b", re.I)
 
 
 def _month_day(ordinal: int) -> int:
