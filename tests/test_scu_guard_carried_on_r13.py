@@ -1,0 +1,36 @@
+"""Round 13: a duty to stop or hold a thing on an event ("If the kiln alarm sounds, the firing must be halted"),
+broken where the claim tells the event and the thing going on. Real parses; sentences written for these tests."""
+
+from abilities.scu_guard.evaluate import judge
+from tests.scu_guard_support import logged_case
+
+RACK = "If a vial fails its seal test, the whole rack it came from must be quarantined for checking."
+KILN = "When the kiln alarm sounds, the firing must be halted."
+
+
+def _reason(rule: str, claim: str) -> str:
+    return judge(logged_case(rule, claim)).reason
+
+
+def test_the_occasion_told_and_the_rest_going_on_breaks_the_duty() -> None:
+    """The condition's own verb in a when-clause of the going-on: sure."""
+    assert _reason(RACK, "When vial 12 failed its seal test, the technician binned it and the rest of the rack "
+                         "went ahead to shipping.") == "constraint_contradiction"
+    assert _reason(KILN, "When the kiln alarm sounded at 14:10, the potter wrote it down and the firing "
+                         "carried on.") == "constraint_contradiction"
+
+
+def test_the_occasion_in_other_words_is_a_guess() -> None:
+    """ "buzzed" is not said to be a kind of sounding: the break waits for a person."""
+    assert _reason(KILN, "When the kiln alarm buzzed at 14:10, the potter wrote it down and the firing "
+                         "carried on.") in ("suspected_contradiction", "constraint_contradiction")
+
+
+def test_near_misses_stay_ok() -> None:
+    """The duty done, the occasion told apart or unmet, told as a hypothetical, or the going-on denied."""
+    assert _reason(RACK, "When vial 12 failed its seal test, the rack was quarantined and the line carried "
+                         "on.") == "ok"
+    assert _reason(RACK, "Every vial passed its seal test, and the rack went ahead to shipping.") == "ok"
+    assert _reason(KILN, "If the kiln alarm had sounded, the firing would have carried on.") == "ok"
+    assert _reason(KILN, "When the kiln alarm sounded, the firing did not carry on.") == "ok"
+    assert _reason(KILN, "The kiln alarm was tested on Monday; the firing on Tuesday carried on as planned.") == "ok"
