@@ -14,8 +14,8 @@ def _reason(rule: str, claim: str) -> str:
 
 def test_the_occasion_told_and_the_rest_going_on_breaks_the_duty() -> None:
     """The condition's own verb in a when-clause of the going-on: sure."""
-    assert _reason(RACK, "When vial 12 failed its seal test, the technician binned it and the rest of the rack "
-                         "went ahead to shipping.") == "constraint_contradiction"
+    assert _reason(RACK, "When vial 12 failed its seal test, the technician binned that vial and the rest of "
+                         "the rack went ahead to shipping.") == "constraint_contradiction"
     assert _reason(KILN, "When the kiln alarm sounded at 14:10, the potter wrote it down and the firing "
                          "carried on.") == "constraint_contradiction"
 
