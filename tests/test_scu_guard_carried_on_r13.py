@@ -34,3 +34,20 @@ def test_near_misses_stay_ok() -> None:
     assert _reason(KILN, "If the kiln alarm had sounded, the firing would have carried on.") == "ok"
     assert _reason(KILN, "When the kiln alarm sounded, the firing did not carry on.") == "ok"
     assert _reason(KILN, "The kiln alarm was tested on Monday; the firing on Tuesday carried on as planned.") == "ok"
+
+
+MAST = "No one may climb the radio mast when the wind speed exceeds 30 mph."
+
+
+def test_the_condition_told_as_the_time_of_the_forbidden_event() -> None:
+    """ "No one" is no second amount; 40 knots (46 mph) told with "while" is the condition met."""
+    assert _reason(MAST, "Priya Nair climbed the radio mast to fix the beacon while the wind speed was 40 "
+                         "knots.") == "constraint_contradiction"
+
+
+def test_the_condition_unmet_or_hypothetical_is_no_break() -> None:
+    """20 knots (23 mph) is under the trigger; a wind told as a possibility is no wind told."""
+    assert _reason(MAST, "Priya Nair climbed the radio mast to fix the beacon while the wind speed was 20 "
+                         "knots.") == "ok"
+    assert _reason(MAST, "Priya Nair would have climbed the radio mast if the wind speed had been 40 "
+                         "knots.") != "constraint_contradiction"

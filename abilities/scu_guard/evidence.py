@@ -59,6 +59,7 @@ _RANGE_RE = re.compile(r"\bbetween\b.+\band\b|\bfrom\b.+\b(?:to|until|through)\b
 _EVERY_COUNT_RE = re.compile(rf"\bevery\s+(?:\d[\d,.]*|{_NUMBER_WORDS})\s+(?!(?:second|minute|hour|day|week|"
                              r"month|year|fortnight)s?\b)\w", re.I)
 # the claim states the amount as a circumstance or a possibility, not as what was done
+_OWN_CONDITION_MARKS = frozenset({"when", "whenever", "if", "once"})
 _FACTUAL_CIRCUMSTANCE = frozenset({"when", "whenever", "once", "while", "as soon as"})
 _CIRCUMSTANCE_RE = re.compile(r"\b(?:when|whenever|if|once|unless|until|as soon as|while|in case|would|could|might|"
                               r"should)\b", re.I)
@@ -108,12 +109,14 @@ def _bound_in_condition(text: str, band_text: str) -> bool:
     40 mph")? Then the amount says when the rule holds, and a claim telling it as the time of its event ("while
     the wind was blowing 45 knots") tells the condition met, not a mere circumstance."""
     doc = parse(text)
-    clause = _condition_clause(doc)
     at = text.find(band_text) if band_text else -1
-    if clause is None or at < 0:
+    if at < 0:
         return False
-    span = [t.idx for t in clause.subtree]
-    return min(span) <= at < max(span) + 1
+    # the parser may hang a trailing "when ..." clause on the noun before it ("the mast when the wind ...")
+    clauses = [_condition_clause(doc)] + [t for t in doc if t.dep_ in ("relcl", "advcl") and min(
+        t.subtree, key=lambda w: w.i).lower_ in _OWN_CONDITION_MARKS]
+    return any(c is not None and min(w.idx for w in c.subtree) <= at <= max(w.idx for w in c.subtree)
+               for c in clauses)
 
 
 def _told_as_fact(claim: Claim, start: int) -> bool:
