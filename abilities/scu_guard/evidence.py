@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from abilities.scu_guard import ages, measure
 from abilities.scu_guard.detect import Finding
-from abilities.scu_guard.forms import GENERIC, Form
+from abilities.scu_guard.forms import GENERIC, Form, _condition_clause
 from abilities.scu_guard.judge import (
     ALONE_RE,
     COMPANY_VERBS,
@@ -46,6 +46,8 @@ _NUMBER_WORDS = (r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelv
 # a number that is not part of a name ("SG400", "Priority 1" counts: a label is still a second number)
 _NUMBER_RE = re.compile(rf"(?<![\w.,])\d+(?:[.,:]\d+)*|\b(?:{_NUMBER_WORDS})\b", re.I)
 _ONE_COMPOUND_RE = re.compile(r"\bone-(?=[a-z])", re.I)
+# "No one may go onto the roof": "no one" is the pronoun nobody, no amount
+_NO_ONE_RE = re.compile(r"\bno[- ]one\b", re.I)
 # "at one time", "in one visit", "in a single session": the unit a bound counts over, not a second amount
 _ONE_SCOPE_RE = re.compile(r"\b(?:at|in|on|per|during|within)\s+(?:any\s+)?(?:one|a single)\s+[a-z]+", re.I)
 # "in any 24-hour period", "per 8-hour shift": the window a bound is counted over, not a second amount
@@ -57,6 +59,8 @@ _RANGE_RE = re.compile(r"\bbetween\b.+\band\b|\bfrom\b.+\b(?:to|until|through)\b
 _EVERY_COUNT_RE = re.compile(rf"\bevery\s+(?:\d[\d,.]*|{_NUMBER_WORDS})\s+(?!(?:second|minute|hour|day|week|"
                              r"month|year|fortnight)s?\b)\w", re.I)
 # the claim states the amount as a circumstance or a possibility, not as what was done
+_OWN_CONDITION_MARKS = frozenset({"when", "whenever", "if", "once"})
+_FACTUAL_CIRCUMSTANCE = frozenset({"when", "whenever", "once", "while", "as soon as"})
 _CIRCUMSTANCE_RE = re.compile(r"\b(?:when|whenever|if|once|unless|until|as soon as|while|in case|would|could|might|"
                               r"should)\b", re.I)
 # verbs that state a bound rather than an event ("must not exceed", "must last", "kept for"): a duration in
@@ -85,7 +89,7 @@ def read_whole(text: str, modality: str, triggered: bool = False) -> bool:
     if modality != "must_not" and _CONDITION_RE.search(text):
         return False
     # "a one-call locate request", "one-way streets": "one" joined to a noun names a kind of thing, no amount
-    text = _ONE_COMPOUND_RE.sub(" ", text)
+    text = _NO_ONE_RE.sub(" ", _ONE_COMPOUND_RE.sub(" ", text))
     numbers = len(_NUMBER_RE.findall(_WINDOW_SCOPE_RE.sub(" ", _ONE_SCOPE_RE.sub(" ", text)))) - int(triggered)
     return numbers <= 1 or (numbers == 2 and bool(_RANGE_RE.search(text)))
 
@@ -97,6 +101,31 @@ def _as_circumstance(claim: Claim, start: int) -> bool:
     # "can wait until the second day after": "until" right before the amount is the amount's own word
     return any(not (m.group(0).lower() in ("until", "till") and text[m.end() : start].strip().lower() in ("", "the"))
                for m in _CIRCUMSTANCE_RE.finditer(text, cut, start))
+
+
+@lru_cache(maxsize=4096)
+def _bound_in_condition(text: str, band_text: str) -> bool:
+    """Is the rule's amount inside its own when/if clause ("No one may go onto the roof when the wind exceeds
+    40 mph")? Then the amount says when the rule holds, and a claim telling it as the time of its event ("while
+    the wind was blowing 45 knots") tells the condition met, not a mere circumstance."""
+    doc = parse(text)
+    at = text.find(band_text) if band_text else -1
+    if at < 0:
+        return False
+    # the parser may hang a trailing "when ..." clause on the noun before it ("the mast when the wind ...")
+    clauses = [_condition_clause(doc)] + [t for t in doc if t.dep_ in ("relcl", "advcl") and min(
+        t.subtree, key=lambda w: w.i).lower_ in _OWN_CONDITION_MARKS]
+    return any(c is not None and min(w.idx for w in c.subtree) <= at <= max(w.idx for w in c.subtree)
+               for c in clauses)
+
+
+def _told_as_fact(claim: Claim, start: int) -> bool:
+    """Is every circumstance word before the amount (in its sentence part) one that tells a time as a fact
+    ("when", "while", "once"), none a possibility ("if", "would", "unless")?"""
+    text = claim.text
+    cut = max([0] + [m.end() for m in re.finditer(r"[.!?;,]\s+", text[:start])])
+    found = [m.group(0).lower() for m in _CIRCUMSTANCE_RE.finditer(text, cut, start)]
+    return bool(found) and all(w in _FACTUAL_CIRCUMSTANCE for w in found)
 
 
 # a retention rule ("records must be kept for at least 7 years") is measured by the thing's disposal just as
@@ -312,7 +341,8 @@ def doubt(form: Form, finding: Finding, claim: Claim) -> str | None:
         before = form.text[: form.text.find(band.text)] if band is not None and band.text in form.text else ""
         if form.modality == "must" and _BARE_COMPARATIVE_RE.search(before) and not _STATE_BEFORE_RE.search(before):
             return "the rule's amount says when its event happens, not what it bounds"
-        if finding.basis != "gap" and _as_circumstance(claim, finding.start):
+        if finding.basis != "gap" and _as_circumstance(claim, finding.start) and not (
+                band is not None and _bound_in_condition(form.text, band.text) and _told_as_fact(claim, finding.start)):
             return "the claim gives the amount as a circumstance"
         if finding.basis == "amount" and _relative_to_other_event(form, claim, finding.start, finding.end):
             return RELATIVE_DOUBT

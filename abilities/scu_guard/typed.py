@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
 from abilities.scu_guard.amounts import check_count_additions
+from abilities.scu_guard.carried_on import check_carried_on
 from abilities.scu_guard.counts import count_totals, per_unit_counts
 from abilities.scu_guard.detect import EVENT_RULES, Finding
 from abilities.scu_guard.forms import Form
@@ -43,7 +44,8 @@ Check = Callable[[Sequence[Form], Claim], list[Finding]]
 
 # every check of the typed reading, in the order their findings are reported (the first per constraint counts)
 CHECKS: tuple[Check, ...] = (
-    check_bounds, count_totals, check_ratios, check_counts, check_count_additions, check_unbounded, check_triggers, check_modal,
+    check_bounds, count_totals, check_ratios, check_counts, check_count_additions, check_unbounded, check_triggers, check_carried_on,
+    check_modal,
     check_agents, check_order, check_windows, check_exclusion, check_members, check_allow_list, check_named_members,
     check_places, check_uses, check_omitted)
 
