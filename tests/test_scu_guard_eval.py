@@ -64,6 +64,14 @@ HELD_OUT = {
     # v41-v42: near misses (84 OK claims, 28 contradictions each), written during round 12, first run on the
     # code of that moment (..._firstrun_v41_v42_round12a.json: 0.69 / 0.56 and 0.65 / 0.55), then development data
     "heldout_v41.jsonl": (0.73, 0.98), "heldout_v42.jsonl": (0.75, 0.98),
+    # v43-v44: written at the start of round 13, sealed until its end, first run on the starting code
+    # (bench/results/scu_guard_firstrun_v43_v44_round13_start.json: 0.55 / 0.94 pooled) and on round 13's final
+    # code (..._round13.json: 0.58 / 0.94 and 0.55 / 0.93): these are the final code's first-run figures
+    "heldout_v43.jsonl": (0.57, 0.94), "heldout_v44.jsonl": (0.55, 0.93),
+    # v45-v46: near misses (84 OK claims, 28 contradictions each), written during round 13, first run on the
+    # starting code with the parse-walk fix (..._firstrun_v45_v46_round13a.json: 0.63 / 0.67 and 0.66 / 0.69),
+    # then development data: the figures at the round's end
+    "heldout_v45.jsonl": (0.64, 0.85), "heldout_v46.jsonl": (0.68, 0.81),
 }
 # Round 9 (decision policy, docs "Round 9: decision policy"): a count matched by its noun, a claim stating two
 # amounts of the rule's dimension and an exclusion only the typed reading finds wait in REVIEW (each was wrong

@@ -282,7 +282,23 @@ def left_out(t: Any) -> bool:
     return t.dep_ == "pobj" and t.head.lower_ in _LEFT_OUT
 
 
+_MEMBER_MEMO: dict[tuple[str, int, tuple[Member, ...], str], str | None] = {}
+
+
 def names_member(t: Any, sides: tuple[Member, ...], rule_text: str = "") -> str | None:
+    """``_names_member`` of a token, remembered by its text and place: each pair's members are asked of every
+    noun of a claim by several readings. The memo is emptied when it grows past 65,536 answers."""
+    if t.pos_ not in _NOUNS:
+        return None
+    k = (t.doc.text, t.i, sides, rule_text)
+    if k not in _MEMBER_MEMO:
+        if len(_MEMBER_MEMO) >= 65536:
+            _MEMBER_MEMO.clear()
+        _MEMBER_MEMO[k] = _names_member(t, sides, rule_text)
+    return _MEMBER_MEMO[k]
+
+
+def _names_member(t: Any, sides: tuple[Member, ...], rule_text: str = "") -> str | None:
     """Does the claim's noun name a member of one side: "firm" when its head is the member's (or a kind of it by
     WordNet) and it carries every word that narrows the member, or it holds all the member's words ("spare
     lithium-ion battery modules" for "lithium-ion battery spares"); "guess" when the head is the member's but

@@ -16,6 +16,7 @@ import calendar
 import datetime as dt
 import re
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 
 from dateutil.easter import easter
 
@@ -55,11 +56,18 @@ def context_year(texts: Iterable[str]) -> int | None:
     """The one year the texts give, by a date with its year or a year on its own; None when none or several."""
     years: set[int] = set()
     for t in texts:
-        years |= {dt.date.fromordinal(d.first).year for d in measure.find_dates(t) if d.year_known}
-        amounts = measure.find_amounts(t)  # "2000 litres" is no year
-        years |= {int(m.group(0)) for m in _BARE_YEAR_RE.finditer(t)
-                  if not any(a.start <= m.start() < a.end for a in amounts)}
+        years |= _years_in(t)
     return years.pop() if len(years) == 1 else None
+
+
+@lru_cache(maxsize=4096)
+def _years_in(text: str) -> frozenset[int]:
+    """The years one text gives (a chunk is read for every claim that cites it)."""
+    years = {dt.date.fromordinal(d.first).year for d in measure.find_dates(text) if d.year_known}
+    amounts = measure.find_amounts(text)  # "2000 litres" is no year
+    years |= {int(m.group(0)) for m in _BARE_YEAR_RE.finditer(text)
+              if not any(a.start <= m.start() < a.end for a in amounts)}
+    return frozenset(years)
 
 
 def named_dates(text: str, year: int | None, default_year: int = 2000) -> list[measure.DateMention]:
