@@ -9,6 +9,7 @@ from typing import Any
 from abilities.lock import lock_constraints
 from abilities.scu_guard.check import run_checks
 from abilities.scu_guard.combined import forms_for
+from abilities.scu_guard.evaluate import judge
 from abilities.scu_guard.forms import Form, understand
 from abilities.scu_guard.nlp import parse
 
@@ -33,6 +34,16 @@ def logged_case(rule: str, claim: str) -> dict[str, Any]:
             "constraints": [rule], "chunks": [{"id": "c1", "text": "Log: " + claim}],
             "answer": {"claim": claim, "citations": ["c1"], "constraints_echo": [rule]},
             "expect": {"verdict": "OK", "reason": "ok"}}
+
+
+def logged_verdict(rule: str, claim: str) -> str:
+    """The guard's verdict on ``logged_case(rule, claim)``, read the way ``evaluate.judge`` reads a labelled case."""
+    return judge(logged_case(rule, claim)).verdict
+
+
+def logged_reason(rule: str, claim: str) -> str:
+    """The guard's reason on ``logged_case(rule, claim)``."""
+    return judge(logged_case(rule, claim)).reason
 
 
 def on_whole_claim(reading: Callable[[Form, Any, int, int], bool], rule: str, claim: str) -> bool:

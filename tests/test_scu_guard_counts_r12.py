@@ -1,16 +1,12 @@
 """Round 12: counts a claim states in quantity words, by listing people, or as a bound of its own."""
 from abilities.scu_guard.counts import read_counts
-from abilities.scu_guard.evaluate import judge
-from tests.scu_guard_support import logged_case
+from tests.scu_guard_support import logged_reason
 
 
 def _counts(text: str) -> list[tuple[str, float]]:
     return [(text[c.start:c.end], c.counts[-1][1]) for c in read_counts(text)]
 
 
-
-def _reason(rule: str, claim: str) -> str:
-    return judge(logged_case(rule, claim)).reason
 
 
 def test_multiples_of_hundred() -> None:
@@ -42,39 +38,39 @@ def test_a_list_with_an_unsure_member_is_not_added() -> None:
 
 def test_a_bound_the_claim_states_breaks_a_lower_limit() -> None:
     rule = "No more than 4 riders may be on the chairlift at the same time."
-    assert _reason(rule, "During the jam the chairlift never had fewer than five riders on it.") \
+    assert logged_reason(rule, "During the jam the chairlift never had fewer than five riders on it.") \
         == "constraint_contradiction"
 
 
 def test_a_bound_at_the_limit_stays_ok() -> None:
     rule = "No more than 4 riders may be on the chairlift at the same time."
-    assert _reason(rule, "During the jam the chairlift never had fewer than four riders on it.") == "ok"
+    assert logged_reason(rule, "During the jam the chairlift never had fewer than four riders on it.") == "ok"
 
 
 def test_a_floating_all_keeps_the_count_in_its_clause() -> None:
     rule = "No more than 20 jars may be packed into a single crate."
-    assert _reason(rule, "Two dozen jars went to the farm shop on Friday, all packed together in one crate.") \
+    assert logged_reason(rule, "Two dozen jars went to the farm shop on Friday, all packed together in one crate.") \
         == "constraint_contradiction"
-    assert _reason(rule, "A score of jars went to the farm shop on Friday, all packed together in one crate.") == "ok"
+    assert logged_reason(rule, "A score of jars went to the farm shop on Friday, all packed together in one crate.") == "ok"
 
 
 def test_a_place_the_tagger_calls_an_adjective() -> None:
     rule = "No more than 24 pipes may be off the windchest at any one time."
-    assert _reason(rule, "On Wednesday three dozen pipes were off the windchest at the same time.") \
+    assert logged_reason(rule, "On Wednesday three dozen pipes were off the windchest at the same time.") \
         == "constraint_contradiction"
-    assert _reason(rule, "On Wednesday two dozen pipes were off the windchest at the same time.") == "ok"
+    assert logged_reason(rule, "On Wednesday two dozen pipes were off the windchest at the same time.") == "ok"
 
 
 def test_a_list_of_people_is_not_the_rule_noun() -> None:
     rule = "No more than 20 pupils may be in the studio at one time."
-    assert _reason(rule, "Twenty pupils and three teachers were in the studio at one time.") == "ok"
+    assert logged_reason(rule, "Twenty pupils and three teachers were in the studio at one time.") == "ok"
 
 
 def test_people_of_another_noun_are_only_suspected() -> None:
     rule = "No more than 4 visitors may be in the recording booth at one time."
-    assert _reason(rule, "Five visitors were in the recording booth.") == "constraint_contradiction"
-    assert _reason(rule, "Five engineers were in the recording booth.") == "suspected_contradiction"
-    assert _reason(rule, "Four engineers were in the recording booth.") == "ok"
+    assert logged_reason(rule, "Five visitors were in the recording booth.") == "constraint_contradiction"
+    assert logged_reason(rule, "Five engineers were in the recording booth.") == "suspected_contradiction"
+    assert logged_reason(rule, "Four engineers were in the recording booth.") == "ok"
 
 
 STEWARDS = "At least one qualified steward must be on the terrace for every 50 spectators."
@@ -82,16 +78,16 @@ PUPILS = "Pottery classes may have at most 6 pupils per teacher."
 
 
 def test_a_ratio_minimum_broken_by_two_counts_at_one_moment() -> None:
-    assert _reason(STEWARDS, "With two hundred spectators on the terrace at 15:00, three stewards were on duty.") \
+    assert logged_reason(STEWARDS, "With two hundred spectators on the terrace at 15:00, three stewards were on duty.") \
         == "constraint_contradiction"
-    assert _reason(STEWARDS, "With two hundred spectators on the terrace at 15:00, four stewards were on duty.") \
+    assert logged_reason(STEWARDS, "With two hundred spectators on the terrace at 15:00, four stewards were on duty.") \
         == "ok"
 
 
 def test_a_ratio_maximum_broken_by_the_total() -> None:
-    assert _reason(PUPILS, "Twenty pupils and three teachers were in the studio on Monday.") \
+    assert logged_reason(PUPILS, "Twenty pupils and three teachers were in the studio on Monday.") \
         == "constraint_contradiction"
-    assert _reason(PUPILS, "Eighteen pupils and three teachers were in the studio on Monday.") == "ok"
+    assert logged_reason(PUPILS, "Eighteen pupils and three teachers were in the studio on Monday.") == "ok"
 
 
 def test_a_time_is_no_ratio_base() -> None:

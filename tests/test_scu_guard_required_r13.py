@@ -5,9 +5,8 @@ WordNet derivation; the claim must name whom the rule binds. Near misses stay OK
 or later within the rule's own deadline, a thing the rule does not require, an exception the rule grants,
 "without incident" / "without delay" / "without any problems"."""
 from abilities.scu_guard import omitted, wordnet
-from abilities.scu_guard.evaluate import judge
 from abilities.scu_guard.nlp import parse
-from tests.scu_guard_support import logged_case
+from tests.scu_guard_support import logged_verdict
 
 PHOTO = "Every parcel must be photographed on the customer's doorstep before the courier drives away."
 WITNESS = "Every vaccine disposal must be witnessed by a second pharmacist."
@@ -17,9 +16,6 @@ INSPECT = "Every forklift must be inspected before each shift."
 SHIELDS = "Welders must wear face shields."
 LOGGED = "Every incident must be logged by the end of the shift."
 
-
-def _verdict(rule: str, claim: str) -> str:
-    return judge(logged_case(rule, claim)).verdict
 
 
 def test_derivations_join_a_noun_and_its_verb() -> None:
@@ -47,59 +43,59 @@ def test_the_shapes_of_a_missing_step() -> None:
 
 
 def test_missing_steps_are_rejected() -> None:
-    assert _verdict(PHOTO, "The courier left the parcel on the doorstep and drove away without taking a photo "
+    assert logged_verdict(PHOTO, "The courier left the parcel on the doorstep and drove away without taking a photo "
                            "of the parcel.") == "REJECT"
-    assert _verdict(WITNESS, "The vaccine disposal on Monday went ahead unwitnessed because the second "
+    assert logged_verdict(WITNESS, "The vaccine disposal on Monday went ahead unwitnessed because the second "
                              "pharmacist was off sick.") == "REJECT"
-    assert _verdict(INSPECT, "The forklift inspection was skipped on Tuesday because the shift started "
+    assert logged_verdict(INSPECT, "The forklift inspection was skipped on Tuesday because the shift started "
                              "early.") == "REJECT"
-    assert _verdict(SHIELDS, "Face shields were handed out to the welders, but none were worn during the "
+    assert logged_verdict(SHIELDS, "Face shields were handed out to the welders, but none were worn during the "
                              "repair.") == "REJECT"
 
 
 def test_a_plan_to_do_it_later_does_not_excuse_it() -> None:
-    assert _verdict(CHECKLIST, "The hire bike left the shop at 9:00 without a signed safety checklist; Jo "
+    assert logged_verdict(CHECKLIST, "The hire bike left the shop at 9:00 without a signed safety checklist; Jo "
                                "planned to sign one later.") == "REJECT"
 
 
 def test_near_misses_stay_ok() -> None:
     # "without incident", "without delay", "without any problems": nothing the rule requires is missing
-    assert _verdict(PHOTO, "The parcel was photographed on the doorstep and the courier drove away without "
+    assert logged_verdict(PHOTO, "The parcel was photographed on the doorstep and the courier drove away without "
                            "incident.") == "OK"
-    assert _verdict(PHOTO, "The courier photographed the parcel on the doorstep and drove away without "
+    assert logged_verdict(PHOTO, "The courier photographed the parcel on the doorstep and drove away without "
                            "delay.") == "OK"
-    assert _verdict(WITNESS, "The vaccine disposal went ahead without any problems.") == "OK"
+    assert logged_verdict(WITNESS, "The vaccine disposal went ahead without any problems.") == "OK"
     # what lacks the step is turned away, as the rule wants
-    assert _verdict(PHOTO, "Parcels without a photo are rejected by the depot.") == "OK"
+    assert logged_verdict(PHOTO, "Parcels without a photo are rejected by the depot.") == "OK"
     # done by someone else
-    assert _verdict(PHOTO, "The courier drove away without taking a photo, but his mate photographed the parcel "
+    assert logged_verdict(PHOTO, "The courier drove away without taking a photo, but his mate photographed the parcel "
                            "on the doorstep before the van left.") == "OK"
     # a thing the rule does not require
-    assert _verdict(SHIELDS, "The welders wore face shields but worked without ear plugs.") == "OK"
+    assert logged_verdict(SHIELDS, "The welders wore face shields but worked without ear plugs.") == "OK"
     # the exception the rule grants
-    assert _verdict(WASH, "The carrots sold as field stock were bagged unwashed.") == "OK"
+    assert logged_verdict(WASH, "The carrots sold as field stock were bagged unwashed.") == "OK"
     # done late, but before the deadline the rule sets
-    assert _verdict(LOGGED, "The incident went unlogged for an hour, and it was logged before the end of the "
+    assert logged_verdict(LOGGED, "The incident went unlogged for an hour, and it was logged before the end of the "
                             "shift.") == "OK"
 
 
 def test_unsure_scope_is_only_suspected() -> None:
     # whom the rule binds is not named: the wash may be of other produce; at most a suspicion
-    assert _verdict(WASH, "The potatoes were bagged unwashed because the hose had burst.") in ("OK", "REVIEW")
+    assert logged_verdict(WASH, "The potatoes were bagged unwashed because the hose had burst.") in ("OK", "REVIEW")
     # a deadline the claim does not reach: a suspicion, not a contradiction
-    assert _verdict(LOGGED, "The incident was left unlogged because the printer jammed.") == "REVIEW"
+    assert logged_verdict(LOGGED, "The incident was left unlogged because the printer jammed.") == "REVIEW"
 
 
 def test_who_went_without_it_must_be_the_rules_subject() -> None:
     # another thing went without the step: at most a suspicion
     rule = "Carrots must be washed before they are bagged."
-    assert _verdict(rule, "The carrots were bagged unwashed because the hose had burst.") == "REJECT"
-    assert _verdict(rule, "The carrots were bagged; the crates went back to the farm unwashed.") != "REJECT"
+    assert logged_verdict(rule, "The carrots were bagged unwashed because the hose had burst.") == "REJECT"
+    assert logged_verdict(rule, "The carrots were bagged; the crates went back to the farm unwashed.") != "REJECT"
     # the thing worn by the rule's subject, missing for someone else
-    assert _verdict(SHIELDS, "The welders wore face shields; the apprentice swept the floor without one.") != "REJECT"
+    assert logged_verdict(SHIELDS, "The welders wore face shields; the apprentice swept the floor without one.") != "REJECT"
 
 
 def test_words_narrowing_the_subject_must_be_named() -> None:
     rule = "Every laden skip must be netted before it leaves the yard."
-    assert _verdict(rule, "The laden skip left the yard unnetted because the nets were wet.") == "REJECT"
-    assert _verdict(rule, "Skip 4 left the yard unnetted; it was empty and going back for repair.") != "REJECT"
+    assert logged_verdict(rule, "The laden skip left the yard unnetted because the nets were wet.") == "REJECT"
+    assert logged_verdict(rule, "Skip 4 left the yard unnetted; it was empty and going back for repair.") != "REJECT"
