@@ -2296,7 +2296,7 @@ def check_omitted(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         for g in found:
             if not omitted.how_matched(step, g) or omitted.done_elsewhere(step, g, doc):
                 continue
-            if key(omitted.governing_verb(g.at)) in NEGATING and key(g.at) not in NEGATING:
+            if key(withheld.clause_verb(g.at)) in NEGATING and key(g.at) not in NEGATING:
                 continue  # "requests without TLS are rejected": what lacks the step is turned away, as the rule wants
             exception = omitted.excepted(step, doc)
             if exception:

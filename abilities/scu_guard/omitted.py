@@ -310,14 +310,6 @@ def done_elsewhere(step: Step, gap: Gap, doc: Any) -> bool:
     return False
 
 
-def governing_verb(t: Any) -> Any:
-    """The verb a word's phrase hangs from ("rejected" in "Parcels without a photo are rejected")."""
-    v = t.head
-    while v.pos_ not in ("VERB", "AUX") and v.head.i != v.i:
-        v = v.head
-    return v
-
-
 def tied(step: Step, gap: Gap) -> bool:
     """Is what went without the step the rule's own subject, or someone the words leave open (a name, a pronoun),
     or is the subject named within the missing phrase ("without the nameplate being checked")? "The crates went

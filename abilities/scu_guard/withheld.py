@@ -172,8 +172,9 @@ def holder_words(text: str) -> frozenset[str]:
 _PRESENCE = frozenset(word_key(w) for w in "be attend stay remain present assign post station".split())
 
 
-def _verb_of(t: Any) -> Any:
-    """The verb a noun's clause hangs from ("went" in "went ahead with no second embryologist present")."""
+def clause_verb(t: Any) -> Any:
+    """The verb a word's clause hangs from, above the word itself ("went" in "went ahead with no second
+    embryologist present", "rejected" in "Parcels without a photo are rejected"); the root when none is."""
     w = t
     while w.head.i != w.i and not (w.pos_ in ("VERB", "AUX") and w.i != t.i):
         w = w.head
@@ -208,7 +209,7 @@ def holder_absent(form: Form, doc: Any, start: int, end: int) -> Any | None:
         if not (start <= t.idx < end) or t.pos_ != "NOUN" or key(t) != duty.holder:
             continue
         own = {key(c) for c in t.children if c.dep_ in ("amod", "compound", "nummod")} - GENERIC
-        gov = _verb_of(t)
+        gov = clause_verb(t)
         if gov.lemma_.lower() in _CALLED_OFF or any(c.dep_ == "prt" and c.lower_ == "off" for c in gov.children):
             continue  # "Without a second embryologist, the transfer was postponed": the event did not happen
         if own - duty.holder_mods or not any(_is_thing(duty, x) and _argument_of(x, gov) for x in gov.subtree):
