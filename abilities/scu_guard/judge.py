@@ -1839,6 +1839,8 @@ def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             band = f.trigger
             if band is None or a.dim != band.dimension or a.direction != "eq" or f.quantity is not None:
                 continue  # a bound under a condition is checked with the bounds
+            if f.exclusion:
+                continue  # "Under-8s and adults must never share a bed": two groups kept apart, read as such
             if not _in_band(a.lo, a.hi, band):
                 continue
             # "The shipment worth 4,000 dollars left without a declaration": the amount and the broken
@@ -1989,6 +1991,8 @@ def _matches(form: Form, clause: Clause, kinds: set[str] | frozenset[str] = froz
         return (bool(obj) and hit_obj == obj) or (len(hit_obj) >= 2 and bool(hit_subj))
     if clause.verbs - LIGHT_VERBS - PERMISSIVE:  # a rule without its own verb: the clause must not be
         return (bool(obj) and hit_obj == obj) and bool(hit_subj)  # about another action of the things
+    if subj and not hit_subj:  # "Somersaults are forbidden on the main court": the place alone is not the act
+        return False
     return len(hit_obj) >= 2 or (bool(hit_obj) and bool(hit_subj)) or (not obj and len(hit_subj) >= 2)
 
 

@@ -236,6 +236,8 @@ _TOTAL_RE = re.compile(r"\b\d+\s+(?:of|out of)\s+(?:the\s+|all\s+)?$", re.I)
 # an age, also "4 years of age": told so, a number of years is no duration ("a week" is no age)
 _AGE_RE = re.compile(rf"\b(?:(?P<n>\d{{1,3}}|{_WORDNUM})(?:[- ]years?[- ]olds?|\s+years?\s+of\s+age)|"
                      rf"aged\s+(?P<n2>\d{{1,3}}))\b", re.I)
+# an age group told by its bound and a plural number: "under-8s", "over-65s" (no span of seconds)
+_AGE_GROUP_RE = re.compile(r"\b(?:under|over)[- ](?P<n>\d{1,3})s\b", re.I)
 _LATER = {"morning": (6, 24), "overnight": (6, 16), "day": (24, 24), "tomorrow": (12, 36), "week": (168, 168)}
 _LATER_RE = re.compile(r"\b(?:(?:the\s+)?(?:next|following)\s+(?:morning|day|week)|overnight|tomorrow)\b", re.I)
 _DAY_N_RE = re.compile(r"\bday\s+(?P<n>\d{1,3})\b", re.I)
@@ -271,7 +273,7 @@ def _number(text: str) -> float | None:
 def direction_info(text: str, start: int, end: int) -> tuple[str, bool]:
     """('max' | 'min' | 'eq', whether a negation was already read into it) from the words right before
     (or after) the amount: "at most 3", "never run fewer than 13" (= at least 13), "must not exceed 5"."""
-    before = text[max(0, start - 40) : start].lower()
+    before = re.sub(r"(?<=[a-z])-$", " ", text[max(0, start - 40) : start].lower())  # "under-8s" as "under 8s"
     after = text[end : end + 14].lower()
     best, where = "eq", 10**9
     for words, d in ((_MAX_WORDS, "max"), (_MIN_WORDS, "min")):
@@ -369,6 +371,8 @@ def find_amounts(text: str) -> list[Amount]:
         n = _number(m.group("n") or m.group("n2"))
         if n is not None:
             add(n, n, "age", False, m.start(), m.end())
+    for m in _AGE_GROUP_RE.finditer(text):
+        add(float(m.group("n")), float(m.group("n")), "age", False, m.start("n"), m.end())
     for m in _EVERY_RE.finditer(text):
         u = m.group("unit").lower()
         n = _number(m.group("n")) if m.group("n") else 1.0

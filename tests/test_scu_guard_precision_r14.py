@@ -1,0 +1,46 @@
+"""Round 14 precision: near misses of the near-miss sets, told in new sentences of other domains.
+
+A rule without a verb of its own forbids a thing at a place: the place alone is not the act. An age group
+named by its bound ("under-12s", "over-60s") is an age, never a span of seconds, and two groups a rule keeps
+apart are read as such, not as a condition that any age in the claim sets off."""
+
+from __future__ import annotations
+
+import pytest
+
+from abilities.scu_guard.measure import find_amounts
+from tests.scu_guard_support import REJECT, verdict
+
+SOMERSAULTS = "Somersaults and flips are forbidden on the main court."
+CARTWHEELS = "Cartwheels are not allowed in the foyer."
+APART = "Under-12s and adults must never share a bouncy castle at the same time."
+
+
+@pytest.mark.parametrize("rule, claim", [
+    (SOMERSAULTS, "We let the birthday group onto the main court at noon."),
+    (SOMERSAULTS, "The coach cleared the main court before the session."),
+    (CARTWHEELS, "The dancers warmed up in the foyer before the show."),
+    (APART, "The under-12s had the castle in the morning and the adults in the afternoon."),
+    (APART, "A dozen nine-year-olds bounced while two dads watched from the side."),
+])
+def test_a_near_miss_is_not_rejected(rule: str, claim: str) -> None:
+    assert verdict([rule], claim) != REJECT
+
+
+@pytest.mark.parametrize("rule, claim", [
+    (SOMERSAULTS, "Two boys did somersaults on the main court during the open session."),
+    (CARTWHEELS, "A child did cartwheels in the foyer during the interval."),
+])
+def test_the_forbidden_act_itself_is_still_flagged(rule: str, claim: str) -> None:
+    assert verdict([rule], claim)[0] != "OK"
+
+
+@pytest.mark.parametrize("text, low, direction", [
+    ("Under-8s ride free on Sundays.", 8.0, "max"),
+    ("The over-60s swim starts at nine.", 60.0, "min"),
+    ("Under 5s stay in the toddler zone.", 5.0, "max"),
+])
+def test_an_age_group_is_an_age(text: str, low: float, direction: str) -> None:
+    ages = [a for a in find_amounts(text) if a.dim == "age"]
+    assert [(a.lo, a.direction) for a in ages] == [(low, direction)]
+    assert not [a for a in find_amounts(text) if a.dim == "[time]"]
