@@ -2305,11 +2305,14 @@ def check_omitted(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             exception = omitted.excepted(step, doc)
             if exception:
                 break  # "except in an emergency" and the claim tells of the emergency
-            subject, scope = omitted.names_subject(step, doc), _scope_named(f, claim)
-            if not (subject or (scope and withheld.scope_keys(f.text))):
+            # the doer a passive duty names ("accompanied by a member of staff") is what the step needs, not
+            # a word narrowing whom the rule binds: a claim need not name it to be within the rule
+            doer = frozenset(word_key(w) for w in step.doer_words)
+            subject, scope = omitted.names_subject(step, doc), _scope_named(f, claim, but=doer)
+            if not (subject or (scope and withheld.scope_keys(f.text) - doer)):
                 break  # neither whom the rule binds nor where or when it holds: the claim may be outside it
             sure = exception is None and not step.deadline and subject and scope and omitted.tied(step, g) and \
-                omitted.narrowed_named(step, doc) and \
+                omitted.narrowed_named(step, doc) and omitted.placed(step, g) and \
                 not omitted.held_elsewhere(step, g, doc)
             if not sure and f.action == [HAVE]:
                 break  # a duty to hold a thing: the word-level reading keeps its own say, which a guess would hide

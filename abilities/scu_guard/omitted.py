@@ -24,6 +24,7 @@ from typing import Any
 from abilities.scu_guard import wordnet
 from abilities.scu_guard.events import reported
 from abilities.scu_guard.nlp import MODALS, parse
+from abilities.scu_guard.withheld import clause_verb as told_in
 from abilities.scu_guard.withheld import told
 
 # verbs that carry no act of their own: the act is in their object ("taking the photo", "raising a permit")
@@ -54,6 +55,9 @@ class Step:
     exception: frozenset[str]
     deadline: bool
     narrowing: frozenset[str] = frozenset()  # the words describing the subject ("loaded" in "Every loaded truck")
+    # the words of the doer a passive act names ("by a member of staff"): who must do the step, not whom it binds
+    doer_words: frozenset[str] = frozenset()
+    place: frozenset[str] = frozenset()  # where the subject is bound ("in the quarry lake" in "A diver in the quarry lake")
 
 
 @dataclass(frozen=True)
@@ -143,8 +147,11 @@ def required_step(text: str) -> Step | None:
         frozenset()
     if not (acts or words):
         return None
+    by = {_lemma(w) for t in doers for w in t.subtree if w.pos_ in ("NOUN", "PROPN", "ADJ")}
+    place = {_lemma(w) for s in subject for c in s.children if c.dep_ == "prep"
+             for w in c.subtree if w.pos_ in ("NOUN", "PROPN") and not w.is_stop}
     return Step(frozenset(acts - _LIGHT), frozenset(words), frozenset(subj), exception,
-                bool(_DEADLINE_RE.search(text)), frozenset(narrowing))
+                bool(_DEADLINE_RE.search(text)), frozenset(narrowing), frozenset(by), frozenset(place))
 
 
 def _heads_of(t: Any) -> set[str]:
@@ -343,6 +350,36 @@ def narrowed_named(step: Step, doc: Any) -> bool:
     itself or a derivation? "Truck 9 left untarped, but it was empty" may be outside the rule."""
     words = {_lemma(t) for t in doc}
     return all(w in words or _family(w) & words for w in step.narrowing)
+
+
+def placed(step: Step, gap: Gap) -> bool:
+    """Does the claim name where the rule binds its subject ("A diver in the quarry lake"), in the clause that tells
+    the step missing or in one told of the rule's subject ("The penstock was entered ...; no attendant was
+    assigned" for "Entry into the penstock")? Named only in a clause of someone else it is said of something else
+    ("swept the yard unsupervised while Gary was on the roof")."""
+    if not step.place:
+        return True
+    verb = _clause(told_in(gap.at if gap.at is not None else gap.token))
+    words = {_lemma(t) for t in gap.token.doc if _clause(told_in(t)).i == verb.i or _of_subject(step, _clause(told_in(t)))}
+    return all(w in words or _family(w) & words for w in step.place)
+
+
+def _clause(v: Any) -> Any:
+    """The head of a verb's clause: up through participles and infinitives with no subject of their own ("left
+    unwatched in the workshop"), stopping at a clause of its own ("while Gary was on the roof")."""
+    while v.head.i != v.i and v.dep_ not in ("relcl", "ccomp", "advcl", "conj") and \
+            not any(c.dep_ in ("nsubj", "nsubjpass") for c in v.children):
+        v = v.head
+    return v
+
+
+def _of_subject(step: Step, v: Any) -> bool:
+    """Is the clause told of the rule's subject: its verb the subject's own act ("entered" for "entry"), or its
+    subject the rule's ("the cash count went ...")?"""
+    if _family(_lemma(v)) & step.subject:
+        return True
+    return any(c.dep_ in ("nsubj", "nsubjpass") and (_lemma(c) in step.subject or _family(_lemma(c)) & step.subject)
+               for c in v.children)
 
 
 def names_subject(step: Step, doc: Any) -> bool:
