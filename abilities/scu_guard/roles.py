@@ -348,8 +348,8 @@ def chunk_descriptions(names: Sequence[str], chunks: Sequence[str]) -> list[str]
                 if a:
                     desc = a.group("paren") or a.group("dash") or a.group("comma") or ""
                     out.append(desc.split(",")[0] if a.group("comma") else desc)
-                    if a.group("comma"):  # "L. Brandt, staff no. 7730, no warrant card": each short part says
-                        out.extend(p for p in desc.split(",")[1:] if len(p.split()) <= _PART_WORDS)  # something
+                    if a.group("comma"):  # "L. Brandt, agency, clearance pending": each short part says something
+                        out.extend(p for p in desc.split(",")[1:] if len(p.split()) <= _PART_WORDS)
                     if a.group("more"):  # "Dilan Kaya (Turkish) - Trainee status"
                         out.append(a.group("more"))
                 b = _BEFORE_RE.search(seg[: m.start()])
