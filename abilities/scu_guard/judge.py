@@ -2607,7 +2607,7 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 # verb acts on the rule's thing; an action named only as a noun, with none of the rule's
                 # things ("stays off until the utility inspection"), ties the doer to nothing
                 sure = bool(act) and not words & (set(f.object) | set(f.action))
-                firm = role is None and sure and _other_role_does(f, c, words, text, claim.chunk_texts)
+                firm = role is None and sure and _other_role_does(f, c, words, text, claim)
                 if role is not None:  # a doer a cited chunk says is not the reserved one
                     sure = _firm_doing(f, c, act) and not own & (set(f.object) | set(f.action))
                 out.append(_finding(f, claim, c.start, c.end, "only_agent", detail, sure=sure,
@@ -2647,16 +2647,18 @@ _DOER_DENIAL_RE = re.compile(r"\b(?:non\s*-?\s*\w|un\w+(?:ed|ified)\b|without\b|
                              r"volunteer|unqualified|uncertified|unlicensed)", re.I)
 
 
-def _other_role_does(form: Form, c: Clause, words: set[str], text: str,
-                     claim_chunks: Sequence[str] = ()) -> bool:
+def _other_role_does(form: Form, c: Clause, words: set[str], text: str, claim: Claim) -> bool:
     """Is the reserved action done, by grammar, by a doer the claim names by another role? The doer is the
     subject or the "by" agent of the rule's own verb (not a light verb: "cans went into the skip" names no
     doer), acting on the rule's own thing when the rule names one ("opened its control panel" is not "open a
     service door"), and described by a role (not a bare name or a pronoun) that holds none of the reserved
     descriptions ("a licensed electrical contractor" may well be the "licensed electrician"); where the rule
     reserves the action for a generic "staff"/"member" with a credential, the doer must lack it outright ("a
-    non-trained seasonal worker"), and so must a doer named by the reserved noun with another modifier. A
-    cited chunk that speaks of the doer's role and the reserved one together may say the doer holds it."""
+    non-trained seasonal worker"), and so must a doer named by the reserved noun with another modifier, unless the
+    role reader (``roles.describes``) puts the doer under the reserved post ("the assistant brewer" for "the head
+    brewer"). A thing WordNet calls a kind of the rule's thing is the rule's ("amoxicillin" for "antibiotics"), but
+    then only a doer the role reader rules out is another role. A cited chunk that speaks of the doer's role and
+    the reserved one together may say the doer holds it."""
     info = c.doers.get(text)
     if info is None:
         return False
@@ -2664,23 +2666,28 @@ def _other_role_does(form: Form, c: Clause, words: set[str], text: str,
     if not role or verb not in form.action or verb in LIGHT_VERBS:
         return False
     thing = _rule_thing(form.text, tuple(form.action))
-    if thing and not _stem_hits({thing}, things | c.keys | c.facts):
-        return False
+    by_kind = bool(thing) and not _stem_hits({thing}, things | c.keys | c.facts)
+    if by_kind and thing not in categories.kind_keys(form.text, parse(claim.text), c.start, c.end,
+                                                     c.keys | c.facts, verbs=set(form.action)):
+        return False  # neither the rule's thing nor, by WordNet, a kind of it ("amoxicillin" for "antibiotics")
     alts = alternatives(form)
     # the doer's own phrase denies the rule's credential ("a stagehand without a rigging licence")
     lacks = denials.names_credential(denials.lacked_keys(text), set(form.agent_qualifiers).union(*alts))
     if not lacks and any(need and all(has_key(words, k) for k in need) for need in alts):
         return False
     reserved = set(form.agents) | set(form.agent_qualifiers) | set().union(*alts) if alts else set(form.agents)
-    for chunk in claim_chunks:
+    for chunk in claim.chunk_texts:
         for sent in split_sentences(chunk):
             present = set(light_keys(sent))
             if _stem_hits({head}, present) and any(has_key(present, k) for k in reserved):
                 return False  # a cited chunk speaks of this doer and the reserved role: it may say they hold it
     if lacks:
         return True
+    if by_kind:  # the thing told by a kind of the rule's: the doer's role must rule them out ("a state
+        return roles.describes(form, text) is False  # trooper" may well be the "police officer")
     if set(form.agents) & (MEMBER_NOUNS | words):  # "staff", or the same noun with another modifier
-        return bool(_DOER_DENIAL_RE.search(text))  # ("a senior operator" may be the "licensed operator")
+        # ("a senior operator" may be the "licensed operator"; "the assistant brewer" is not "the head brewer")
+        return bool(_DOER_DENIAL_RE.search(text)) or roles.describes(form, text) is False
     return True
 
 

@@ -327,12 +327,16 @@ def _segments(text: str) -> Iterator[tuple[int, str]]:
 
 _AFTER_RE = re.compile(rf"^\s*(?:\((?P<paren>[^)]*)\)(?:\s*[{_DASH}]\s*(?P<more>[^;()]*))?|[{_DASH}:]\s*(?P<dash>[^;()]*)|,\s*(?P<comma>[a-z][^;(]*))")
 _BEFORE_RE = re.compile(r"(?:^|[:;,(]|\bby)\s*(?P<role>(?:[a-z][\w-]*\s+){1,4}?)$")
+# the longest later part of a "Name, role, state" entry read as a description of its own ("clearance pending")
+_PART_WORDS = 4
 _OTHER_NAME_RE = re.compile(rf"^\s*(?:,|and|&)\s+(?:(?:[A-Z]\.\s?|{_NAME_WORD}\s+)?{_NAME_WORD})")
 
 
 def chunk_descriptions(names: Sequence[str], chunks: Sequence[str]) -> list[str]:
     """What the cited chunks say the named person is, read from the punctuation of a roster: "Name
-    (role)", "Name - role", "Name, role", "role Name" (a title; "sign-off - E. Ruiz" is a field's label)."""
+    (role)", "Name - role", "Name, role", "role Name" (a title; "sign-off - E. Ruiz" is a field's label). A
+    "Name, role, state" entry gives each short later part too: "L. Brandt, agency, clearance pending" says what
+    the person lacks after the role."""
     out: list[str] = []
     for text in chunks:
         for _, seg in _segments(text):
@@ -344,6 +348,8 @@ def chunk_descriptions(names: Sequence[str], chunks: Sequence[str]) -> list[str]
                 if a:
                     desc = a.group("paren") or a.group("dash") or a.group("comma") or ""
                     out.append(desc.split(",")[0] if a.group("comma") else desc)
+                    if a.group("comma"):  # "L. Brandt, agency, clearance pending": each short part says something
+                        out.extend(p for p in desc.split(",")[1:] if len(p.split()) <= _PART_WORDS)
                     if a.group("more"):  # "Dilan Kaya (Turkish) - Trainee status"
                         out.append(a.group("more"))
                 b = _BEFORE_RE.search(seg[: m.start()])
