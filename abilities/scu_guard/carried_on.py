@@ -6,7 +6,8 @@ the amount check. People telling such a breach rarely deny the duty's verb; they
 course, often after a step that handled only part of it: "when the alarm sounded the potter noted it and the
 firing carried on", "the bad vial was binned and the rest of the rack went ahead to shipping". So the reading
 is: the condition's words told as a fact in a sentence (the occasion), and in the same sentence the duty's own
-thing (or the rest of it) said to carry on, go ahead, go on, continue or proceed, with the duty's verb not told
+thing (or the rest of it) said to carry on, go ahead, go on, continue or proceed, or to stay as it was ("the
+furnace was left running", read in stayed.py), with the duty's verb not told
 as done. Read only where grammar ties the two (the occasion is a when/after/although clause of the going-on, or
 of the verb it is joined to); sure where the occasion's verb is the condition's own or a kind of it, else a guess.
 """
@@ -16,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from abilities.scu_guard import wordnet
+from abilities.scu_guard import stayed, wordnet
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.form_types import Form
 from abilities.scu_guard.forms import GENERIC, _condition_clause
@@ -157,8 +158,9 @@ def check_carried_on(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         if parts is None:
             continue
         verbs, things, occasion, cond_verb = parts
+        kept = {head.i for verb, head, state in stayed.kept_states(doc) if state == "going" and not _unreal(verb)}
         for t in doc:
-            if not _went_on(t) or not _subject_keys(t) & things:
+            if not (_went_on(t) or t.i in kept) or not _subject_keys(t) & things:
                 continue
             sent = t.sent
             if any(key(w) in verbs and not _unreal(w) for w in sent):
