@@ -58,6 +58,9 @@ def kept_states(tokens: Iterable[Any]) -> list[tuple[Any, Any, str]]:
         parts = [head] if head is not t else []
         parts += [c for c in t.children if c.dep_ in ("acomp", "xcomp", "prt", "oprd", "advmod", "prep", "ccomp")]
         for p in parts:
+            if lemma in ("keep", "leave") and p.dep_ == "xcomp" and p.tag_ == "VBG" and p.lower_ not in _STOPPED:
+                out.append((t, head, "going"))  # "kept firing", "was left idling": the doing went on
+                break
             state = _state_word(p)
             if state is not None:
                 out.append((t, head, "going" if state in _GOING else "stopped"))
