@@ -37,9 +37,10 @@ _START_PARTICLES = frozenset({"on"})
 def _state_word(t: Any) -> str | None:
     """The state a complement names ("open", "running", "in service"), if it is one of the two kinds."""
     word = t.lower_
-    if t.dep_ == "prep" and word == "in":
-        objs = [c for c in t.children if c.dep_ == "pobj" and not any(d.dep_ in ("det", "poss") for d in c.children)]
-        word = f"in {objs[0].lower_}" if objs else word
+    if t.dep_ == "prep":
+        # "in service", "in use"; a place is no state ("stayed on the pitch", "stayed off the road")
+        objs = [c for c in t.children if c.dep_ == "pobj"]
+        word = f"{word} {objs[0].lower_}" if objs else word
     return word if word in _GOING or word in _STOPPED else None
 
 
