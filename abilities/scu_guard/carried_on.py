@@ -6,7 +6,8 @@ the amount check. People telling such a breach rarely deny the duty's verb; they
 course, often after a step that handled only part of it: "when the alarm sounded the potter noted it and the
 firing carried on", "the bad vial was binned and the rest of the rack went ahead to shipping". So the reading
 is: the condition's words told as a fact in a sentence (the occasion), and in the same sentence the duty's own
-thing (or the rest of it) said to carry on, go ahead, go on, continue or proceed, with the duty's verb not told
+thing (or the rest of it) said to carry on, go ahead, go on, continue or proceed, or to stay as it was ("the
+furnace was left running", read in stayed.py), with the duty's verb not told
 as done. Read only where grammar ties the two (the occasion is a when/after/although clause of the going-on, or
 of the verb it is joined to); sure where the occasion's verb is the condition's own or a kind of it, else a guess.
 """
@@ -16,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from abilities.scu_guard import wordnet
+from abilities.scu_guard import stayed, wordnet
+from abilities.scu_guard.conditions import condition_keys
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.form_types import Form
 from abilities.scu_guard.forms import GENERIC, _condition_clause
@@ -32,6 +34,8 @@ _GO_ON_ALONE = frozenset({"continue", "proceed"})
 _OCCASION_MARKS = frozenset({"when", "after", "although", "though", "once", "as", "while", "whenever"})
 _HYPOTHETICAL = frozenset({"if", "unless", "whether", "should", "lest"})
 _CONTENT = ("NOUN", "PROPN", "VERB")
+# words that end a "with" phrase: another clause or conjunct begins
+_PHRASE_ENDS = frozenset({"and", "but", "while", "whereas", "because", "so", "as", "since", "which", "who", "until"})
 
 
 def _holds(verb: Any) -> bool:
@@ -139,6 +143,25 @@ def _tied(went: Any, occ: Any) -> bool:
     return occ.dep_ == "advcl" and occ.head.i in heads and marked
 
 
+def _with_occasion(t: Any, condition: frozenset[str]) -> Any:
+    """A "with" phrase of the going-on verb (or of its complement: "kept running with ...") that tells every
+    word of the condition as its circumstance ("CO2 enrichment kept running with the vents open" for "... when
+    vents are open"), none of it denied."""
+    heads = [t] + [c for c in t.children if c.dep_ in ("xcomp", "acomp", "prt", "advmod")]
+    for c in (w for h in heads for w in h.children):
+        if c.dep_ != "prep" or c.lower_ != "with":
+            continue
+        words = []  # the phrase runs to the clause's end: the parser may hang its state word on the verb
+        for w in c.doc[c.i + 1:]:
+            if w.is_punct or w.lower_ in _PHRASE_ENDS:
+                break
+            words.append(w)
+        if condition and condition <= {key(w) for w in words} and not any(
+                w.lower_ in ("no", "not", "never", "without") or w.dep_ == "neg" for w in words):
+            return c
+    return None
+
+
 def _same_event(occ: Any, cond_verb: str) -> bool:
     """Is the occasion's verb the condition's own, or a kind of it by WordNet?"""
     v = occ.lemma_.lower()
@@ -157,16 +180,21 @@ def check_carried_on(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         if parts is None:
             continue
         verbs, things, occasion, cond_verb = parts
+        kept = {head.i for verb, head, state in stayed.kept_states(doc) if state == "going" and not _unreal(verb)}
         for t in doc:
-            if not _went_on(t) or not _subject_keys(t) & things:
+            if not (_went_on(t) or t.i in kept) or not _subject_keys(t) & things:
                 continue
             sent = t.sent
             if any(key(w) in verbs and not _unreal(w) for w in sent):
                 continue  # the duty's own verb told as done in the sentence
             occ = _occasion(t, occasion)
-            if occ is None or not _tied(t, occ):
-                continue  # the condition's words told apart from the going-on may tell it unmet
-            sure = _same_event(occ, cond_verb)
+            if occ is not None and _tied(t, occ):
+                sure = _same_event(occ, cond_verb)
+            else:
+                occ = _with_occasion(t, condition_keys(f.text) - GENERIC)
+                if occ is None:
+                    continue  # the condition's words told apart from the going-on may tell it unmet
+                sure = True
             out.append(_finding(f, claim, sent.start_char, sent.end_char, "conditional",
                                 f"{occ.text!r} tells the occasion of {f.text!r}, and the thing it holds went on",
                                 sure=sure, basis="carried_on"))

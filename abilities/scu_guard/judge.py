@@ -37,6 +37,7 @@ from abilities.scu_guard import (
     recurrence,
     reldates,
     roles,
+    stayed,
     two_roles,
     waived,
     windows,
@@ -1870,7 +1871,7 @@ def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 carried_on = bool(consequence & STOP_CONSEQUENCE) and bool(re.search(
                     r"\b(?:kept|keeps|keep|continued|continues|carried on|went ahead|goes ahead|stayed open|"
                     r"remained open|stays open|did not stop|didn't stop|never stopped)\b", clause.text, re.I))
-                carried_on = carried_on or _stopped_event_done(f, claim, clause)
+                carried_on = carried_on or _stopped_event_done(f, claim, clause) or _kept_as_was(f, claim, clause)
                 undone = carried_on or bool(consequence & NEGATING_CONSEQUENCE) and bool(re.search(
                     r"\b(?:stands?|counts?|valid|accepted|holds?|ratified|approved|kept|keep|recogni[sz]ed)\b",
                     clause.text, re.I))
@@ -1892,6 +1893,19 @@ def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                                     not re.search(r"\b(?:before|until|after|unless|without|except)\b", f.text, re.I)
                                     else "trigger_chunk"))
     return out
+
+
+def _kept_as_was(form: Form, claim: Claim, clause: Clause) -> bool:
+    """A duty that changes its thing's state broken by the sentence telling the thing stayed as it was ("the
+    riverside pitches stayed occupied" for "... the riverside pitches must be evacuated")."""
+    consequence = set(form.object) | set(form.action)
+    thing = (set(form.subject) | set(form.object)) - GENERIC
+    if stayed.duty_kind(consequence) is None or not thing:
+        return False
+    tokens = [t for t in parse(claim.text) if clause.start <= t.idx < clause.end]
+    return any(stayed.breaks(consequence, state) and stayed.holder_keys(verb, head) & thing
+               and not any(c.dep_ == "neg" for w in (verb, head) for c in w.children)
+               for verb, head, state in stayed.kept_states(tokens))
 
 
 # an event told as having run its course: "the display was completed", "the tour went on", "the match took place"
