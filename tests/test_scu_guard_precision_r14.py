@@ -44,3 +44,20 @@ def test_an_age_group_is_an_age(text: str, low: float, direction: str) -> None:
     ages = [a for a in find_amounts(text) if a.dim == "age"]
     assert [(a.lo, a.direction) for a in ages] == [(low, direction)]
     assert not [a for a in find_amounts(text) if a.dim == "[time]"]
+
+
+@pytest.mark.parametrize("rule, claim", [
+    ("The marquee must be signed off by the site safety officer before any guest enters it.",
+     "Priya, the bar manager, signed the stock sheet at midnight."),
+    ("The crane must be inspected by a certified inspector before each lift.",
+     "Tom, the site foreman, inspected the scaffold tags on Monday."),
+    ("The dinghy must be launched only by a qualified instructor.",
+     "Sam, a trainee, launched the website for the regatta."),
+])
+def test_the_reserved_verb_done_to_another_made_thing_is_another_event(rule: str, claim: str) -> None:
+    assert verdict([rule], claim) != REJECT
+
+
+def test_the_reserved_verb_done_to_the_rules_own_thing_still_breaks_it() -> None:
+    rule = "The crane must be inspected by a certified inspector before each lift."
+    assert verdict([rule], "Tom, the site foreman, inspected the crane before the morning lift.") == REJECT

@@ -2589,6 +2589,8 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 continue
             if act and not obj and _another_rules_thing(f, forms, parse(claim.text), c):
                 continue  # "the release change was signed off by ..." for "the rental agreement must be signed by"
+            if act and not obj and _made_thing_other(f, parse(claim.text), c):
+                continue  # "signed the takings sheet" for "the marquee must be signed off by ...": another thing
             thing = _rule_thing(f.text, tuple(f.action))
             if not act and thing and not _stem_hits({thing}, obj):
                 continue  # neither the rule's verb nor its thing ("went on the dive" for "a checklist must be
@@ -2629,6 +2631,20 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                                     arbitrable=bool(set(f.action) & c.verbs or obj) or role is not None))
                 break
     return out
+
+
+def _made_thing_other(form: Form, doc: Any, c: Clause) -> bool:
+    """Does the clause do the rule's verb to another thing than the rule's, where the rule's thing is a made
+    object ("the marquee", "the gas valve") and the clause's is surely no kind of it and no person ("Priya signed
+    the takings sheet" for "The marquee must be signed off by the site safety officer")? A made object is told by
+    its own name, so another thing is another event. A rule's thing that is no made object ("pyrotechnic
+    effects", "a competitor") may be told by a word WordNet does not put under it ("flash pots", "the swimmer")."""
+    thing = _rule_thing(form.text, tuple(form.action))
+    lemmas = [t.lemma_.lower() for t in parse(form.text) if thing and t.pos_ == "NOUN" and key(t) == thing]
+    if not lemmas or wordnet.under(lemmas[0], frozenset(wordnet.noun_senses("artifact", 1)), 1) != (True,):
+        return False
+    others = events.other_things(form, doc, c.start, c.end)
+    return bool(others) and all(wordnet.names_person(t.lemma_.lower()) is False for t in others)
 
 
 def _another_rules_thing(form: Form, forms: Sequence[Form], doc: Any, c: Clause) -> bool:
