@@ -37,6 +37,7 @@ from abilities.scu_guard import (
     recurrence,
     reldates,
     roles,
+    stand_in,
     two_roles,
     waived,
     windows,
@@ -3793,6 +3794,24 @@ def _other_place(objs: Sequence[Any], allowed: Sequence[places.Place]) -> tuple[
     return None, False
 
 
+def _stood_in(doc: Any, text: str, prep: Any, objs: Sequence[Any], allowed: Sequence[places.Place],
+              found: tuple[Any | None, bool]) -> tuple[Any | None, bool]:
+    """A place phrase the text cannot tell from the allowed places, made surely another by its sentence: every
+    allowed place it does not tell apart is said out of use or set aside ("With the extraction booth down, the
+    panels were cut on table 2"; ``stand_in``). A time ("on Tuesday") or a place that names an allowed one is
+    no such phrase."""
+    start, end = sentence_span(text, prep.idx, prep.idx + len(prep.text))
+    for o in objs:
+        if o.ent_type_ in ("DATE", "TIME") or o.lower_ in places._TIME_NOUNS or o.like_num or any(
+                places.names_allowed(o, a) for a in allowed):
+            continue
+        p = places.place_of(o)
+        if all(places.surely_other(p, a) or places.other_site(p, a) or stand_in.set_aside(
+                doc, start, end, lambda t, a=a: places.names_allowed(t, a)) for a in allowed):
+            return o, True
+    return found
+
+
 def check_places(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     """A rule's thing put, in a clause that is not denied, in a place surely none of the rule's allowed places
     ("exported the audiograms to her own laptop" for "only on the clinic's secure records server"). Sure when
@@ -3843,6 +3862,8 @@ def check_places(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 other, level = None, False  # numbered places ("only in Bay 2 or Bay 6"): the list of names reads them
             else:
                 other, level = _other_place(objs, allowed)
+                if not level:
+                    other, level = _stood_in(doc, claim.text, p, objs, allowed, (other, level))
             if not level:  # a code or name a cited legend describes ("Room B14" and "B14 = Andrology lab")
                 listed = next((o for o in objs if places.other_by_legend(_span_text(o), allowed, claim.chunk_texts)),
                               None)
