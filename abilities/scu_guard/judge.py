@@ -3803,11 +3803,11 @@ def _stood_in(doc: Any, text: str, prep: Any, objs: Sequence[Any], allowed: Sequ
     start, end = sentence_span(text, prep.idx, prep.idx + len(prep.text))
     for o in objs:
         if o.ent_type_ in ("DATE", "TIME") or o.lower_ in places._TIME_NOUNS or o.like_num or any(
-                places.names_allowed(o, a) for a in allowed):
+                places.may_name(o, a) for a in allowed):
             continue
         p = places.place_of(o)
         if all(places.surely_other(p, a) or places.other_site(p, a) or stand_in.set_aside(
-                doc, start, end, lambda t, a=a: places.names_allowed(t, a)) for a in allowed):
+                doc, start, end, lambda t, a=a: places.may_name(t, a)) for a in allowed):
             return o, True
     return found
 
@@ -3829,8 +3829,10 @@ def check_places(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             continue
         things = places.rule_things(f.text, f.place_thing)
         qualifiers = set(f.subject) - set(things) - GENERIC
+        # a rule of a route or a source is broken by the same preposition ("run from the team leader's car")
+        route = {f.place_prep} & places.ROUTE_PREPS
         for p in doc:
-            if p.dep_ != "prep" or p.lower_ not in places.PLACE_PREPS | places.OUTSIDE_PREPS:
+            if p.dep_ != "prep" or p.lower_ not in places.PLACE_PREPS | places.OUTSIDE_PREPS | route:
                 continue
             thing = next((t for k in things if (t := places.thing_in(p, k)) is not None), None)
             by_kind = False
