@@ -91,8 +91,13 @@ def _said_out(noun: Any) -> bool:
     head = noun.head
     if noun.dep_ in ("nsubj", "nsubjpass") and _out_of_use(head):
         return True
+    if noun.dep_ == "pobj" and head.lower_ == "of" and head.head.lower_ == "out" and \
+            head.head.head.lemma_.lower() in ("run", "be"):
+        return True  # "the merchant had run out of copper nails"
     if noun.dep_ == "pobj" and head.lower_ == "with":
-        after = [c for c in noun.children if c.i > noun.i and c.dep_ in ("acl", "amod", "prep", "advmod", "relcl")]
+        # the words after it hang from the noun or, in a poor parse, from "with" itself
+        after = [c for c in [*noun.children, *head.children]
+                 if c.i > noun.i and c.dep_ in ("acl", "amod", "prep", "advmod", "relcl")]
         if any(_out_of_use(c) if c.dep_ != "prep" else _phrase_out(c) for c in after):
             return True
         nxt = noun.doc[noun.i + 1] if noun.i + 1 < len(noun.doc) else None
@@ -120,7 +125,7 @@ def set_aside(doc: Any, start: int, end: int, names: Callable[[Any], bool]) -> b
     """Does the claim's sentence (characters ``start``-``end``) tell a noun that ``names`` picks out as out of
     use, or as the one something was done instead of?"""
     for t in doc:
-        if not (start <= t.idx < end) or t.pos_ not in ("NOUN", "PROPN") or not names(t):
+        if not (start <= t.idx < end) or (t.pos_ not in ("NOUN", "PROPN") and t.dep_ != "pobj") or not names(t):
             continue
         if _said_out(t) or _in_stead(t):
             return True
