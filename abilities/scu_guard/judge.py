@@ -3798,13 +3798,13 @@ def _stood_in(doc: Any, text: str, prep: Any, objs: Sequence[Any], allowed: Sequ
               found: tuple[Any | None, bool]) -> tuple[Any | None, bool]:
     """A place phrase the text cannot tell from the allowed places, made surely another by its sentence: every
     allowed place it does not tell apart is said out of use or set aside ("With the extraction booth down, the
-    panels were cut on table 2"; ``stand_in``). A time ("on Tuesday") or a place that names an allowed one is
-    no such phrase."""
+    panels were cut on table 2"; ``stand_in``). A time ("on Tuesday") or a place whose phrase names an allowed
+    one ("the cupboard inside the boathouse") is no such phrase."""
     start, end = sentence_span(text, prep.idx, prep.idx + len(prep.text))
     for o in objs:
-        if o.ent_type_ in ("DATE", "TIME") or o.lower_ in places._TIME_NOUNS or o.like_num or any(
-                places.may_name(o, a) for a in allowed):
-            continue
+        if places.names_time(o) or any(places.may_name(w, a) for w in o.subtree if w.pos_ in ("NOUN", "PROPN")
+                                       for a in allowed):
+            continue  # "on Sunday"; "the cupboard inside the boathouse" may still be in the allowed place
         p = places.place_of(o)
         if all(places.surely_other(p, a) or places.other_site(p, a) or stand_in.set_aside(
                 doc, start, end, lambda t, a=a: places.may_name(t, a)) for a in allowed):

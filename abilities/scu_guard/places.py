@@ -68,6 +68,10 @@ _TIME_NOUNS = frozenset({"day", "days", "weekday", "weekdays", "weekend", "weeke
                          "sundays", "hour", "hours", "shift", "shifts", "occasion", "basis", "request", "way"})
 
 
+_MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "july", "august", "september",
+                     "october", "november", "december"})
+
+
 @dataclass(frozen=True)
 class Place:
     """One place as its phrase identifies it: the head noun's key; per sort of identifying word before it the
@@ -406,6 +410,12 @@ def other_by_legend(phrase: str, allowed: Sequence[Place], chunk_texts: Sequence
     if all(any(surely_other(p, a) or other_site(p, a) for p in mine) for a in allowed):
         return True
     return all(any(_names(p, a) for o in others for p in _entry_places(o)) for a in allowed)
+
+
+def names_time(noun: Any) -> bool:
+    """Does the object of a preposition name a time, not a place ("on Tuesday", "at 10:15", "in the morning")?"""
+    return noun.ent_type_ in ("DATE", "TIME") or noun.lower_ in _TIME_NOUNS or noun.like_num or \
+        noun.lower_ in _MONTHS or any(w.dep_ == "nummod" and w.like_num for w in noun.lefts)  # "on 12 May"
 
 
 def may_name(noun: Any, allowed: Place) -> bool:

@@ -80,8 +80,9 @@ def _out_of_use(pred: Any) -> bool:
             return True
     if pred.tag_ == "VBN" and any(c.lower_ == "being" for c in kids):
         return True  # "was being mowed": work on it under way
-    if lemma in _WORK_VERBS and any(c.dep_ == "auxpass" and c.lower_ in ("is", "are") for c in kids):
-        return True  # "while the mechanics' room is repainted"
+    if any(c.dep_ == "auxpass" and c.lower_ in ("is", "are") for c in kids) and (
+            lemma in _WORK_VERBS or any(c.dep_ == "mark" and c.lower_ == "while" for c in kids)):
+        return True  # "while the mechanics' room is repainted", "while the boathouse is reroofed"
     return any(c.dep_ in ("prep", "advmod", "prt") and _phrase_out(c) for c in kids)
 
 
