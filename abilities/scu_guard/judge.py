@@ -37,6 +37,7 @@ from abilities.scu_guard import (
     recurrence,
     reldates,
     roles,
+    stand_in,
     stayed,
     two_roles,
     waived,
@@ -3837,6 +3838,24 @@ def _other_place(objs: Sequence[Any], allowed: Sequence[places.Place]) -> tuple[
     return None, False
 
 
+def _stood_in(doc: Any, text: str, prep: Any, objs: Sequence[Any], allowed: Sequence[places.Place],
+              found: tuple[Any | None, bool]) -> tuple[Any | None, bool]:
+    """A place phrase the text cannot tell from the allowed places, made surely another by its sentence: every
+    allowed place it does not tell apart is said out of use or set aside ("With the extraction booth down, the
+    panels were cut on table 2"; ``stand_in``). A time ("on Tuesday") or a place whose phrase names an allowed
+    one ("the cupboard inside the boathouse") is no such phrase."""
+    start, end = sentence_span(text, prep.idx, prep.idx + len(prep.text))
+    for o in objs:
+        if places.names_time(o) or any(places.may_name(w, a) for w in o.subtree if w.pos_ in ("NOUN", "PROPN")
+                                       for a in allowed):
+            continue  # "on Sunday"; "the cupboard inside the boathouse" may still be in the allowed place
+        p = places.place_of(o)
+        if all(places.surely_other(p, a) or places.other_site(p, a) or stand_in.set_aside(
+                doc, start, end, lambda t, a=a: places.may_name(t, a)) for a in allowed):
+            return o, True
+    return found
+
+
 def check_places(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     """A rule's thing put, in a clause that is not denied, in a place surely none of the rule's allowed places
     ("exported the audiograms to her own laptop" for "only on the clinic's secure records server"). Sure when
@@ -3854,8 +3873,10 @@ def check_places(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             continue
         things = places.rule_things(f.text, f.place_thing)
         qualifiers = set(f.subject) - set(things) - GENERIC
+        # a rule of a route or a source is broken by the same preposition ("run from the team leader's car")
+        route = {f.place_prep} & places.ROUTE_PREPS
         for p in doc:
-            if p.dep_ != "prep" or p.lower_ not in places.PLACE_PREPS | places.OUTSIDE_PREPS:
+            if p.dep_ != "prep" or p.lower_ not in places.PLACE_PREPS | places.OUTSIDE_PREPS | route:
                 continue
             thing = next((t for k in things if (t := places.thing_in(p, k)) is not None), None)
             by_kind = False
@@ -3887,6 +3908,8 @@ def check_places(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 other, level = None, False  # numbered places ("only in Bay 2 or Bay 6"): the list of names reads them
             else:
                 other, level = _other_place(objs, allowed)
+                if not level:
+                    other, level = _stood_in(doc, claim.text, p, objs, allowed, (other, level))
             if not level:  # a code or name a cited legend describes ("Room B14" and "B14 = Andrology lab")
                 listed = next((o for o in objs if places.other_by_legend(_span_text(o), allowed, claim.chunk_texts)),
                               None)

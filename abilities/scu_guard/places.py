@@ -41,7 +41,11 @@ from abilities.scu_guard.nlp import key, parse
 PLACE_PREPS = frozenset({"in", "on", "at", "inside", "within", "over", "into", "onto", "to"})
 # a preposition that puts a thing out of the place its object names ("left outside the gown room")
 OUTSIDE_PREPS = frozenset({"outside"})
-_RULE_PREPS = frozenset({"in", "on", "at", "inside", "within", "over"})
+_RULE_PREPS = frozenset({"in", "on", "at", "inside", "within", "over", "from", "through", "via"})
+# prepositions of a route or a source ("run from the base", "brought in through the dock"): a place only when
+# their object names a building, a structure or a vehicle ("from approved suppliers", "through the app" are not)
+ROUTE_PREPS = frozenset({"from", "through", "via"})
+_ROUTE_KINDS = ("structure", "facility", "conveyance")
 # prepositions inside a place phrase that name what holds it ("the store in Building C", "the room of the
 # museum")
 _HOLDER_PREPS = frozenset({"in", "at", "on", "inside", "within", "of"})
@@ -62,6 +66,10 @@ _TIME_NOUNS = frozenset({"day", "days", "weekday", "weekdays", "weekend", "weeke
                          "evening", "night", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
                          "sunday", "mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays",
                          "sundays", "hour", "hours", "shift", "shifts", "occasion", "basis", "request", "way"})
+
+
+_MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "july", "august", "september",
+                     "october", "november", "december"})
 
 
 @dataclass(frozen=True)
@@ -253,6 +261,11 @@ def read_places(text: str) -> PlaceRule | None:
     for only in doc:
         if only.lower_ != "only" or only.dep_ != "advmod":
             continue
+        if only.head.dep_ == "conj" and only.i == len(doc) - 2 and _pobj_of(only.head) is not None:
+            prep = _pobj_of(only.head).head  # "run from the base or the control vehicle only."
+            if prep.dep_ == "prep" and prep.lower_ in _RULE_PREPS and prep.head.pos_ in ("VERB", "AUX"):
+                return _rule_from(doc, prep, thing)
+            continue
         if only.head.dep_ == "pobj" and only.head.head.dep_ == "prep" and only.head.head.lower_ in _RULE_PREPS:
             prep = only.head.head  # "only" hangs from the place: "kept in the tack room only"
             if prep.head.pos_ in ("VERB", "AUX"):
@@ -276,6 +289,23 @@ def read_places(text: str) -> PlaceRule | None:
     return None
 
 
+def _pobj_of(noun: Any) -> Any | None:
+    """The object of a preposition a joined noun belongs to ("the base or the vehicle": the base)."""
+    first = noun
+    while first.dep_ == "conj" and first.head.i != first.i:
+        first = first.head
+    return first if first.dep_ == "pobj" else None
+
+
+def _route_place(noun: Any) -> bool:
+    """Is the object of "from", "through" or "via" a place: a building, a structure or a vehicle by WordNet, or
+    a place of room scale or larger ("the Glenmore base", "the rear loading dock", "the control vehicle")?"""
+    word = noun.lemma_.lower()
+    return noun.pos_ == "NOUN" and not place_scale.is_material(word) and (
+        place_scale.scale(word) in ("room", "work", "building", "land") or
+        any(wordnet.is_a(word, kind) for kind in _ROUTE_KINDS))
+
+
 def _rule_from(doc: Any, prep: Any, thing: Any) -> PlaceRule | None:
     """The allowed places after a rule's preposition of place, one phrase per joined noun."""
     objs = [p for p in prep.children if p.dep_ == "pobj"]
@@ -285,6 +315,8 @@ def _rule_from(doc: Any, prep: Any, thing: Any) -> PlaceRule | None:
     if any(h.lower_ in _TIME_NOUNS or h.like_num or any(w.like_num and not _label_code(w) for w in h.subtree)
            for h in heads):
         return None
+    if prep.lower_ in ROUTE_PREPS and not all(_route_place(h) for h in heads):
+        return None  # "only from the approved suppliers", "only through the app"
     phrases = []
     for h in heads:
         cut = {w.i for c in h.children if c.dep_ in ("cc", "conj", "punct") for w in c.subtree}
@@ -378,6 +410,19 @@ def other_by_legend(phrase: str, allowed: Sequence[Place], chunk_texts: Sequence
     if all(any(surely_other(p, a) or other_site(p, a) for p in mine) for a in allowed):
         return True
     return all(any(_names(p, a) for o in others for p in _entry_places(o)) for a in allowed)
+
+
+def names_time(noun: Any) -> bool:
+    """Does the object of a preposition name a time, not a place ("on Tuesday", "at 10:15", "in the morning")?"""
+    return noun.ent_type_ in ("DATE", "TIME") or noun.lower_ in _TIME_NOUNS or noun.like_num or \
+        noun.lower_ in _MONTHS or any(w.dep_ == "nummod" and w.like_num for w in noun.lefts)  # "on 12 May"
+
+
+def may_name(noun: Any, allowed: Place) -> bool:
+    """May a noun phrase of the claim be the allowed place, named more shortly ("the dock" for "the rear
+    loading dock"): one kind of place, and nothing in the text telling the two apart?"""
+    p = place_of(noun)
+    return _same_kind(p, allowed) is not None and not _told_apart(p, allowed) and not surely_other(p, allowed)
 
 
 def names_allowed(noun: Any, allowed: Place) -> bool:

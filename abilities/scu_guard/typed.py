@@ -131,7 +131,9 @@ def _run_checks(forms: list[Form], read: Claim) -> list[Finding]:
     first only guessed (a doer wrongly taken for another, "staff" for "a member of staff", must not hide "the
     pre-issue inspection is treated as optional"); a required step firmly said not done also replaces an unfirm
     reading of an event ("went ahead unwitnessed" where the order of two steps was only guessed); a firm reading of
-    another event does not, since an unfirm first reading may be hiding its misreading ("optional reed touch-ups")."""
+    another event does not, since an unfirm first reading may be hiding its misreading ("optional reed touch-ups"). A
+    sure reading of a rule's allowed places replaces an unfirm event reading of the same rule: it reads the very
+    place the rule names."""
     skip = kept_ratios(forms, read)  # a proportion both counts keep: no count alone breaks it
     # a bound per unit the claim's count per unit keeps ("two stacks of half a dozen each"): no total breaks it
     out, per_unit_kept = per_unit_counts(forms, read)
@@ -148,4 +150,6 @@ def _run_checks(forms: list[Form], read: Claim) -> list[Finding]:
             elif finding.firm and not out[at].firm and (not (out[at].sure and out[at].arbitrable) or
                                                         (finding.basis == "step" and out[at].rule in EVENT_RULES)):
                 out[at] = finding  # a required step firmly said not done supersedes an unfirm event reading
+            elif finding.basis == "place" and finding.sure and out[at].rule in EVENT_RULES and not out[at].firm:
+                out[at] = finding  # the rule's own place reading names where it was done: "run from her own car"
     return out

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from abilities.scu_guard import measure, wordnet
+from abilities.scu_guard import measure, stand_in, wordnet
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import Form
 from abilities.scu_guard.judge import Claim, _finding, _in_band, _owner, sentence_span
@@ -111,7 +111,12 @@ def _outsider(f: Form, u: UseList, claim: Claim, v: Any, sentence: str, start: i
         # a thing pointed to ("the refund", "her voucher") may be one the text named before, a member among them
         pointed = any(c.dep_ == "poss" or c.dep_ == "det" and c.lower_ in ("the", "this", "that", "these", "those")
                       for c in noun.children)
-        sure = bool(kind) and met is True and not pointed and not _brand_member(u) and not _other_party(u, v)
+        # a name WordNet does not know, used in the stead of a member the sentence tells out of use ("with the
+        # Vitra-Clean out of stock, ... cleaned with Windex"), is a thing of the list's kind and no member
+        stead = kind is None and noun.pos_ == "PROPN" and stand_in.set_aside(
+            v.doc, *sentence_span(claim.text, v.idx, v.idx + len(v.text)),
+            lambda t: is_member(t, u.members))
+        sure = (bool(kind) and not _brand_member(u) or stead) and met is True and not pointed and not _other_party(u, v)
         return _finding(f, claim, start, end, "allow_list",
                         f"{phrase(noun)!r} is not among the means {f.text!r} allows", sure=sure, basis="use")
     return None
