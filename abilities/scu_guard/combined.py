@@ -25,6 +25,7 @@ from abilities.scu_guard import measure
 from abilities.scu_guard.amounts import OTHER_THING_DOUBTS, kept_by_its_own_rule
 from abilities.scu_guard.conditions import unmet
 from abilities.scu_guard.consequences import stance
+from abilities.scu_guard.counts import count_elsewhere
 from abilities.scu_guard.detect import EVENT_RULES, Finding, find_contradictions
 from abilities.scu_guard.ellipsis import with_rebuilt
 from abilities.scu_guard.evidence import RELATIVE_DOUBT, doubt
@@ -266,6 +267,8 @@ def readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
             out.put(out.cleared, f, f"{kind} own amounts keep")
         elif settled:
             out.put(out.cleared, f, f"{kind} condition unmet")
+        elif f.basis == "count" and f.sure and count_elsewhere(by_text[f.constraint], _reading(claim, ()), f.start):
+            out.put(out.cleared, f, f"{kind} counted elsewhere")
         elif why and why.startswith(RELATIVE_DOUBT) and not _reference_in_chunks(by_text[f.constraint], chunk_texts):
             out.put(out.cleared, f, f"{kind} relative time, reference event unnamed")
         elif why in OTHER_THING_DOUBTS and kept_by_its_own_rule(by_text[f.constraint], f,
