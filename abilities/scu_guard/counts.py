@@ -700,7 +700,8 @@ def count_totals(forms: Sequence[Form], claim: Any) -> list[Finding]:
                     and _kind_counted(doc, c, k, f.text, noun)
                 # the rule's verb, a manner of it by WordNet ("escorted" for "accompany"), or its place
                 event = bool(core.verb and core.verb in said or any(_in_place(scope, gov, pl) for pl in core.places)
-                             or core.lemma and categories.does_kind_of(gov, core.lemma))
+                             or core.lemma and categories.does_kind_of(gov, core.lemma)) \
+                    and not any(_other_place(scope, gov, pl) for pl in core.places)  # "in the weaving room"
                 own = k == noun or kind
                 slot = k not in (MEMBERS, PEOPLE) and same_slot and len(c.counts) == 1 or k == MEMBERS and same_slot
                 # people of another noun counted as the rule's: "two pairs of flyers and a trio of catchers" for
