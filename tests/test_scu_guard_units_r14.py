@@ -53,3 +53,12 @@ def test_half_dozen_is_six_and_a_date_counts_nothing() -> None:
     assert _v("No more than 5 tents may be pitched on a single terrace.",
               "The scouts pitched a half-dozen tents on the upper terrace.") == REJECT
     assert _v("No more than 20 pupils may board the minibus.", "The 24 June outing went ahead with the usual driver.") == OK
+
+
+def test_a_duration_tied_to_a_time_rule_by_its_unit_alone() -> None:
+    """A relative time told of another event ("the crates were stacked the following morning") says nothing
+    of the rule's event; the rule's own event at the same time still breaks it."""
+    rule = "Fresh fish must be iced within 30 minutes of landing."
+    assert _v(rule, "The empty crates were hosed out and stacked in the yard the following morning.") == OK
+    assert _v(rule, "Volunteers repainted the harbour railings two days later.") == OK
+    assert _v(rule, "The fish landed at 06:00 were iced the following morning.")[0] != OK
