@@ -60,9 +60,9 @@ def test_at_most_once_every_n_days_is_kept_by_a_longer_interval() -> None:
         ("Loan files must be kept for at least 6 years.", "Loan files are shredded after 4 years.", REJECT),
         ("Visitor logs must be retained for at least 2 years.", "Visitor logs are deleted after 9 months.", REJECT),
         ("Visitor logs must be retained for at least 2 years.", "Visitor logs are deleted after 3 years.", OK),
-        # the disposal of something else is no reading of the rule
-        ("Visitor logs must be retained for at least 2 years.", "Broken badges are recycled after 9 months.",
-         REVIEW),
+        # the disposal of something else is no reading of the rule (since round 14 nothing to review: the
+        # sentence names nothing of the rule but the duration's unit)
+        ("Visitor logs must be retained for at least 2 years.", "Broken badges are recycled after 9 months.", OK),
         # counted from the very event the rule counts from
         ("Lettuce must not be harvested within 10 days of the last slug pellet application.",
          "The lettuce can be picked a week after the last slug pellet application.", REJECT),
