@@ -70,8 +70,9 @@ def test_at_most_once_every_n_days_is_kept_by_a_longer_interval() -> None:
          "The lettuce can be picked a week after the rain.", REVIEW),
         ("Cattle must not be slaughtered within 28 days of the last wormer dose.",
          "The steers can be sold ten days after the last wormer dose.", REJECT),
+        # (since round 14 nothing to review: neither the sale nor the show is the rule's slaughter or dose)
         ("Cattle must not be slaughtered within 28 days of the last wormer dose.",
-         "The steers can be sold ten days after the show.", REVIEW),
+         "The steers can be sold ten days after the show.", OK),
     ],
 )
 def test_a_duration_tied_to_the_rule_by_grammar(constraint: str, claim: str, want: tuple[str, str]) -> None:
