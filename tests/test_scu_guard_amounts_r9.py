@@ -60,9 +60,9 @@ def test_at_most_once_every_n_days_is_kept_by_a_longer_interval() -> None:
         ("Loan files must be kept for at least 6 years.", "Loan files are shredded after 4 years.", REJECT),
         ("Visitor logs must be retained for at least 2 years.", "Visitor logs are deleted after 9 months.", REJECT),
         ("Visitor logs must be retained for at least 2 years.", "Visitor logs are deleted after 3 years.", OK),
-        # the disposal of something else is no reading of the rule
-        ("Visitor logs must be retained for at least 2 years.", "Broken badges are recycled after 9 months.",
-         REVIEW),
+        # the disposal of something else is no reading of the rule (since round 14 nothing to review: the
+        # sentence names nothing of the rule but the duration's unit)
+        ("Visitor logs must be retained for at least 2 years.", "Broken badges are recycled after 9 months.", OK),
         # counted from the very event the rule counts from
         ("Lettuce must not be harvested within 10 days of the last slug pellet application.",
          "The lettuce can be picked a week after the last slug pellet application.", REJECT),
@@ -70,8 +70,9 @@ def test_at_most_once_every_n_days_is_kept_by_a_longer_interval() -> None:
          "The lettuce can be picked a week after the rain.", REVIEW),
         ("Cattle must not be slaughtered within 28 days of the last wormer dose.",
          "The steers can be sold ten days after the last wormer dose.", REJECT),
+        # (since round 14 nothing to review: neither the sale nor the show is the rule's slaughter or dose)
         ("Cattle must not be slaughtered within 28 days of the last wormer dose.",
-         "The steers can be sold ten days after the show.", REVIEW),
+         "The steers can be sold ten days after the show.", OK),
     ],
 )
 def test_a_duration_tied_to_the_rule_by_grammar(constraint: str, claim: str, want: tuple[str, str]) -> None:

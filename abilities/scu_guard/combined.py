@@ -25,9 +25,10 @@ from abilities.scu_guard import measure
 from abilities.scu_guard.amounts import OTHER_THING_DOUBTS, kept_by_its_own_rule
 from abilities.scu_guard.conditions import unmet
 from abilities.scu_guard.consequences import stance
+from abilities.scu_guard.counts import count_elsewhere
 from abilities.scu_guard.detect import EVENT_RULES, Finding, find_contradictions
 from abilities.scu_guard.ellipsis import with_rebuilt
-from abilities.scu_guard.evidence import RELATIVE_DOUBT, doubt
+from abilities.scu_guard.evidence import RELATIVE_DOUBT, doubt, unrelated_duration
 from abilities.scu_guard.forms import HAVE, Form, understand
 from abilities.scu_guard.judge import Claim, _in_band, read_claim
 from abilities.scu_guard.nlp import light_keys, parse
@@ -266,6 +267,10 @@ def readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
             out.put(out.cleared, f, f"{kind} own amounts keep")
         elif settled:
             out.put(out.cleared, f, f"{kind} condition unmet")
+        elif f.basis == "amount" and not f.sure and _unrelated_duration(claim, by_text[f.constraint], f, chunk_texts):
+            out.put(out.cleared, f, f"{kind} duration of another event")
+        elif f.basis == "count" and f.sure and count_elsewhere(by_text[f.constraint], _reading(claim, ()), f.start):
+            out.put(out.cleared, f, f"{kind} counted elsewhere")
         elif why and why.startswith(RELATIVE_DOUBT) and not _reference_in_chunks(by_text[f.constraint], chunk_texts):
             out.put(out.cleared, f, f"{kind} relative time, reference event unnamed")
         elif why in OTHER_THING_DOUBTS and kept_by_its_own_rule(by_text[f.constraint], f,
@@ -300,6 +305,12 @@ def readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
         else:
             out.put(out.found, f, f"{kind} unread")
     return out
+
+
+def _unrelated_duration(claim: str, form: Form, f: Finding, chunk_texts: Sequence[str]) -> bool:
+    """``evidence.unrelated_duration`` at the finding, in the reading ``doubt`` weighs."""
+    moved, read = _read_at(claim, f, chunk_texts)
+    return unrelated_duration(form, read, moved.start)
 
 
 def _event_stance(form: Form, f: Finding, claim: str) -> str:

@@ -700,7 +700,8 @@ def count_totals(forms: Sequence[Form], claim: Any) -> list[Finding]:
                     and _kind_counted(doc, c, k, f.text, noun)
                 # the rule's verb, a manner of it by WordNet ("escorted" for "accompany"), or its place
                 event = bool(core.verb and core.verb in said or any(_in_place(scope, gov, pl) for pl in core.places)
-                             or core.lemma and categories.does_kind_of(gov, core.lemma))
+                             or core.lemma and categories.does_kind_of(gov, core.lemma)) \
+                    and not any(_other_place(scope, gov, pl) for pl in core.places)  # "in the weaving room"
                 own = k == noun or kind
                 slot = k not in (MEMBERS, PEOPLE) and same_slot and len(c.counts) == 1 or k == MEMBERS and same_slot
                 # people of another noun counted as the rule's: "two pairs of flyers and a trio of catchers" for
@@ -766,3 +767,52 @@ def count_totals(forms: Sequence[Form], claim: Any) -> list[Finding]:
                             f"{claim.text[start:end]!r} counts {total:g} {noun}, outside what {f.text!r} allows",
                             sure=not any(start <= g < end for g in guessed), basis="count_total"))
     return out
+
+
+def _other_place(scope: list[Any], gov: Any, place: frozenset[str]) -> bool:
+    """Does the event put its things in a place of the rule's kind that its own modifiers tell apart from the
+    rule's ("charged in the North Charging Hall" for "in the wash hall"), and nowhere in the rule's own?"""
+    if _in_place(scope, gov, place):
+        return False
+    for x in scope:
+        if key(x) in place and x.dep_ == "pobj" and x.head.lower_ in _PLACE_PREPS:
+            own = _place_keys(x) - {key(x)} - _when_keys(x, place)
+            if own and not place <= _place_keys(x):
+                return True
+    return False
+
+
+def _spread_over_units(doc: Any, clause_start: int, clause_end: int, core: _Core) -> bool:
+    """Does the clause split its things over several of the units the rule bounds one by one: a word that
+    spreads ("split", "between") and the rule's unit named as several ("between lanes 3 and 4")? "Per day"
+    alone is the rule's own rate, and "spread over three orders" names no unit of the rule's."""
+    told = [t for t in doc if clause_start <= t.idx < clause_end]
+    spreads = any(key(t) in _SPREAD_VERBS or t.lower_ in ("between", "among", "across") for t in told)
+    return spreads and any(key(t) in core.per_unit and (t.tag_ in ("NNS", "NNPS") or any(
+        c.dep_ == "conj" for c in t.children)) for t in told)
+
+
+def count_elsewhere(form: Form, claim: Any, start: int) -> str | None:
+    """Why a count the claim gives of the rule's noun (a ``check_counts`` finding at ``start``) is not the count
+    the rule bounds, or None: the clause spreads it over several of the units the rule bounds one by one
+    ("split evenly between lanes 3 and 4" for "to a single lane"), or puts its things in another place of the
+    rule's kind ("the North Charging Hall" for "the wash hall")."""
+    band = form.quantity
+    if band is None or not band.dimension.startswith("count:"):
+        return None
+    core = _core(form.text, band.dimension[6:])
+    if core is None:
+        return None
+    doc = parse(claim.text)
+    tok = next((t for t in doc if t.idx == start), None)
+    if tok is None:
+        return None
+    noun = tok.head if tok.dep_ == "nummod" else tok
+    clause = _clause_at(claim.clauses, start)
+    if _spread_over_units(doc, clause.start, clause.end, core):
+        return "the claim spreads the count over several of the units the rule bounds one by one"
+    scope = _scope(noun)
+    gov = _governor(noun)
+    if any(_other_place(scope, gov, pl) for pl in core.places):
+        return "the claim's count is in another place of the rule's kind"
+    return None

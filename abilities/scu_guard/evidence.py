@@ -259,6 +259,18 @@ def _speaks_of_rule(form: Form, claim: Claim, start: int) -> bool:
     return not words or bool(words & said) or _claim_triggers(form, claim)
 
 
+def unrelated_duration(form: Form, claim: Claim, start: int) -> bool:
+    """Is a duration tied to a time rule by nothing but its unit ("the pallets went out the following morning",
+    "Jo did it again a week and a half later" against "must enter the cooling tunnel within 20 minutes of
+    filling")? A guessed reading (the claim's own event is not the rule's, nor is its sentence about the rule's
+    thing) has then no evidence left: the time measures another event, so there is nothing to review."""
+    band = form.quantity
+    # (a period, "at least every 5 minutes", is told of its recurring event in other words: "checked every
+    # quarter of an hour" for "monitored")
+    return band is not None and band.dimension == "[time]" and not band.period and not _speaks_of_rule(
+        form, claim, start)
+
+
 RELATIVE_DOUBT = "the claim's relative time counts from an event the rule does not count from"
 # a time told relative to the event before it in the claim: "the next morning", "the following week", "two days later"
 _RELATIVE_TIME_RE = re.compile(r"^(?:the\s+)?(?:next|following|day after|week after)\b|\blater$", re.I)

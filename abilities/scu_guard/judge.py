@@ -27,6 +27,7 @@ from abilities.scu_guard import (
     attributive,
     calendar_days,
     categories,
+    count_scope,
     denials,
     events,
     kept_logs,
@@ -1778,6 +1779,8 @@ def check_counts(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 if target is None or (key(target) != noun and not (
                         noun in MEMBER_NOUNS and key(target) in set(f.subject))):
                     continue  # "a crew of five" counts the crew's members
+                if count_scope.in_date(claim.dates, t) or count_scope.names_whole_set(claim.text, t, target, f):
+                    continue  # "the 28 May tour", "all 14 buses were checked": not the rule's count
                 n = measure._number(t.text)
                 n = _phrase_number(claim.text, t, n)
             if n is None:
@@ -1808,6 +1811,7 @@ _PHRASES = sorted((w for w in measure.NUMBER_WORDS if " " in w), key=len, revers
 def _phrase_number(text: str, t: Any, n: float | None) -> float | None:
     """The value of the number phrase a number word ends ("half a dozen" is 6, "a couple of" 2), else ``n``."""
     before = text[max(0, t.idx - 24) : t.idx + len(t.text)].lower()
+    before = re.sub(r"\bhalf-dozen$", "half a dozen", before)  # "a half-dozen-coach rake": six
     for phrase in _PHRASES:
         if re.search(rf"(?<![\w]){re.escape(phrase)}$", before):
             return float(measure.NUMBER_WORDS[phrase])
