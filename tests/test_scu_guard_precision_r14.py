@@ -61,3 +61,20 @@ def test_the_reserved_verb_done_to_another_made_thing_is_another_event(rule: str
 def test_the_reserved_verb_done_to_the_rules_own_thing_still_breaks_it() -> None:
     rule = "The crane must be inspected by a certified inspector before each lift."
     assert verdict([rule], "Tom, the site foreman, inspected the crane before the morning lift.") == REJECT
+
+
+SIDES = "A vehicle must be photographed from all four sides before it is towed."
+REFERENCES = "At least 4 references must be checked before an offer is made."
+
+
+@pytest.mark.parametrize("rule, claim", [
+    (SIDES, "The van was towed only after the team had photographed it front, rear and both sides."),
+    (REFERENCES, "The offer went out only after HR had checked the landlord, the last employer and both school "
+                 "references."),
+])
+def test_a_count_that_is_one_part_of_a_list_is_no_shortfall(rule: str, claim: str) -> None:
+    assert verdict([rule], claim) != REJECT
+
+
+def test_a_count_alone_below_the_minimum_still_breaks_it() -> None:
+    assert verdict([REFERENCES], "The offer went out only after HR had checked both school references.") == REJECT

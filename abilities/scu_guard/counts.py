@@ -761,6 +761,8 @@ def count_totals(forms: Sequence[Form], claim: Any) -> list[Finding]:
             s0, s1 = sentence_span(claim.text, start, end)
             if not _EXHAUSTIVE_RE.search(claim.text[s0:s1]):
                 continue  # "a couple of samples went to the lab" says nothing of how many were taken
+            if doc[best[0].head].conjuncts:
+                continue  # "front, back and both sides": the count is one part of a list that adds to it
         if not _outside(a, band):
             continue
         out.append(_finding(f, claim, start, end, "numeric_bound",
