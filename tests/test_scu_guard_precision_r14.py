@@ -78,3 +78,23 @@ def test_a_count_that_is_one_part_of_a_list_is_no_shortfall(rule: str, claim: st
 
 def test_a_count_alone_below_the_minimum_still_breaks_it() -> None:
     assert verdict([REFERENCES], "The offer went out only after HR had checked both school references.") == REJECT
+
+
+SOLVENTS = "Solvents must be stored only in the locked paint store."
+KAYAKS = "Kayaks must be kept only in the fenced boat compound."
+
+
+@pytest.mark.parametrize("rule, claim", [
+    (SOLVENTS, "The solvents are in the padlocked paint store; the unlocked tool shed holds only rakes."),
+    (KAYAKS, "The kayaks are in the fenced boat compound, and the unfenced lawn is empty."),
+])
+def test_a_denied_modifier_of_another_place_is_said_of_that_place(rule: str, claim: str) -> None:
+    assert verdict([rule], claim) != REJECT
+
+
+@pytest.mark.parametrize("rule, claim", [
+    (SOLVENTS, "The solvents were left in the unlocked tool shed overnight."),
+    (KAYAKS, "The kayaks were left on the unfenced lawn overnight."),
+])
+def test_the_rules_thing_in_another_place_still_breaks_it(rule: str, claim: str) -> None:
+    assert verdict([rule], claim) == REJECT

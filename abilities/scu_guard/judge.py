@@ -2063,7 +2063,20 @@ def _denies_required(form: Form, clause: Clause) -> bool:
             not re.search(r"\b(?:without|no)\b", clause.text, re.I):
         return False  # "stay sealed for 48 hours": the state ends ("unsealed"); the time between decides
     words = clause.keys | clause.facts
+    if _denied_of_other_noun(form.text, req & clause.denied, words):
+        # "the unlocked feed store holds feed" for "Formalin must be stored only in the locked chemical shed": a
+        # denied modifier of another noun speaks of the rule only where the clause names the rule's subject
+        return bool(set(form.subject) & words)
     return bool((set(form.subject) & words) or (set(form.action) & (clause.verbs | words)))
+
+
+def _denied_of_other_noun(rule: str, denied: set[str], words: set[str]) -> bool:
+    """Is each word the clause denies a modifier of a noun of the rule that the clause does not name ("locked"
+    of "the locked chemical shed", where the claim's "unlocked" is said of a feed store)? A denied modifier
+    speaks of the rule's thing only where that thing is named with it."""
+    doc = parse(rule)
+    heads = [t.head for t in doc if key(t) in denied and t.dep_ == "amod" and t.head.pos_ == "NOUN"]
+    return bool(heads) and len(heads) == len(denied) and all(key(h) not in words for h in heads)
 
 
 # a rule whose duty holds only in some cases: its scope is not read whole by a form without a trigger
@@ -3598,8 +3611,9 @@ def check_allow_list(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             own |= {w.lower_ for w in t.lefts if w.like_num}
             name = own - rule_words - GENERIC
             if not name or any(len(n) >= 3 and len(r) >= 3 and (r.startswith(n) or n.startswith(r))
-                               for n in name for m in f.members for r in m):
-                continue  # "the unit": no name of its own; "the vet's" may be the "veterinarian's"
+                               or len(r) >= 4 and n.endswith(r) for n in name for m in f.members for r in m):
+                continue  # "the unit": no name of its own; "the vet's" may be the "veterinarian's"; "padlocked"
+                # says "locked" of it
             if _member_by_kind(f, t):
                 continue  # "a Pyrex bottle" for "glass bottles": its word names a kind of a member
             c = _clause_at(claim.clauses, t.idx)
