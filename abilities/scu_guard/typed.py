@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from abilities.scu_guard.amounts import check_count_additions
 from abilities.scu_guard.carried_on import check_carried_on
+from abilities.scu_guard.classes import check_classes
 from abilities.scu_guard.counts import count_totals, per_unit_counts
 from abilities.scu_guard.detect import EVENT_RULES, Finding
 from abilities.scu_guard.forms import Form
@@ -47,7 +48,7 @@ CHECKS: tuple[Check, ...] = (
     check_bounds, count_totals, check_ratios, check_counts, check_count_additions, check_unbounded, check_triggers, check_carried_on,
     check_modal,
     check_agents, check_order, check_windows, check_exclusion, check_members, check_allow_list, check_named_members,
-    check_places, check_uses, check_omitted)
+    check_places, check_uses, check_omitted, check_classes)
 
 
 def evaluated(forms: Sequence[Form], claim: Claim) -> set[str]:
@@ -148,7 +149,7 @@ def _run_checks(forms: list[Form], read: Claim) -> list[Finding]:
                 kept[finding.constraint] = len(out)
                 out.append(finding)
             elif finding.firm and not out[at].firm and (not (out[at].sure and out[at].arbitrable) or
-                                                        (finding.basis == "step" and out[at].rule in EVENT_RULES)):
+                                                        (finding.basis in ("step", "class") and out[at].rule in EVENT_RULES)):
                 out[at] = finding  # a required step firmly said not done supersedes an unfirm event reading
             elif finding.basis == "place" and finding.sure and out[at].rule in EVENT_RULES and not out[at].firm:
                 out[at] = finding  # the rule's own place reading names where it was done: "run from her own car"
