@@ -52,8 +52,10 @@ class ClassRule:
     event: events.RuleEvent
 
 
-def _negated(root: Any) -> bool:
-    return any(c.dep_ == "neg" or c.lower_ == "never" for c in root.children)
+def _negated(root: Any, subj: Any | None) -> bool:
+    """Is the rule's verb denied: "must not", "must never", or a subject opened by "no" ("No apprentice may ...")?"""
+    return any(c.dep_ == "neg" or c.lower_ == "never" for c in root.children) or (
+        subj is not None and any(c.dep_ == "det" and c.lower_ == "no" for c in subj.children))
 
 
 @lru_cache(maxsize=4096)
@@ -61,13 +63,15 @@ def class_rule(text: str) -> ClassRule | None:
     """The class and the event of a plain prohibition on a class of person, or None for any other rule."""
     doc = parse(text)
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
-    if root is None or root.pos_ != "VERB" or (key(root) in GENERIC and root.lemma_ != _USE) or not _negated(root):
+    if root is None or root.pos_ != "VERB" or (key(root) in GENERIC and root.lemma_ != _USE):
         return None
     if not any(c.dep_ == "aux" and c.lower_ in ("must", "may", "shall", "can") for c in root.children):
         return None
     if any(c.dep_ == "auxpass" for c in root.children) or any(t.dep_ == "conj" and t.pos_ == "VERB" for t in doc):
         return None
     subj = next((c for c in root.children if c.dep_ == "nsubj"), None)
+    if not _negated(root, subj):
+        return None
     if subj is None or subj.pos_ != "NOUN" or list(subj.conjuncts) or wordnet.names_person(subj.lemma_.lower()) is not True \
             and key(subj) not in _GROUP:
         return None
@@ -135,10 +139,12 @@ def _desc_in_class(rule: ClassRule, desc: str) -> bool | None:
     return not _NOT_PLAIN_RE.search(desc)
 
 
-def in_class(rule: ClassRule, names: Sequence[str], claim_text: str, chunk_texts: Sequence[str]) -> bool:
+def in_class(rule: ClassRule, names: Sequence[str], claim_text: str, chunk_texts: Sequence[str],
+             own: Sequence[str] = ()) -> bool:
     """Does a cited record plainly put the named person in the rule's class, with no description saying it
     otherwise? An age bound needs one age, below it; the noun of a class bounded by age is the doing's own doer
-    ("Riders under 14"), so only the words that narrow it further need a description."""
+    ("Riders under 14"), so only the words that narrow it further need a description. ``own``: what the claim
+    itself says the person is ("Oliver Grant, a second-year apprentice"), read with the record's descriptions."""
     if rule.age_below is not None:
         full = " ".join(names)
         found = [a for n, a in ages.claim_ages(claim_text, chunk_texts) if n == full or n in names]
@@ -146,7 +152,7 @@ def in_class(rule: ClassRule, names: Sequence[str], claim_text: str, chunk_texts
             return False
         if not rule.quals:
             return True
-    said = [_desc_in_class(rule, d) for d in roles.chunk_descriptions(names, chunk_texts)]
+    said = [_desc_in_class(rule, d) for d in [*roles.chunk_descriptions(names, chunk_texts), *own]]
     return True in said and False not in said
 
 
@@ -163,7 +169,7 @@ def breaking_clause(form: Form, claim_text: str, chunk_texts: Sequence[str]) -> 
         if not _does_act(rule, w) or not events._plain_fact(w):
             continue
         t = events._thing_of(w, False)
-        if t is None or any(c.dep_ == "auxpass" for c in w.children) or not events._in_place(rule.event, w, t):
+        if t is None or not events._in_place(rule.event, w, t):
             continue
         if not any(events._named_as_rule(rule.event, x) for x in (t, *t.conjuncts)):
             continue
@@ -172,7 +178,9 @@ def breaking_clause(form: Form, claim_text: str, chunk_texts: Sequence[str]) -> 
             continue
         for person in (d, *d.conjuncts):  # "Sam and Kavin sprayed ...": any one of them in the class
             names = _name_words(person)
-            if names and in_class(rule, names, claim_text, chunk_texts):
+            own = roles.claim_descriptions(claim_text, " ".join(x.lower_ for x in person.subtree))[1] \
+                if person.i == d.i else []
+            if names and in_class(rule, names, claim_text, chunk_texts, own):
                 return w.sent.start_char, w.sent.end_char
     return None
 
