@@ -14,7 +14,7 @@ denies the class word, or gives an age at or above the bound says nothing here, 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -72,7 +72,8 @@ def class_rule(text: str) -> ClassRule | None:
     subj = next((c for c in root.children if c.dep_ == "nsubj"), None)
     if not _negated(root, subj):
         return None
-    if subj is None or subj.pos_ != "NOUN" or list(subj.conjuncts) or wordnet.names_person(subj.lemma_.lower()) is not True \
+    # a noun WordNet may read as a person ("swimmer" is also a bird): the doer must be a named person anyway
+    if subj is None or subj.pos_ != "NOUN" or list(subj.conjuncts) or wordnet.names_person(subj.lemma_.lower()) is False \
             and key(subj) not in _GROUP:
         return None
     age: float | None = None
@@ -156,14 +157,14 @@ def in_class(rule: ClassRule, names: Sequence[str], claim_text: str, chunk_texts
     return True in said and False not in said
 
 
-def breaking_clause(form: Form, claim_text: str, chunk_texts: Sequence[str]) -> tuple[int, int] | None:
-    """(start, end) of the claim's sentence whose verb does the rule's forbidden act to the rule's thing, told as
-    a fact, with a named doer a cited record puts in the rule's class; None when there is none."""
-    if form.modality != "must_not" or not chunk_texts:
-        return None
+def _class_doings(form: Form, claim_text: str) -> Iterator[tuple[ClassRule, Any, list[Any]]]:
+    """(the rule, the claim's verb, its doers) for each verb of the claim that does the rule's forbidden act to
+    the rule's thing, told as a fact, with a doer named."""
+    if form.modality != "must_not":
+        return
     rule = class_rule(form.text)
     if rule is None:
-        return None
+        return
     doc = parse(claim_text)
     for w in doc:
         if not _does_act(rule, w) or not events._plain_fact(w):
@@ -174,15 +175,57 @@ def breaking_clause(form: Form, claim_text: str, chunk_texts: Sequence[str]) -> 
         if not any(events._named_as_rule(rule.event, x) for x in (t, *t.conjuncts)):
             continue
         d = events._doer_of(w)
-        if d is None:
-            continue
-        for person in (d, *d.conjuncts):  # "Sam and Kavin sprayed ...": any one of them in the class
+        if d is not None:
+            yield rule, w, [d, *d.conjuncts]  # "Sam and Kavin sprayed ...": each of them a doer
+
+
+def _own(person: Any, first: Any, claim_text: str) -> list[str]:
+    """What the claim itself says the first named doer is (a title, an apposition)."""
+    if person.i != first.i:
+        return []
+    return roles.claim_descriptions(claim_text, " ".join(x.lower_ for x in person.subtree))[1]
+
+
+def breaking_clause(form: Form, claim_text: str, chunk_texts: Sequence[str]) -> tuple[int, int] | None:
+    """(start, end) of the claim's sentence whose verb does the rule's forbidden act to the rule's thing, told as
+    a fact, with a named doer a cited record puts in the rule's class; None when there is none."""
+    if not chunk_texts:
+        return None
+    for rule, w, doers in _class_doings(form, claim_text):
+        for person in doers:
             names = _name_words(person)
-            own = roles.claim_descriptions(claim_text, " ".join(x.lower_ for x in person.subtree))[1] \
-                if person.i == d.i else []
-            if names and in_class(rule, names, claim_text, chunk_texts, own):
+            if names and in_class(rule, names, claim_text, chunk_texts, _own(person, doers[0], claim_text)):
                 return w.sent.start_char, w.sent.end_char
     return None
+
+
+def out_of_class(rule: ClassRule, names: Sequence[str], claim_text: str, chunk_texts: Sequence[str],
+                 own: Sequence[str] = ()) -> bool:
+    """Does a cited record put the named person outside the rule's class: one age, at or above the bound; or a
+    description of the person that names none of the class's words, in a record that uses them for others
+    ("Jo Park - permanent" beside "Kasia Nowak - agency")? A record silent on the class says nothing."""
+    if rule.age_below is not None:
+        full = " ".join(names)
+        found = [a for n, a in ages.claim_ages(claim_text, chunk_texts) if n == full or n in names]
+        return not rule.quals and len(found) == 1 and found[0].lo >= rule.age_below
+    descs = [*roles.chunk_descriptions(names, chunk_texts), *own]
+    if not descs or any(_desc_in_class(rule, d) is not None for d in descs):
+        return False
+    words = rule.quals if rule.noun in _GROUP else rule.quals | {rule.noun}
+    return any(words <= light_keys(text) for text in chunk_texts)
+
+
+def kept_classes(forms: Sequence[Form], claim: Claim) -> set[str]:
+    """Prohibitions on a class whose act the claim tells only of named doers a cited record puts outside it."""
+    out = set()
+    for f in forms:
+        doings = list(_class_doings(f, claim.text)) if claim.chunk_texts else []
+        if doings and all(out_of_class(rule, _name_words(p), claim.text, claim.chunk_texts,
+                                       _own(p, doers[0], claim.text))
+                          for rule, _, doers in doings for p in doers if _name_words(p)) and all(
+                _name_words(p) for _, _, doers in doings for p in doers):
+            out.add(f.text)
+    return out
 
 
 def check_classes(forms: Sequence[Form], claim: Claim) -> list[Finding]:
