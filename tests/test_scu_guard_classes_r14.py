@@ -8,8 +8,8 @@ another thing, or tells it as no fact."""
 from __future__ import annotations
 
 from abilities.scu_guard.classes import class_rule
-from abilities.scu_guard.roles import describes
 from abilities.scu_guard.forms import understand
+from abilities.scu_guard.roles import describes
 from tests.scu_guard_support import OK, REJECT, verdict
 
 OTHER = "Records must be kept for 2 years."
