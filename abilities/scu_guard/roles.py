@@ -33,8 +33,8 @@ from abilities.scu_guard.nlp import key, light_keys, parse, word_key
 from abilities.scu_guard.reserved import alternatives
 
 # words that deny a description its credential: "not yet on the register", "no keeper licence",
-# "certification pending", "trainee", "uncertified"
-_DENY_RE = re.compile(r"\b(?:not|no|none|never|without|pending|awaiting|expired|lapsed|revoked|suspended|"
+# "certification pending", "course booked for May" (not yet taken), "trainee", "uncertified"
+_DENY_RE = re.compile(r"\b(?:not|no|none|never|without|pending|awaiting|booked|scheduled|expired|lapsed|revoked|suspended|"
                       r"trainee|apprentice|probationer|pre-registration|student|candidate|applicant|provisional|"
                       r"un[a-z]+(?:ed|ified)|non-?\s*[a-z]+)\b", re.I)
 # a group noun a rule qualifies with a credential: another job title says nothing of the credential

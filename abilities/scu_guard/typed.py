@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from abilities.scu_guard.amounts import check_count_additions
 from abilities.scu_guard.carried_on import check_carried_on
+from abilities.scu_guard.classes import check_classes, kept_classes
 from abilities.scu_guard.counts import count_totals, per_unit_counts
 from abilities.scu_guard.detect import EVENT_RULES, Finding
 from abilities.scu_guard.forms import Form
@@ -47,7 +48,7 @@ CHECKS: tuple[Check, ...] = (
     check_bounds, count_totals, check_ratios, check_counts, check_count_additions, check_unbounded, check_triggers, check_carried_on,
     check_modal,
     check_agents, check_order, check_windows, check_exclusion, check_members, check_allow_list, check_named_members,
-    check_places, check_uses, check_omitted)
+    check_places, check_uses, check_omitted, check_classes)
 
 
 def evaluated(forms: Sequence[Form], claim: Claim) -> set[str]:
@@ -87,7 +88,8 @@ def assess(claim: str, forms: Iterable[Form],
         return [], set(), set()
     if len(claim) <= LONG_CLAIM:
         read = read_claim(claim, chunk_texts)
-        return _run_checks(forms, read), evaluated(forms, read) | valueless(forms, read), cleared(forms, read)
+        return (_run_checks(forms, read), evaluated(forms, read) | valueless(forms, read),
+                cleared(forms, read) | kept_classes(forms, read))
     # a long claim is read in pieces of whole sentences, so the cost stays linear in its length
     found: list[Finding] = []
     measured: set[str] = set()
@@ -137,7 +139,7 @@ def _run_checks(forms: list[Form], read: Claim) -> list[Finding]:
     skip = kept_ratios(forms, read)  # a proportion both counts keep: no count alone breaks it
     # a bound per unit the claim's count per unit keeps ("two stacks of half a dozen each"): no total breaks it
     out, per_unit_kept = per_unit_counts(forms, read)
-    skip = set(skip) | per_unit_kept
+    skip = set(skip) | per_unit_kept | kept_classes(forms, read)  # a class's act done only by others
     kept: dict[str, int] = {f.constraint: i for i, f in enumerate(out)}
     for check in CHECKS:
         for finding in check(forms, read):
@@ -148,7 +150,7 @@ def _run_checks(forms: list[Form], read: Claim) -> list[Finding]:
                 kept[finding.constraint] = len(out)
                 out.append(finding)
             elif finding.firm and not out[at].firm and (not (out[at].sure and out[at].arbitrable) or
-                                                        (finding.basis == "step" and out[at].rule in EVENT_RULES)):
+                                                        (finding.basis in ("step", "class") and out[at].rule in EVENT_RULES)):
                 out[at] = finding  # a required step firmly said not done supersedes an unfirm event reading
             elif finding.basis == "place" and finding.sure and out[at].rule in EVENT_RULES and not out[at].firm:
                 out[at] = finding  # the rule's own place reading names where it was done: "run from her own car"
