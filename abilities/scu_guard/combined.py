@@ -31,6 +31,7 @@ from abilities.scu_guard.ellipsis import with_rebuilt
 from abilities.scu_guard.evidence import RELATIVE_DOUBT, doubt, unrelated_duration
 from abilities.scu_guard.forms import HAVE, Form, understand
 from abilities.scu_guard.judge import Claim, _in_band, read_claim
+from abilities.scu_guard.named import with_labels
 from abilities.scu_guard.nlp import light_keys, parse
 from abilities.scu_guard.permits import grants_against
 from abilities.scu_guard.typed import LONG_CLAIM, assess, pieces
@@ -215,6 +216,27 @@ class Readings:
 
 def readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
              chunk_texts: Sequence[str] = ()) -> Readings:
+    """The claim's readings (``_readings``), with the sure findings of the claim read again with the common
+    nouns its cited records give the things it names only by a code or a name ("3011" read as "tram 3011",
+    ``named``): a rule about trams is then about 3011 too. Only sure findings are taken from that reading;
+    a rule it breaks leaves the unsure and suspected lists."""
+    out = _readings(claim, constraints, forms, chunk_texts)
+    labelled = with_labels(claim, chunk_texts)
+    if labelled == claim:
+        return out
+    have = {f.constraint for f in out.found}
+    extra = [f for f in _readings(labelled, constraints, forms, chunk_texts).found if f.constraint not in have]
+    if extra:
+        broken = {f.constraint for f in extra}
+        out.suspected = [f for f in out.suspected if f.constraint not in broken]
+        out.unsure = [(f, h) for f, h in out.unsure if f.constraint not in broken]
+        for f in extra:
+            out.put(out.found, f, "named: the claim read with its records' nouns")
+    return out
+
+
+def _readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
+              chunk_texts: Sequence[str] = ()) -> Readings:
     """Sort the findings of both readings. A contradiction needs a sure reading: a typed finding that
     rests on no guess, or one both readings make (not for doers: the lexicon's doer check is the same
     guess). A finding resting on a guess (``Finding.sure`` False, an order, the lexicon alone on a
