@@ -27,6 +27,17 @@ def verdict(constraints: list[str], claim: str, chunks: dict[str, str] | None = 
     return r.verdict, r.reason
 
 
+# an unrelated second rule: a claim is read against a lock of several rules, as a service reads it
+OTHER_RULE = "Records must be kept for 2 years."
+
+
+def verdict_beside(rule: str, claim: str, records: str | dict[str, str] | None = None) -> tuple[str, str]:
+    """(verdict, reason) of ``claim`` against ``rule`` locked beside ``OTHER_RULE``, citing ``records`` (one
+    record's text, or chunks by id; one bland chunk when none)."""
+    chunks = {"c1": records} if isinstance(records, str) else records
+    return verdict([rule, OTHER_RULE], claim, chunks)
+
+
 def logged_case(rule: str, claim: str) -> dict[str, Any]:
     """A labelled-set case of one rule whose claim cites one record that logs the claim's own words (the shape
     ``evaluate.judge`` reads: retrieval, then every check)."""

@@ -8,9 +8,9 @@ names, an entry that says the person holds the credential."""
 
 from __future__ import annotations
 
-from tests.scu_guard_support import OK, REJECT, verdict
+from tests.scu_guard_support import OK, REJECT
+from tests.scu_guard_support import verdict_beside as _v
 
-OTHER = "Records must be kept for 2 years."
 VETS = "Only vets may inject antibiotics."
 CHEF = "Only the head chef may change the menu."
 ENGINEER = "Only the chief engineer may sign the logbook."
@@ -18,9 +18,6 @@ FORKLIFT = "Only staff holding a forklift licence may drive the forklift."
 VAULT = "Only security-cleared staff may open the vault."
 BAILIFF = "Only sworn bailiffs holding a warrant may seize goods."
 
-
-def _v(rule: str, claim: str, chunk: str | None = None) -> tuple[str, str]:
-    return verdict([rule, OTHER], claim, {"c1": chunk} if chunk else None)
 
 
 def test_another_role_does_it_to_a_kind_of_the_rules_thing() -> None:

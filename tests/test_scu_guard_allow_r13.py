@@ -9,16 +9,13 @@ from __future__ import annotations
 from abilities.scu_guard import wordnet
 from abilities.scu_guard.forms import understand
 from abilities.scu_guard.use_lists import read_uses
-from tests.scu_guard_support import OK, REJECT, REVIEW, verdict
+from tests.scu_guard_support import OK, REJECT, REVIEW
+from tests.scu_guard_support import verdict_beside as _v
 
-OTHER = "Records must be kept for 2 years."
 DEPOSITS = "Deposits may only be paid by card or bank transfer."
 SEASONINGS = "Seasonings in the Classic range are limited to salt, black pepper and thyme."
 POLISH = "Gallery floors may be polished only with beeswax or carnauba wax."
 
-
-def _v(rule: str, claim: str) -> tuple[str, str]:
-    return verdict([rule, OTHER], claim)
 
 
 def test_a_rule_names_its_doing_its_means_and_their_kind() -> None:

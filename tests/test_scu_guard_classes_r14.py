@@ -10,9 +10,9 @@ from __future__ import annotations
 from abilities.scu_guard.classes import class_rule
 from abilities.scu_guard.forms import understand
 from abilities.scu_guard.roles import describes
-from tests.scu_guard_support import OK, REJECT, verdict
+from tests.scu_guard_support import OK, REJECT
+from tests.scu_guard_support import verdict_beside as _v
 
-OTHER = "Records must be kept for 2 years."
 CHAINSAW = "Trainees must not operate the chainsaw."
 MINIBUS = "Casual staff must not drive the minibus."
 DIVING = "Swimmers under 16 must not use the diving board."
@@ -24,9 +24,6 @@ DRIVERS = {"c1": "Staff register: Pia Lund — casual (weekend bar). Omar Reyes 
 POOL = {"c1": "Session sheet: Noor Ahmadi, age 14; Tess Whitfield, age 16."}
 POTTERY = {"c1": "Studio list: Hamid Sultani (student, evening class); June Ferris (technician)."}
 
-
-def _v(rule: str, claim: str, chunks: dict[str, str]) -> tuple[str, str]:
-    return verdict([rule, OTHER], claim, chunks)
 
 
 def test_the_rule_reads_its_class_and_its_event() -> None:

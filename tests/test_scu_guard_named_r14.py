@@ -7,18 +7,15 @@ names its own noun, the step done."""
 from __future__ import annotations
 
 from abilities.scu_guard.named import labels, with_labels
-from tests.scu_guard_support import REJECT, verdict
+from tests.scu_guard_support import REJECT
+from tests.scu_guard_support import verdict_beside as _v
 
-OTHER = "Records must be kept for 2 years."
 FORKLIFT = "Every forklift must have its pre-shift check signed before it is used."
 KILN = "Every kiln must be inspected before it is fired."
 GENERATOR = "Every generator must be earthed before it is started."
 HOIST = "Every hoist must be inspected before it is used."
 BARGE = "Every barge must be pumped out before it is moored."
 
-
-def _v(rule: str, claim: str, record: str) -> tuple[str, str]:
-    return verdict([rule, OTHER], claim, {"c1": record})
 
 
 def test_the_shapes_a_record_labels_a_name_in() -> None:

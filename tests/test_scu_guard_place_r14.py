@@ -11,9 +11,9 @@ import pytest
 
 from abilities.scu_guard.places import read_places
 from abilities.scu_guard.use_lists import read_uses
-from tests.scu_guard_support import OK, REJECT, verdict
+from tests.scu_guard_support import OK, REJECT
+from tests.scu_guard_support import verdict_beside as _v
 
-OTHER = "Records must be kept for 2 years."
 KAYAKS = "Kayaks may be stored only in the boathouse."
 ROBES = "Choir robes may be hung only in the vestry or the music room."
 SURGERY = "Surgery must be coordinated from the ward office or the duty room only."
@@ -21,9 +21,6 @@ PARCELS = "Parcels may be brought in only through the service gate."
 MURALS = "Murals may be cleaned only with Restoro, Fabrix foam or distilled water."
 HIVES = "Hives may be treated only with oxalic acid or Apiguard."
 
-
-def _v(rule: str, claim: str) -> tuple[str, str]:
-    return verdict([rule, OTHER], claim)
 
 
 def test_places_after_from_through_and_a_trailing_only() -> None:

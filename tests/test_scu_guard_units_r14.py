@@ -8,17 +8,14 @@ verb, place or a count over the bound."""
 
 from __future__ import annotations
 
-from tests.scu_guard_support import OK, REJECT, verdict
+from tests.scu_guard_support import OK, REJECT
+from tests.scu_guard_support import verdict_beside as _v
 
-OTHER = "Records must be kept for 2 years."
 KAYAKS = "No more than 4 kayaks may be launched from a single jetty."
 LOOMS = "No more than 3 looms may run in the dye room at the same time."
 ESSAYS = "A tutor may mark at most 30 essays per day."
 HIVES = "No more than 8 hives may stand in one apiary."
 
-
-def _v(rule: str, claim: str) -> tuple[str, str]:
-    return verdict([rule, OTHER], claim)
 
 
 def test_a_whole_set_told_of_another_doing_is_no_count() -> None:
