@@ -98,3 +98,25 @@ def test_a_denied_modifier_of_another_place_is_said_of_that_place(rule: str, cla
 ])
 def test_the_rules_thing_in_another_place_still_breaks_it(rule: str, claim: str) -> None:
     assert verdict([rule], claim) == REJECT
+
+
+INJURY = ["Every injury must be written up in an incident report within 24 hours of the incident.",
+          "Party bookings may be paid only by card or a park gift voucher."]
+KILN = ["Glaze kilns must cool for at least 12 hours before they are opened.", "Clay must be wedged before throwing."]
+
+
+@pytest.mark.parametrize("rules, claim", [
+    (INJURY, "Yes, they paid by card over the phone three working days after we invoiced them."),
+    (KILN, "The class ran for three hours on Saturday and everyone wedged their clay first."),
+])
+def test_an_amount_tied_to_a_rule_by_its_dimension_alone_is_no_reason_for_review(rules: list[str],
+                                                                                  claim: str) -> None:
+    assert verdict(rules, claim) == ("OK", "ok")
+
+
+@pytest.mark.parametrize("rules, claim", [
+    (INJURY, "The sprained wrist was written up in an incident report three days after the fall."),
+    (KILN, "Kiln 2 was opened after cooling for only six hours."),
+])
+def test_an_amount_said_of_the_rules_own_event_is_still_flagged(rules: list[str], claim: str) -> None:
+    assert verdict(rules, claim)[0] != "OK"
