@@ -1,0 +1,39 @@
+"""scu_guard round 14: amounts and gaps that measure something else than the rule bounds. A date told as
+earlier than the one before it ("ten days after the 10 May test") leaves the chain's latest event where it
+was; a day inside a stretch the claim names ("every Tuesday through October ... the 28 October visit") is no
+second event; what lasts "until" the rule's reference must be the rule's own event or thing. Real spaCy
+parses; sentences written for these tests, none is in the labelled sets. Each near miss has a plain breach of
+the same rule that must still be rejected."""
+
+from __future__ import annotations
+
+from tests.scu_guard_support import OK, REJECT, verdict
+
+OTHER = "Records must be kept for 2 years."
+DETECTORS = "The smoke detectors must be tested at least once every 14 days."
+LEAK = "A reported roof leak must be repaired within 2 working days."
+BOARDING = "Boarding must close at least 10 minutes before the ferry departs."
+
+
+def _v(rule: str, claim: str) -> tuple[str, str]:
+    return verdict([rule, OTHER], claim)
+
+
+def test_a_date_told_as_earlier_keeps_the_chain_in_order() -> None:
+    assert _v(DETECTORS, "The detectors were last tested on 20 May, ten days after the 10 May test, "
+                         "and the next test is due on 3 June.") == OK
+    assert _v(DETECTORS, "The detectors were last tested on 20 May, ten days after the 10 May test, "
+                         "and the next test is due on 20 June.") == REJECT
+    assert _v(DETECTORS, "The detectors were tested on 10 May and tested again on 20 June.") == REJECT
+
+
+def test_a_day_inside_a_named_stretch_is_no_second_event() -> None:
+    assert _v(LEAK, "The gutters were cleared every Tuesday through October and the roof was patched at the "
+                    "28 October visit.") == OK
+    assert _v(LEAK, "The leak was reported on Monday 6 October 2025 and repaired on Friday 10 October 2025.") == REJECT
+
+
+def test_what_lasts_until_the_reference_must_be_the_rules_own() -> None:
+    assert _v(BOARDING, "The cars were parked on the upper deck on Friday morning and stayed there until they "
+                        "were driven off after the ferry departed.") == OK
+    assert _v(BOARDING, "Boarding stayed open right up to the moment the ferry departed.") == REJECT
