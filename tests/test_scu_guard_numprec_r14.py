@@ -37,3 +37,17 @@ def test_what_lasts_until_the_reference_must_be_the_rules_own() -> None:
     assert _v(BOARDING, "The cars were parked on the upper deck on Friday morning and stayed there until they "
                         "were driven off after the ferry departed.") == OK
     assert _v(BOARDING, "Boarding stayed open right up to the moment the ferry departed.") == REJECT
+
+
+CAKES = "Wedding cakes must be ordered at least 10 days before the wedding."
+
+
+def test_a_lead_before_another_event_is_not_the_rules_lead() -> None:
+    """A short time before an event the rule does not count from, told of a doing that names nothing of the
+    rule's thing or action, is no reading; the rule's own doing (or its thing) before another word for the
+    reference still is."""
+    assert _v(CAKES, "The cake box was sealed at 11:40, five minutes before the van left the bakery.") != REJECT
+    assert _v(CAKES, "The couple ordered the cake four days before the wedding.") == REJECT
+    assert _v(CAKES, "The couple ordered the cake four days before the ceremony.") == REJECT
+    assert _v("Tenants must be notified at least 48 hours before an inspection.",
+              "The tenant got a letter a day before the inspector came.") == REJECT

@@ -292,22 +292,35 @@ def _relative_to_other_event(form: Form, claim: Claim, start: int, end: int) -> 
 
 
 def _after_another_event(form: Form, claim: Claim, end: int) -> bool:
-    """Is an amount told as a time after an event ("Ten minutes after the round 3 list went up, ... amended
-    board 9") set against a lead time before another event ("at least 1 hour before the round starts")? It
-    counts forward from what the claim names, not back from the rule's event; not so where the event after
-    "after" is the rule's own ("published ten minutes after the round started")."""
+    """Is an amount told as a time after or before an event ("Ten minutes after the round 3 list went up, ...
+    amended board 9", "taken two minutes before the driver left") set against a lead time before another event
+    ("at least 1 hour before the round starts")? It counts from what the claim names, not back from the rule's
+    event; not so where the event after "after" or "before" is the rule's own ("published ten minutes after
+    the round started")."""
     band = form.quantity
-    if band is None or band.reference_side != "before" or not re.match(r"\s*after\b", claim.text[end:], re.I):
+    m = re.match(r"\s*(after|before)\b", claim.text[end:], re.I)
+    if band is None or band.reference_side != "before" or not m:
         return False
     reference = set(band.reference) - _WEAK_REFERENCE - GENERIC
-    after = next((t for t in parse(claim.text) if t.idx >= end and t.lower_ == "after"), None)
+    after = next((t for t in parse(claim.text) if t.idx >= end and t.lower_ == m.group(1).lower()), None)
     if not reference or after is None:
         return False
     if after.dep_ == "mark":
         heads = [c for c in after.head.children if c.dep_ in ("nsubj", "nsubjpass")]
     else:
         heads = [c for c in after.children if c.dep_ == "pobj"]
-    return bool(heads) and not any(key(h) in reference for h in heads)
+    if not heads or any(key(h) in reference or any(key(h).startswith(r[:4]) for r in reference if len(r) >= 4)
+                        for h in heads):
+        return False
+    if m.group(1).lower() == "after":
+        return True
+    # a lead before another event ("two minutes before Lena drove off") is the rule's only when the claim's
+    # own doing names the rule's thing or action ("the customer got a call an hour before the crew arrived")
+    start = max(claim.text.rfind(p, 0, end) for p in ".!?;") + 1
+    told = [c for c in claim.clauses if c.start < end and c.end > start]
+    nouns = (set(form.subject) | set(form.object)) - reference - GENERIC
+    verbs = set(form.action) - GENERIC - LIGHT_VERBS
+    return not (nouns & set(light_keys(claim.text[start:end])) or verbs & set().union(*(c.verbs for c in told)))
 
 
 def _governing_clause(claim: Claim, start: int, end: int, outer: Clause) -> Clause:
