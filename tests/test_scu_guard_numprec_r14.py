@@ -51,3 +51,20 @@ def test_a_lead_before_another_event_is_not_the_rules_lead() -> None:
     assert _v(CAKES, "The couple ordered the cake four days before the ceremony.") == REJECT
     assert _v("Tenants must be notified at least 48 hours before an inspection.",
               "The tenant got a letter a day before the inspector came.") == REJECT
+
+
+FILTERS = "Pool-hall water filters must be backwashed at least every 7 days."
+HOODS = "Kitchen extractor hoods must be degreased at least every 10 days."
+
+
+def test_an_amount_of_another_thing_of_the_rules_kind_is_no_breach() -> None:
+    """The rule's noun named apart by words the rule does not use ("the spa hall's filters", "the bakery
+    extractor hoods") is another thing of its kind; the rule's own thing, with its words or fewer, still breaks it."""
+    assert _v(FILTERS, "The spa hall's filters are only backwashed monthly, while the pool-hall ones are done "
+                       "every Sunday.") != REJECT
+    assert _v(FILTERS, "The gym's filters are only backwashed monthly.") != REJECT
+    assert _v(HOODS, "The bakery extractor hoods are degreased every three weeks.") != REJECT
+    assert _v(FILTERS, "The pool hall's filters are only backwashed monthly.") == REJECT
+    assert _v(FILTERS, "The water filters are only backwashed monthly.") == REJECT
+    assert _v(HOODS, "The kitchen extractor hoods are degreased every three weeks.") == REJECT
+    assert _v(HOODS, "The extractor hoods are degreased every three weeks.") == REJECT

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Any
 
 from abilities.scu_guard import ages, measure
 from abilities.scu_guard.detect import Finding
@@ -323,6 +324,53 @@ def _after_another_event(form: Form, claim: Claim, end: int) -> bool:
     return not (nouns & set(light_keys(claim.text[start:end])) or verbs & set().union(*(c.verbs for c in told)))
 
 
+_NAMING_DEPS = frozenset({"compound", "poss", "nmod"})
+
+
+def _naming_words(head: Any) -> list[Any]:
+    """The nouns that tell a noun apart from others of its kind ("the casting room's filters", "polishing-room
+    dust filters"), not its adjectives ("the main filters" names no other filters)."""
+    return [w for c in head.children if c.dep_ in _NAMING_DEPS for w in c.subtree
+            if w.pos_ in ("NOUN", "PROPN", "VERB") and w.i != head.i and key(w) not in GENERIC]
+
+
+def _other_of_kind(form: Form, claim: Claim, start: int, end: int) -> bool:
+    """Is the amount said of a thing with the rule's noun that its naming words tell apart from the rule's
+    ("the casting room's filters are changed monthly" for "Polishing-room dust extraction filters must be
+    changed at least every 14 days")? Either none of its naming words is the rule's ("the kitchen filters"),
+    or a naming word both share is itself named otherwise ("casting room" against "polishing room"). The
+    rule's own thing with fewer words ("the dust filters") is not another."""
+    rule = parse(form.text)
+    ours = next((t for t in rule if t.dep_ in ("nsubj", "nsubjpass") and t.pos_ in ("NOUN", "PROPN")), None)
+    theirs = {key(w): w for w in _naming_words(ours)} if ours is not None else {}
+    doc = parse(claim.text)
+    toks = [t for t in doc if start <= t.idx < end]
+    verb = toks[-1].head if toks else None
+    while verb is not None and verb.pos_ not in ("VERB", "AUX") and verb.head.i != verb.i:
+        verb = verb.head
+    if ours is None or verb is None or not theirs:
+        return False
+    said = {key(w) for w in ours.subtree} | set(light_keys(form.text))
+    # the rest of the rule's subject ("in the public racks") said in the clause: the rule's own thing
+    rest = {key(w) for w in ours.subtree if w.i != ours.i} - set(theirs) - GENERIC
+    clause = {key(w) for c in verb.children if c.dep_ not in ("nsubj", "nsubjpass", "advcl", "conj", "ccomp",
+                                                              "parataxis") for w in c.subtree}
+    if rest & clause:
+        return False
+    for subj in (c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass") and key(c) == key(ours)):
+        mine = [w for w in _naming_words(subj) if not start <= w.idx < end]  # not the amount's own unit
+        # a common noun the rule never says ("the casting room's filters"); an owner's name tells no kind
+        if mine and all(w.pos_ != "PROPN" and key(w) not in said for w in mine):
+            return True
+        for w in mine:
+            if key(w) in theirs:
+                here = {key(c) for c in w.children if c.dep_ in _NAMING_DEPS} - GENERIC
+                there = {key(c) for c in theirs[key(w)].children if c.dep_ in _NAMING_DEPS} - GENERIC
+                if here and there and not here & there:
+                    return True
+    return False
+
+
 def _governing_clause(claim: Claim, start: int, end: int, outer: Clause) -> Clause:
     """The clause whose verb the amount hangs from, where the clause spanning the sentence only goes, gets or
     makes: "went through the gate and spent two hours underground" spends the hours. A time before a
@@ -373,6 +421,8 @@ def doubt(form: Form, finding: Finding, claim: Claim) -> str | None:
             return RELATIVE_DOUBT
         if finding.basis == "amount" and _after_another_event(form, claim, finding.end):
             return RELATIVE_DOUBT
+        if finding.basis in ("amount", "count") and _other_of_kind(form, claim, finding.start, finding.end):
+            return "the claim's amount is said of another thing of the rule's kind"
         if finding.basis == "amount" and not _speaks_of_rule(form, claim, finding.start):
             return "the claim's sentence names nothing of the rule but the amount's unit"
         if band is not None and finding.basis in ("amount", "count", "count_total", "count_ratio") and _amount_in_scope(form, band.text or ""):
