@@ -68,3 +68,14 @@ def test_an_amount_of_another_thing_of_the_rules_kind_is_no_breach() -> None:
     assert _v(FILTERS, "The water filters are only backwashed monthly.") == REJECT
     assert _v(HOODS, "The kitchen extractor hoods are degreased every three weeks.") == REJECT
     assert _v(HOODS, "The extractor hoods are degreased every three weeks.") == REJECT
+
+
+def test_feet_and_bare_inches_are_one_length() -> None:
+    """ "3 ft 1 in" is 37 inches: the inches written "in", like the preposition, still count; a preposition
+    after feet ("3 ft in the shed") is none."""
+    rails = "Stair handrails must be fixed at least 900 mm above the tread."
+    hedges = "Hedges along the footpath must be kept at most 1.2 m high."
+    assert _v(rails, "The handrail on the east stair sits 3 ft 1 in above the treads.") == OK
+    assert _v(rails, "The handrail on the east stair sits 2 ft 9 in above the treads.") == REJECT
+    assert _v(hedges, "The footpath hedge was trimmed to 3 ft 10 in.") == OK
+    assert _v(hedges, "The footpath hedge was left at 4 ft 3 in.") == REJECT
