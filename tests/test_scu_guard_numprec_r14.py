@@ -54,20 +54,22 @@ def test_a_lead_before_another_event_is_not_the_rules_lead() -> None:
 
 
 FILTERS = "Pool-hall water filters must be backwashed at least every 7 days."
-HOODS = "Kitchen extractor hoods must be degreased at least every 10 days."
+FLUES = "North-wing boiler flues must be swept at least every 90 days."
 
 
 def test_an_amount_of_another_thing_of_the_rules_kind_is_no_breach() -> None:
-    """The rule's noun named apart by words the rule does not use ("the spa hall's filters", "the bakery
-    extractor hoods") is another thing of its kind; the rule's own thing, with its words or fewer, still breaks it."""
+    """The rule's noun named by a word the rule shares, itself named otherwise ("the spa hall's filters" of
+    "pool-hall filters", "the south wing's flues" of "north-wing flues"), is another thing of its kind; the
+    rule's own thing, with its words or fewer, and another modifier alone ("the server room" of "guest
+    rooms") still break it."""
     assert _v(FILTERS, "The spa hall's filters are only backwashed monthly, while the pool-hall ones are done "
                        "every Sunday.") != REJECT
-    assert _v(FILTERS, "The gym's filters are only backwashed monthly.") != REJECT
-    assert _v(HOODS, "The bakery extractor hoods are degreased every three weeks.") != REJECT
+    assert _v(FLUES, "The south wing's boiler flues are swept every six months.") != REJECT
     assert _v(FILTERS, "The pool hall's filters are only backwashed monthly.") == REJECT
     assert _v(FILTERS, "The water filters are only backwashed monthly.") == REJECT
-    assert _v(HOODS, "The kitchen extractor hoods are degreased every three weeks.") == REJECT
-    assert _v(HOODS, "The extractor hoods are degreased every three weeks.") == REJECT
+    assert _v(FLUES, "The north wing's boiler flues are swept every six months.") == REJECT
+    assert _v(FLUES, "The boiler flues are swept every six months.") == REJECT
+    assert _v("Guest rooms must be kept below 24 °C.", "The server room ran at 30 °C.") == REJECT
 
 
 def test_feet_and_bare_inches_are_one_length() -> None:

@@ -337,9 +337,9 @@ def _naming_words(head: Any) -> list[Any]:
 def _other_of_kind(form: Form, claim: Claim, start: int, end: int) -> bool:
     """Is the amount said of a thing with the rule's noun that its naming words tell apart from the rule's
     ("the casting room's filters are changed monthly" for "Polishing-room dust extraction filters must be
-    changed at least every 14 days")? Either none of its naming words is the rule's ("the kitchen filters"),
-    or a naming word both share is itself named otherwise ("casting room" against "polishing room"). The
-    rule's own thing with fewer words ("the dust filters") is not another."""
+    changed at least every 14 days")? A naming word both share is itself named otherwise ("casting room"
+    against "polishing room"). Another modifier alone ("the server room" of "guest rooms") stays the rule's
+    thing, and so does the rule's own thing with fewer words ("the dust filters")."""
     rule = parse(form.text)
     ours = next((t for t in rule if t.dep_ in ("nsubj", "nsubjpass") and t.pos_ in ("NOUN", "PROPN")), None)
     theirs = {key(w): w for w in _naming_words(ours)} if ours is not None else {}
@@ -350,7 +350,6 @@ def _other_of_kind(form: Form, claim: Claim, start: int, end: int) -> bool:
         verb = verb.head
     if ours is None or verb is None or not theirs:
         return False
-    said = {key(w) for w in ours.subtree} | set(light_keys(form.text))
     # the rest of the rule's subject ("in the public racks") said in the clause: the rule's own thing
     rest = {key(w) for w in ours.subtree if w.i != ours.i} - set(theirs) - GENERIC
     clause = {key(w) for c in verb.children if c.dep_ not in ("nsubj", "nsubjpass", "advcl", "conj", "ccomp",
@@ -358,14 +357,11 @@ def _other_of_kind(form: Form, claim: Claim, start: int, end: int) -> bool:
     if rest & clause:
         return False
     for subj in (c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass") and key(c) == key(ours)):
-        mine = [w for w in _naming_words(subj) if not start <= w.idx < end]  # not the amount's own unit
-        # a common noun the rule never says ("the casting room's filters"); an owner's name tells no kind
-        if mine and all(w.pos_ != "PROPN" and key(w) not in said for w in mine):
-            return True
-        for w in mine:
+        for w in _naming_words(subj):
             if key(w) in theirs:
-                here = {key(c) for c in w.children if c.dep_ in _NAMING_DEPS} - GENERIC
-                there = {key(c) for c in theirs[key(w)].children if c.dep_ in _NAMING_DEPS} - GENERIC
+                # the shared word's own modifiers, adjectives too ("the south wing" against "north-wing")
+                here = {key(c) for c in w.children if c.dep_ in _NAMING_DEPS | {"amod"}} - GENERIC
+                there = {key(c) for c in theirs[key(w)].children if c.dep_ in _NAMING_DEPS | {"amod"}} - GENERIC
                 if here and there and not here & there:
                     return True
     return False
