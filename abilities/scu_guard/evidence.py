@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Any
 
 from abilities.scu_guard import ages, measure
 from abilities.scu_guard.detect import Finding
@@ -292,22 +293,78 @@ def _relative_to_other_event(form: Form, claim: Claim, start: int, end: int) -> 
 
 
 def _after_another_event(form: Form, claim: Claim, end: int) -> bool:
-    """Is an amount told as a time after an event ("Ten minutes after the round 3 list went up, ... amended
-    board 9") set against a lead time before another event ("at least 1 hour before the round starts")? It
-    counts forward from what the claim names, not back from the rule's event; not so where the event after
-    "after" is the rule's own ("published ten minutes after the round started")."""
+    """Is an amount told as a time after or before an event ("Ten minutes after the round 3 list went up, ...
+    amended board 9", "taken two minutes before the driver left") set against a lead time before another event
+    ("at least 1 hour before the round starts")? It counts from what the claim names, not back from the rule's
+    event; not so where the event after "after" or "before" is the rule's own ("published ten minutes after
+    the round started")."""
     band = form.quantity
-    if band is None or band.reference_side != "before" or not re.match(r"\s*after\b", claim.text[end:], re.I):
+    m = re.match(r"\s*(after|before)\b", claim.text[end:], re.I)
+    if band is None or band.reference_side != "before" or not m:
         return False
     reference = set(band.reference) - _WEAK_REFERENCE - GENERIC
-    after = next((t for t in parse(claim.text) if t.idx >= end and t.lower_ == "after"), None)
+    after = next((t for t in parse(claim.text) if t.idx >= end and t.lower_ == m.group(1).lower()), None)
     if not reference or after is None:
         return False
     if after.dep_ == "mark":
         heads = [c for c in after.head.children if c.dep_ in ("nsubj", "nsubjpass")]
     else:
         heads = [c for c in after.children if c.dep_ == "pobj"]
-    return bool(heads) and not any(key(h) in reference for h in heads)
+    if not heads or any(key(h) in reference or any(key(h).startswith(r[:4]) for r in reference if len(r) >= 4)
+                        for h in heads):
+        return False
+    if m.group(1).lower() == "after":
+        return True
+    # a lead before another event ("two minutes before Lena drove off") is the rule's only when the claim's
+    # own doing names the rule's thing or action ("the customer got a call an hour before the crew arrived")
+    start = max(claim.text.rfind(p, 0, end) for p in ".!?;") + 1
+    told = [c for c in claim.clauses if c.start < end and c.end > start]
+    nouns = (set(form.subject) | set(form.object)) - reference - GENERIC
+    verbs = set(form.action) - GENERIC - LIGHT_VERBS
+    return not (nouns & set(light_keys(claim.text[start:end])) or verbs & set().union(*(c.verbs for c in told)))
+
+
+_NAMING_DEPS = frozenset({"compound", "poss", "nmod"})
+
+
+def _naming_words(head: Any) -> list[Any]:
+    """The nouns that tell a noun apart from others of its kind ("the casting room's filters", "polishing-room
+    dust filters"), not its adjectives ("the main filters" names no other filters)."""
+    return [w for c in head.children if c.dep_ in _NAMING_DEPS for w in c.subtree
+            if w.pos_ in ("NOUN", "PROPN", "VERB") and w.i != head.i and key(w) not in GENERIC]
+
+
+def _other_of_kind(form: Form, claim: Claim, start: int, end: int) -> bool:
+    """Is the amount said of a thing with the rule's noun that its naming words tell apart from the rule's
+    ("the casting room's filters are changed monthly" for "Polishing-room dust extraction filters must be
+    changed at least every 14 days")? A naming word both share is itself named otherwise ("casting room"
+    against "polishing room"). Another modifier alone ("the server room" of "guest rooms") stays the rule's
+    thing, and so does the rule's own thing with fewer words ("the dust filters")."""
+    rule = parse(form.text)
+    ours = next((t for t in rule if t.dep_ in ("nsubj", "nsubjpass") and t.pos_ in ("NOUN", "PROPN")), None)
+    theirs = {key(w): w for w in _naming_words(ours)} if ours is not None else {}
+    doc = parse(claim.text)
+    toks = [t for t in doc if start <= t.idx < end]
+    verb = toks[-1].head if toks else None
+    while verb is not None and verb.pos_ not in ("VERB", "AUX") and verb.head.i != verb.i:
+        verb = verb.head
+    if ours is None or verb is None or not theirs:
+        return False
+    # the rest of the rule's subject ("in the public racks") said in the clause: the rule's own thing
+    rest = {key(w) for w in ours.subtree if w.i != ours.i} - set(theirs) - GENERIC
+    clause = {key(w) for c in verb.children if c.dep_ not in ("nsubj", "nsubjpass", "advcl", "conj", "ccomp",
+                                                              "parataxis") for w in c.subtree}
+    if rest & clause:
+        return False
+    for subj in (c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass") and key(c) == key(ours)):
+        for w in _naming_words(subj):
+            if key(w) in theirs:
+                # the shared word's own modifiers, adjectives too ("the south wing" against "north-wing")
+                here = {key(c) for c in w.children if c.dep_ in _NAMING_DEPS | {"amod"}} - GENERIC
+                there = {key(c) for c in theirs[key(w)].children if c.dep_ in _NAMING_DEPS | {"amod"}} - GENERIC
+                if here and there and not here & there:
+                    return True
+    return False
 
 
 def _governing_clause(claim: Claim, start: int, end: int, outer: Clause) -> Clause:
@@ -360,6 +417,8 @@ def doubt(form: Form, finding: Finding, claim: Claim) -> str | None:
             return RELATIVE_DOUBT
         if finding.basis == "amount" and _after_another_event(form, claim, finding.end):
             return RELATIVE_DOUBT
+        if finding.basis in ("amount", "count") and _other_of_kind(form, claim, finding.start, finding.end):
+            return "the claim's amount is said of another thing of the rule's kind"
         if finding.basis == "amount" and not _speaks_of_rule(form, claim, finding.start):
             return "the claim's sentence names nothing of the rule but the amount's unit"
         if band is not None and finding.basis in ("amount", "count", "count_total", "count_ratio") and _amount_in_scope(form, band.text or ""):

@@ -1016,7 +1016,8 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
             out.append((n * 86400.0, True, s0, e0, firm))
         else:
             out.append((days * 86400.0, False, s0, e0, firm))
-    elif len(dates) >= 2 and not _reference_unnamed(form, claim) and not _one_event_dates(form, claim):
+    elif len(dates) >= 2 and not _reference_unnamed(form, claim) and not _one_event_dates(form, claim) and \
+            not _within(dates[0], dates[1]):  # "checked every Monday through June ... at the 30 June check"
         a, b = dates[0], dates[1]
         # a date without its year takes the year of the other ("2 December 2026 ... on Christmas Eve")
         (fa, _), (fb, _) = _chain_ordinals([a, b]) if a.year_known != b.year_known else [(a.first, 0), (b.first, 0)]
@@ -1055,7 +1056,7 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
         out.append((linked[0], False, linked[1], linked[2], True))
     if band.reference and band.reference_side == "before" and band.low is not None:
         m = re.search(r"\b(?:until|till|right up to|up to)\s+(?:the\s+)?(.{0,40})", claim.text, re.I)
-        if m and _stem_hits(set(band.reference), set(light_keys(m.group(1)))):
+        if m and _stem_hits(set(band.reference), set(light_keys(m.group(1)))) and _lasts_own_event(form, claim, m.start()):
             out.append((0.0, False, m.start(), m.end(), True))
     if len(claim.weekdays) >= 2 and band.business_days and not _reference_unnamed(form, claim):
         (w1, _, s1, _), (w2, _, _, e2) = claim.weekdays[0], claim.weekdays[1]
@@ -1247,9 +1248,16 @@ def _repeat_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int, 
     # a cited register of the rule's own action that holds a claim date dates that very event
     logged = recurrence.register_days(set(form.action) - GENERIC - LIGHT_VERBS,
                                       (set(form.subject) | set(form.object)) - GENERIC, claim.chunk_texts)
+    back: int | None = None  # a date told as earlier than the one before it leaves that one the latest
     for i in range(1, len(dates)):
         a, b = dates[i - 1], dates[i]
         between = recurrence.without_weekdays(claim.text[a.end : b.start])
+        if back is not None:  # "... 1 April, a week after the 25 March test, and the next is due on 8 April"
+            a, firsts[i - 1], info[i - 1] = dates[back], firsts[back], info[back]
+            if not b.year_known:
+                firsts[i] = _on_or_after(b, firsts[back][0])
+        following = bool(_FOLLOWING_RE.search(between))
+        back = i - 1 if following else None
         if re.search(r"[.!?;]", between) or _NOT_SEQUENCE_RE.search(between) or re.search(
                 r"\b(?:between|from)\s+(?:the\s+)?$", claim.text[: a.start], re.I):
             continue  # alternatives, a range, "respectively" (dates of several things)
@@ -1265,7 +1273,7 @@ def _repeat_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int, 
         if (a_other or b_other) and not (recur and (a_ev or b_ev)) and not in_log:
             continue
         gap = firsts[i][0] - firsts[i - 1][1]
-        if _FOLLOWING_RE.search(between):  # "last done on 2 April, following its 6 January service"
+        if following:  # "last done on 2 April, following its 6 January service"
             gap = firsts[i - 1][0] - _before_ordinal(b, firsts[i - 1][0])
         if gap <= 0:
             continue
@@ -1286,6 +1294,35 @@ def _before_ordinal(d: measure.DateMention, later: int) -> int:
     year = dt.date.fromordinal(later).year
     last = _with_year(d.last, year)
     return last if last <= later else _with_year(d.last, year - 1)
+
+
+def _on_or_after(d: measure.DateMention, earlier: int) -> tuple[int, int]:
+    """(first, last) day of date ``d`` without a year, said to come on or after the day ``earlier``."""
+    year = dt.date.fromordinal(earlier).year
+    first, last = _with_year(d.first, year), _with_year(d.last, year)
+    return (first, last) if first >= earlier else (_with_year(d.first, year + 1), _with_year(d.last, year + 1))
+
+
+def _within(a: measure.DateMention, b: measure.DateMention) -> bool:
+    """Does one date lie inside the other ("through June" .. "30 June")? A day within a stretch the claim
+    names is no second event: the two measure no gap."""
+    if a.year_known != b.year_known:
+        return False
+    return a.first <= b.first and b.last <= a.last or b.first <= a.first and a.last <= b.last
+
+
+def _lasts_own_event(form: Form, claim: Claim, at: int) -> bool:
+    """Is what lasts "until" the reference the rule's own event or thing ("sales stayed open right up to the
+    draw"), not another thing's stay ("the ball sets stayed in the vault until Wednesday's draw")? Read from
+    the words of the sentence before the "until"."""
+    ref = set(form.quantity.reference) if form.quantity else set()
+    own = (set(form.action) | set(form.subject) | set(form.object)) - ref - GENERIC - LIGHT_VERBS
+    start = max(claim.text.rfind(p, 0, at) for p in ".!?;")
+    said = set(light_keys(claim.text[start + 1 : at]))
+    for c in claim.clauses:
+        if c.start < at and c.end > start:  # an irregular past the parse keeps ("rang") by its verb lemmas
+            said |= c.keys | {word_key(v) for w in c.verbs for v in wordnet.verb_lemmas(w)}
+    return not own or _stem_hits(own, said) > 0
 
 
 def _chain_ordinals(dates: list[measure.DateMention]) -> list[tuple[int, int]]:

@@ -487,13 +487,34 @@ def _unit_size(amount: Amount) -> float | None:
     return to_base(1.0, UNIT_WORDS[unit])[1]
 
 
+# "3 ft 2 in above the deck": inches after feet, written "in" like the preposition (not "in the", "in 2024")
+_BARE_INCHES_RE = re.compile(r"\s+(?:and\s+)?(?P<n>\d{1,2}(?:\.\d+)?)\s*in\b\.?(?!\s*(?:the|a|an|this|that|these|"
+                             r"those|its|their|his|her|our|my|your|each|every)\b|\s*\d)", re.I)
+
+
+def _with_bare_inches(text: str, a: Amount) -> Amount:
+    """A length in feet followed by less than twelve bare "in" is one length ("3 ft 2 in" = 38 inches)."""
+    m = _NUMBER_RE.fullmatch(a.text)
+    if m is None or a.lo != a.hi or UNIT_WORDS.get(m.group("unit").lower()) != "foot":
+        return a
+    n = _BARE_INCHES_RE.match(text, a.end)
+    if n is None or not float(n.group("n")) < 12:
+        return a
+    inches = to_base(float(n.group("n")), "inch")[1]
+    end = n.start() + len(n.group(0).rstrip("."))
+    return Amount(a.lo + inches, a.hi + inches, a.dim, _direction(text, a.start, end), False, a.start, end,
+                  text[a.start : end], a.business)
+
+
 def _join_mixed_units(text: str, found: list[Amount]) -> list[Amount]:
     """ "one hour and fifty minutes", "2 h 15 min", "5 ft 10 in": a whole number of a larger unit followed by
     less than one of it in a smaller unit of the same dimension is one amount, not two (read apart, "one hour"
     would be judged alone and the fifty minutes lost)."""
     out: list[Amount] = []
-    for a in found:
+    for a in (_with_bare_inches(text, a) for a in found):
         prev = out[-1] if out else None
+        if prev is not None and a.start < prev.end:
+            continue  # the inches a length in feet took in ("4 ft 7 in.")
         if prev is not None and not prev.period and not a.period and prev.dim == a.dim and prev.lo == prev.hi \
                 and a.lo == a.hi and _MIXED_JOIN_RE.match(text[prev.end : a.start]) and "\n" not in text[prev.end : a.start]:
             big, small = _unit_size(prev), _unit_size(a)
