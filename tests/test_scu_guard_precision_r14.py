@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from abilities.scu_guard.measure import find_amounts
-from tests.scu_guard_support import REJECT, verdict
+from tests.scu_guard_support import OK, REJECT, verdict
 
 SOMERSAULTS = "Somersaults and flips are forbidden on the main court."
 CARTWHEELS = "Cartwheels are not allowed in the foyer."
@@ -120,3 +120,20 @@ def test_an_amount_tied_to_a_rule_by_its_dimension_alone_is_no_reason_for_review
 ])
 def test_an_amount_said_of_the_rules_own_event_is_still_flagged(rules: list[str], claim: str) -> None:
     assert verdict(rules, claim)[0] != "OK"
+
+
+HIRE = "Hire invoices may be paid only by bank transfer or letter of credit."
+TRAPS = "The grease traps must be emptied at least every 7 days."
+
+
+def test_a_month_of_a_date_is_no_means_and_gives_way_to_the_means_hung_from_it() -> None:
+    assert verdict([HIRE], "Invoice 212 was paid by Dover Marine on 16 May by bank transfer.") != REJECT
+    assert verdict([HIRE], "Invoice 212 was paid by Dover Marine on 16 May in cash.") == REJECT
+
+
+def test_a_records_numeric_dates_give_the_year_of_the_claims_bare_dates() -> None:
+    """28 February to 7 March is seven days in 2025, eight in a leap year: the record's "28/02/2025" says which."""
+    log = {"c1": "Trap log: 28/02/2025 emptied; 07/03/2025 emptied. By K. Ode."}
+    assert verdict([TRAPS], "They were emptied on 28 February and again on 7 March, seven days apart.", log) == OK
+    late = {"c1": "Trap log: 20/02/2025 emptied; 07/03/2025 emptied."}
+    assert verdict([TRAPS], "They were emptied on 20 February and again on 7 March.", late) == REJECT

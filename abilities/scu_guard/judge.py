@@ -480,6 +480,9 @@ def _days_read(sent: str, claim: str) -> list[measure.Amount]:
     return out
 
 
+_NUMERIC_DATE_YEAR_RE = re.compile(r"\b(?:\d{1,2}[/.]\d{1,2}[/.](?P<y>(?:19|20)\d\d)|(?P<y2>(?:19|20)\d\d)-\d\d-\d\d)\b")
+
+
 def read_claim(claim: str, chunk_texts: Sequence[str] = ()) -> Claim:
     clauses = read_clauses(claim) or [Clause(0, len(claim), claim, set(), set(), False, False, False, set(), [],
                                              0, 0)]
@@ -510,7 +513,11 @@ def read_claim(claim: str, chunk_texts: Sequence[str] = ()) -> Claim:
                                                    a.end, f"{a.text} + {b.text}", a.business), cl))
                     break
     years = [d for d in measure.find_dates(" ".join(chunk_texts)) if d.year_known]
-    year = dt.date.fromordinal(years[0].first).year if years else 2000
+    # a record's numeric dates ("28/02/2025", "2025-03-07") give the year too: without it a bare "28 February"
+    # would fall in the default leap year, a day longer before March than in 2025
+    numeric = _NUMERIC_DATE_YEAR_RE.search(" ".join(chunk_texts))
+    year = dt.date.fromordinal(years[0].first).year if years else int(numeric.group("y") or numeric.group("y2")) \
+        if numeric else 2000
     dates = measure.find_dates(claim, year)
     told = calendar_days.context_year([claim]) or calendar_days.context_year(chunk_texts)
     dates = calendar_days.with_named_dates(claim, dates, told, year)

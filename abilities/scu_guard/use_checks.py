@@ -23,7 +23,16 @@ from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import Form
 from abilities.scu_guard.judge import Claim, _finding, _in_band, _owner, sentence_span
 from abilities.scu_guard.nlp import key, light_keys, parse
-from abilities.scu_guard.use_lists import UseList, does, is_member, of_kind, phrase, read_uses, slot_things
+from abilities.scu_guard.use_lists import (
+    SLOT_PREPS,
+    UseList,
+    does,
+    is_member,
+    of_kind,
+    phrase,
+    read_uses,
+    slot_things,
+)
 
 
 def _bounded(form: Form, sentence: str) -> bool | None:
@@ -95,11 +104,24 @@ def check_uses(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     return out
 
 
+def _undated(things: list[tuple[Any, str]], claim: Claim) -> list[tuple[Any, str]]:
+    """The slot's things without the months of dates ("paid on 16 May by bank transfer": May is no means), each
+    month giving way to the means the parser hung from it ("on 16 May in cash": the cash)."""
+    out: list[tuple[Any, str]] = []
+    for noun, prep in things:
+        if not any(d.start <= noun.idx < d.end for d in claim.dates):
+            out.append((noun, prep))
+            continue
+        out += [(n, p.lower_) for p in noun.children if p.dep_ == "prep" and p.lower_ in SLOT_PREPS
+                for n in p.children if n.dep_ == "pobj" and n.pos_ in ("NOUN", "PROPN")]
+    return out
+
+
 def _outsider(f: Form, u: UseList, claim: Claim, v: Any, sentence: str, start: int,
               end: int) -> Finding | None:
     """The finding for the first thing in the verb's slot of means that is of the list's kind (sure) or unknown
     to WordNet in the rule's own slot (unsure), and none of the members."""
-    for noun, prep in slot_things(v):
+    for noun, prep in _undated(slot_things(v), claim):
         if is_member(noun, u.members) or wordnet.names_person(noun.lemma_.lower()):
             continue
         kind = of_kind(noun, u.kinds)
