@@ -74,9 +74,9 @@ HELD_OUT = {
     "heldout_v45.jsonl": (0.64, 0.85), "heldout_v46.jsonl": (0.68, 0.81),
     # v47-v48: written at the start of round 14, sealed until its end, first run on the starting code
     # (bench/results/scu_guard_firstrun_v47_v48_round14_start.json: 0.46 / 0.70 and 0.58 / 0.94) and on round 14's
-    # final code (..._round14.json: 0.46 / 0.70 and 0.58 / 0.94), then a precision pass on two of their four false
-    # REJECTs (a month read as a means, a leap year assumed): the figures after it
-    "heldout_v47.jsonl": (0.48, 0.87), "heldout_v48.jsonl": (0.58, 0.93),
+    # final code (..._round14.json: 0.46 / 0.70 and 0.58 / 0.94), then a precision pass on three of their four false
+    # REJECTs (a month read as a means, a leap year assumed, a share of a counted whole): the figures after it
+    "heldout_v47.jsonl": (0.48, 0.98), "heldout_v48.jsonl": (0.58, 0.93),
     # v49-v50: near misses (84 OK claims, 28 contradictions each), written during round 14, first run on the
     # starting code (..._firstrun_v49_v50_round14_start.json: 0.55 / 0.67 and 0.64 / 0.43), then development data
     "heldout_v49.jsonl": (0.58, 0.98), "heldout_v50.jsonl": (0.67, 0.98),

@@ -137,3 +137,11 @@ def test_a_records_numeric_dates_give_the_year_of_the_claims_bare_dates() -> Non
     assert verdict([TRAPS], "They were emptied on 28 February and again on 7 March, seven days apart.", log) == OK
     late = {"c1": "Trap log: 20/02/2025 emptied; 07/03/2025 emptied."}
     assert verdict([TRAPS], "They were emptied on 20 February and again on 7 March.", late) == REJECT
+
+
+WATER = "No instructor may supervise more than 4 students in the water at one time."
+
+
+def test_a_share_of_a_counted_whole_is_not_the_whole() -> None:
+    assert verdict([WATER], "Ana and Ben each took half of the eight Delmar students into the water.") != REJECT
+    assert verdict([WATER], "Ana took all eight Delmar students into the water on her own.") == REJECT

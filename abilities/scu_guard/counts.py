@@ -209,6 +209,12 @@ def _group(doc: Any, i: int, depth: int = 0) -> tuple[list[tuple[str, float]], A
     return out, head, end
 
 
+# a share of a whole told by its count ("each took half of the eight students", "some of the 12 boxes"): the
+# count is of the whole, and the part is not told by it
+_SHARE_OF_RE = re.compile(r"\b(?:half|a third|a quarter|two thirds|three quarters|some|most|part|a few|a couple)\s+"
+                          r"of\s+(?:the\s+|their\s+|its\s+|his\s+|her\s+|our\s+)?$")
+
+
 def read_counts(text: str) -> list[Count]:
     """The counted phrases of a text, each once (the longest reading at its start)."""
     return list(_read_counts(text))
@@ -267,7 +273,8 @@ def _read_counts(text: str) -> tuple[Count, ...]:
                                    or re.match(r"\s*more\b", text[doc[i].idx + len(doc[i].text):])),
                          total=bool(_TOTAL_RE.search(before) or _TOTAL_RE.match(after.strip())),
                          partitive=bool(re.match(r"\s*of\s+(?:the|them|those|these|its|their|us)\b",
-                                                 text[doc[i].idx + len(doc[i].text):]))))
+                                                 text[doc[i].idx + len(doc[i].text):])
+                                        or _SHARE_OF_RE.search(before))))
         i = end
     out += _gapped(doc, out)
     return tuple(out + _enumerated(doc, out))
