@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from abilities.scu_guard import measure
 from abilities.scu_guard.forms import Form
 from abilities.scu_guard.nlp import key
 
@@ -45,8 +44,3 @@ def names_whole_set(text: str, number: Any, noun: Any, form: Form) -> bool:
     if not _WHOLE_SET_RE.search(text[max(0, number.idx - 30) : number.idx]):
         return False
     return not _rule_verb(form, _verb_of(noun))
-
-
-def in_date(dates: list[measure.DateMention], number: Any) -> bool:
-    """Is the number part of a calendar date the claim names ("the 28 May tour")?"""
-    return any(d.start <= number.idx < d.end for d in dates)

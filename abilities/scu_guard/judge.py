@@ -480,7 +480,8 @@ def _days_read(sent: str, claim: str) -> list[measure.Amount]:
     return out
 
 
-_NUMERIC_DATE_YEAR_RE = re.compile(r"\b(?:\d{1,2}[/.]\d{1,2}[/.](?P<y>(?:19|20)\d\d)|(?P<y2>(?:19|20)\d\d)-\d\d-\d\d)\b")
+# ISO dates ("2025-03-07") are read by ``measure.find_dates`` already
+_NUMERIC_DATE_YEAR_RE = re.compile(r"\b\d{1,2}[/.]\d{1,2}[/.](?P<y>(?:19|20)\d\d)\b")
 
 
 def read_claim(claim: str, chunk_texts: Sequence[str] = ()) -> Claim:
@@ -512,12 +513,12 @@ def read_claim(claim: str, chunk_texts: Sequence[str] = ()) -> Claim:
                     amounts.append((measure.Amount(a.lo + b.lo, a.hi + b.hi, a.dim, a.direction, a.period, a.start,
                                                    a.end, f"{a.text} + {b.text}", a.business), cl))
                     break
-    years = [d for d in measure.find_dates(" ".join(chunk_texts)) if d.year_known]
-    # a record's numeric dates ("28/02/2025", "2025-03-07") give the year too: without it a bare "28 February"
-    # would fall in the default leap year, a day longer before March than in 2025
-    numeric = _NUMERIC_DATE_YEAR_RE.search(" ".join(chunk_texts))
-    year = dt.date.fromordinal(years[0].first).year if years else int(numeric.group("y") or numeric.group("y2")) \
-        if numeric else 2000
+    records = " ".join(chunk_texts)
+    years = [d for d in measure.find_dates(records) if d.year_known]
+    # a record's day/month/year dates ("28/02/2025") give the year too: without it a bare "28 February" would
+    # fall in the default leap year, a day longer before March than in 2025
+    numeric = None if years else _NUMERIC_DATE_YEAR_RE.search(records)
+    year = dt.date.fromordinal(years[0].first).year if years else int(numeric.group("y")) if numeric else 2000
     dates = measure.find_dates(claim, year)
     told = calendar_days.context_year([claim]) or calendar_days.context_year(chunk_texts)
     dates = calendar_days.with_named_dates(claim, dates, told, year)
@@ -1823,7 +1824,7 @@ def check_counts(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 if target is None or (key(target) != noun and not (
                         noun in MEMBER_NOUNS and key(target) in set(f.subject))):
                     continue  # "a crew of five" counts the crew's members
-                if count_scope.in_date(claim.dates, t) or count_scope.names_whole_set(claim.text, t, target, f):
+                if measure.within_dates(claim.dates, t) or count_scope.names_whole_set(claim.text, t, target, f):
                     continue  # "the 28 May tour", "all 14 buses were checked": not the rule's count
                 n = measure._number(t.text)
                 n = _phrase_number(claim.text, t, n)

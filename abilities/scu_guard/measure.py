@@ -11,6 +11,7 @@ Business days carry the span of calendar days they can cover (``lo``..``hi``). P
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -722,6 +723,11 @@ def find_dates(text: str, default_year: int = 2000) -> list[DateMention]:
                                m.start("y"), m.end("y")))
     out.sort(key=lambda d: d.start)
     return out
+
+
+def within_dates(dates: Sequence[DateMention], token: Any) -> bool:
+    """Is a parsed word part of one of the dates ("28" and "May" of "the 28 May tour")?"""
+    return any(d.start <= token.idx < d.end for d in dates)
 
 
 def find_weekdays(text: str) -> list[tuple[int, bool, int, int]]:

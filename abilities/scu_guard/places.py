@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from abilities.scu_guard import categories, legends, place_scale, wordnet
+from abilities.scu_guard import categories, legends, measure, place_scale, wordnet
 from abilities.scu_guard.nlp import key, parse
 
 # prepositions that put a thing in a place, and those that move it there (an export "to her own laptop" leaves
@@ -66,10 +66,6 @@ _TIME_NOUNS = frozenset({"day", "days", "weekday", "weekdays", "weekend", "weeke
                          "evening", "night", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
                          "sunday", "mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays",
                          "sundays", "hour", "hours", "shift", "shifts", "occasion", "basis", "request", "way"})
-
-
-_MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "july", "august", "september",
-                     "october", "november", "december"})
 
 
 @dataclass(frozen=True)
@@ -415,7 +411,7 @@ def other_by_legend(phrase: str, allowed: Sequence[Place], chunk_texts: Sequence
 def names_time(noun: Any) -> bool:
     """Does the object of a preposition name a time, not a place ("on Tuesday", "at 10:15", "in the morning")?"""
     return noun.ent_type_ in ("DATE", "TIME") or noun.lower_ in _TIME_NOUNS or noun.like_num or \
-        noun.lower_ in _MONTHS or any(w.dep_ == "nummod" and w.like_num for w in noun.lefts)  # "on 12 May"
+        noun.lower_ in measure.MONTHS or any(w.dep_ == "nummod" and w.like_num for w in noun.lefts)  # "on 12 May"
 
 
 def may_name(noun: Any, allowed: Place) -> bool:

@@ -88,8 +88,9 @@ def assess(claim: str, forms: Iterable[Form],
         return [], set(), set()
     if len(claim) <= LONG_CLAIM:
         read = read_claim(claim, chunk_texts)
-        return (_run_checks(forms, read), evaluated(forms, read) | valueless(forms, read),
-                cleared(forms, read) | kept_classes(forms, read))
+        by_others = kept_classes(forms, read)  # a class's act done only by named doers outside the class
+        return (_run_checks(forms, read, by_others), evaluated(forms, read) | valueless(forms, read),
+                cleared(forms, read) | by_others)
     # a long claim is read in pieces of whole sentences, so the cost stays linear in its length
     found: list[Finding] = []
     measured: set[str] = set()
@@ -128,18 +129,18 @@ def judge_claim(claim: str, forms: Iterable[Form], chunk_texts: Sequence[str] = 
     return assess(claim, forms, chunk_texts)[0]
 
 
-def _run_checks(forms: list[Form], read: Claim) -> list[Finding]:
+def _run_checks(forms: list[Form], read: Claim, by_others: set[str]) -> list[Finding]:
     """One finding per constraint: the first check's, unless a later check reads the same rule firmly where the
     first only guessed (a doer wrongly taken for another, "staff" for "a member of staff", must not hide "the
     pre-issue inspection is treated as optional"); a required step firmly said not done also replaces an unfirm
     reading of an event ("went ahead unwitnessed" where the order of two steps was only guessed); a firm reading of
     another event does not, since an unfirm first reading may be hiding its misreading ("optional reed touch-ups"). A
     sure reading of a rule's allowed places replaces an unfirm event reading of the same rule: it reads the very
-    place the rule names."""
+    place the rule names. ``by_others``: prohibitions on a class the claim keeps (``kept_classes``), left unread."""
     skip = kept_ratios(forms, read)  # a proportion both counts keep: no count alone breaks it
     # a bound per unit the claim's count per unit keeps ("two stacks of half a dozen each"): no total breaks it
     out, per_unit_kept = per_unit_counts(forms, read)
-    skip = set(skip) | per_unit_kept | kept_classes(forms, read)  # a class's act done only by others
+    skip = set(skip) | per_unit_kept | by_others
     kept: dict[str, int] = {f.constraint: i for i, f in enumerate(out)}
     for check in CHECKS:
         for finding in check(forms, read):

@@ -109,7 +109,7 @@ def _undated(things: list[tuple[Any, str]], claim: Claim) -> list[tuple[Any, str
     month giving way to the means the parser hung from it ("on 16 May in cash": the cash)."""
     out: list[tuple[Any, str]] = []
     for noun, prep in things:
-        if not any(d.start <= noun.idx < d.end for d in claim.dates):
+        if not measure.within_dates(claim.dates, noun):
             out.append((noun, prep))
             continue
         out += [(n, p.lower_) for p in noun.children if p.dep_ == "prep" and p.lower_ in SLOT_PREPS
