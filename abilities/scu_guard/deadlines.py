@@ -4,7 +4,7 @@ be contacted the same day" against "She ran 100.8 °F on Saturday morning ...; t
 
 Why its own module: a deadline counted from a rule's condition has no amount a claim measures against a band, and
 no second event the rule names; it is broken by two days the claim gives: the day the condition was met (in the
-rule's own terms: two of the condition's own words, or an amount inside the band that switches the rule on) and a
+rule's own terms: two of the condition's own words and at least half of them, or an amount inside the band that switches the rule on) and a
 later day on which the required act was done (the rule's verb, or a verb of the same kind by WordNet's lexicographer
 files: "emailed", "phoned" for "notified"). Days are compared at the resolution the claim gives them: two dates by
 their days, two weekdays by their names; "the next morning" counts from the day told before it. A claim that also
@@ -18,12 +18,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from abilities.scu_guard import measure, wordnet
 from abilities.scu_guard.conditions import _inside
 from abilities.scu_guard.detect import Finding
-from abilities.scu_guard.forms import GENERIC, Form, _condition_clause
-from abilities.scu_guard.judge import LIGHT_VERBS, Claim, Clause, _finding
+from abilities.scu_guard.forms import _CONDITION_MARKS, GENERIC, Form, _condition_clause
+from abilities.scu_guard.judge import ASCERTAIN_VERBS, LIGHT_VERBS, Claim, Clause, _finding
 from abilities.scu_guard.nlp import key, parse
 
 # the act must fall on the condition's own day
@@ -46,6 +47,8 @@ class Deadline:
     (None: the same day)."""
 
     condition: frozenset[str]
+    states: frozenset[str]  # the lemmas of the condition's own verbs and adjectives: what happened, or how it is
+    state_keys: frozenset[str]
     act_lemmas: frozenset[str]
     act_keys: frozenset[str]
     recipients: frozenset[str]
@@ -77,7 +80,7 @@ def deadline(text: str, modality: str, seconds: float | None) -> Deadline | None
     cond = _condition_clause(doc)
     if cond is None:
         return None
-    inside = {t.i for t in cond.subtree}
+    inside = _condition_span(doc, cond)
     at = same or within
     assert at is not None
     if any(t.i in inside for t in doc if at.start() <= t.idx < at.end()):
@@ -93,11 +96,24 @@ def deadline(text: str, modality: str, seconds: float | None) -> Deadline | None
         or t.dep_ == "pobj" and t.head.dep_ in ("prep", "dative") and t.head.head.i in act_ids
         or t.dep_ == "compound" and t.head.dep_ in ("nsubjpass", "dobj", "pobj"))}
     main_keys = {key(t) for t in main}
-    condition = frozenset(key(t) for t in cond.subtree if t.pos_ in _CONTENT and key(t) not in GENERIC
+    condition = frozenset(key(t) for t in doc if t.i in inside and t.pos_ in _CONTENT and key(t) not in GENERIC
                           and key(t) not in main_keys and key(t) not in LIGHT_VERBS and len(key(t)) > 1)
     kinds = frozenset(k for t in acts for k in wordnet.verb_lexfiles(t.lemma_.lower(), 1))
-    return Deadline(condition, frozenset(t.lemma_.lower() for t in acts), frozenset(key(t) for t in acts),
+    states = frozenset(t.lemma_.lower() for t in doc if t.i in inside and t.pos_ in ("VERB", "ADJ")
+                       and key(t) in condition and key(t) not in ASCERTAIN_VERBS)
+    state_keys = frozenset(key(t) for t in doc if t.i in inside and t.lemma_.lower() in states)
+    return Deadline(condition, states, state_keys, frozenset(t.lemma_.lower() for t in acts), frozenset(key(t) for t in acts),
                     frozenset(recipients - GENERIC), kinds, None if same else seconds)
+
+
+def _condition_span(doc: Any, cond: Any) -> set[int]:
+    """The words of the rule's condition: a condition put first runs to its comma (the parser may hang part of it
+    on the duty's verb: "If a meter's casing is found cracked during a visit, ..."), else the verb's subtree."""
+    if doc[0].lower_ in _CONDITION_MARKS:
+        comma = next((t.i for t in doc if t.text == "," and t.i > cond.i), None)
+        if comma is not None:
+            return set(range(comma))
+    return {t.i for t in cond.subtree}
 
 
 def _days(claim: Claim) -> list[Day]:
@@ -138,23 +154,46 @@ def _clauses_at(claim: Claim, pos: int) -> list[Clause]:
     return [c for c in claim.clauses if c.start <= pos < c.end]
 
 
+def _told(claim: Claim, c: Clause) -> bool:
+    """Is the clause told as a fact: not denied, not optional, its verb under no modal ("may", "should", "will";
+    read from the parse, so the month "May" is no modal)?"""
+    if c.negated or c.optional:
+        return False
+    verb = parse(claim.text)[c.head_i]
+    return not any(ch.dep_ in ("aux", "auxpass") and ch.tag_ == "MD" for ch in verb.children)
+
+
 def _meets_condition(rule: Deadline, form: Form, claim: Claim, day: Day) -> bool:
     """Does the clause of this day meet the rule's condition in its own terms: an amount inside the band that
-    switches the rule on, or two of the condition's own words?"""
+    switches the rule on, or two of the condition's own words and at least half of them?"""
     clauses = _clauses_at(claim, day.start)
-    if not clauses or any(c.negated or c.permissive or c.optional for c in clauses):
+    doc = parse(claim.text)
+    for c in list(clauses):  # "a bottle was dropped and broken on 3 April": the verbs share their subject
+        verb = doc[c.head_i]
+        if verb.dep_ == "conj" and not any(ch.dep_ in ("nsubj", "nsubjpass") for ch in verb.children):
+            clauses += [o for o in claim.clauses if o.head_i == verb.head.i and o not in clauses]
+    if not clauses or any(not _told(claim, c) for c in clauses):
         return False
     if form.trigger is not None:
         return any(a.dim == form.trigger.dimension and a.direction == "eq" and _inside(a, form.trigger)
                    and any(c.start <= a.start < c.end for c in clauses) for a, _ in claim.amounts)
     words = set().union(*(c.keys for c in clauses))
-    return len(rule.condition & words) >= 2
+    hits = len(rule.condition & words)
+    if hits < 2 or 2 * hits < len(rule.condition):
+        return False
+    if not rule.states:
+        return True
+    # what happened, or the state the rule names, told in its own word or a verb of its kind ("snapped" for
+    # "broken"); the things alone ("the seal on bag 7 was found") may be found as they should be
+    told = [t for t in doc if any(c.start <= t.idx < c.end for c in clauses) and t.pos_ in ("VERB", "ADJ")]
+    return any(key(t) in rule.condition and (t.lemma_.lower() in rule.states or key(t) in rule.state_keys)
+               or any(wordnet.verb_is_a(t.lemma_.lower(), s) for s in rule.states) for t in told)
 
 
 def _tells_act(rule: Deadline, claim: Claim, c: Clause) -> bool:
     """Does the clause tell the rule's act done: its verb, or a verb of its kind (the verb's commonest sense in
     the act's lexicographer file, or any of its first senses with the act's recipient named)?"""
-    if c.negated or c.permissive or c.optional:
+    if not _told(claim, c):
         return False
     verb = parse(claim.text)[c.head_i]
     lemma = verb.lemma_.lower()
