@@ -14,6 +14,7 @@ from abilities.scu_guard.amounts import check_count_additions
 from abilities.scu_guard.carried_on import check_carried_on
 from abilities.scu_guard.classes import check_classes, kept_classes
 from abilities.scu_guard.counts import count_totals, per_unit_counts
+from abilities.scu_guard.deadlines import check_deadlines
 from abilities.scu_guard.detect import EVENT_RULES, Finding
 from abilities.scu_guard.forms import Form
 from abilities.scu_guard.judge import (
@@ -45,7 +46,7 @@ Check = Callable[[Sequence[Form], Claim], list[Finding]]
 
 # every check of the typed reading, in the order their findings are reported (the first per constraint counts)
 CHECKS: tuple[Check, ...] = (
-    check_bounds, count_totals, check_ratios, check_counts, check_count_additions, check_unbounded, check_triggers, check_carried_on,
+    check_deadlines, check_bounds, count_totals, check_ratios, check_counts, check_count_additions, check_unbounded, check_triggers, check_carried_on,
     check_modal,
     check_agents, check_order, check_windows, check_exclusion, check_members, check_allow_list, check_named_members,
     check_places, check_uses, check_omitted, check_classes)

@@ -494,3 +494,17 @@ def derivations(lemma: str) -> frozenset[str]:
                     # only the words that keep the stem are the derivation itself
                     out |= {w for t in wn.derived(off, pos, word) for w in target.synset(t)[0] if w[:3] == word[:3]}
     return frozenset(w.replace("_", " ") for w in out)
+
+
+@lru_cache(maxsize=16384)
+def verb_lexfiles(verb: str, n: int = 1) -> tuple[int, ...]:
+    """The lexicographer files (WordNet's broad kinds of verb: 32 communication, 39 perception, ...) of the verb's
+    first ``n`` senses, in order; empty when the verb is unknown or too general to have a kind."""
+    wn = _load_verbs()
+    if wn is None or verb in TOO_GENERAL_VERBS:
+        return ()
+    out: list[int] = []
+    for off in wn.index.get(verb, ())[:n]:
+        end = wn.data.find(b"\n", off)
+        out.append(int(wn.data[off:end].split(maxsplit=2)[1]))
+    return tuple(out)
