@@ -188,9 +188,10 @@ def read_clauses(claim: str) -> list[Clause]:
         if negated and denied == set():
             pass
         # a permission word that only describes a noun ("free-flight", "open day", "an acceptable dose") grants nothing
+        # nor does a noun of the same spelling ("on 9 May", "the petrol can", "a hot-work permit")
         auxes = {key(t) for t in toks if t.dep_ in ("aux", "auxpass")} | {
-            t.lemma_.lower() for t in toks if t.dep_ not in ("amod", "compound") and not (
-                t.i + 1 < len(doc) and doc[t.i + 1].text == "-")}
+            t.lemma_.lower() for t in toks if t.dep_ not in ("amod", "compound") and t.pos_ not in (
+                "NOUN", "PROPN", "NUM") and not (t.i + 1 < len(doc) and doc[t.i + 1].text == "-")}
         permissive = bool(auxes & PERMISSIVE) and not negated
         negverb = bool({key(t) for t in toks if t.pos_ in ("VERB", "ADJ", "ADV", "ADP")
                         and t.dep_ not in ("amod", "compound")} & NEGATING) or bool(
