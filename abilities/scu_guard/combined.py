@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from abilities.scu_guard import measure
+from abilities.scu_guard import joins, measure
 from abilities.scu_guard.amounts import OTHER_THING_DOUBTS, kept_by_its_own_rule
 from abilities.scu_guard.conditions import unmet
 from abilities.scu_guard.consequences import stance
@@ -218,21 +218,39 @@ def readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
              chunk_texts: Sequence[str] = ()) -> Readings:
     """The claim's readings (``_readings``), with the sure findings of the claim read again with the common
     nouns its cited records give the things it names only by a code or a name ("3011" read as "tram 3011",
-    ``named``): a rule about trams is then about 3011 too. Only sure findings are taken from that reading;
-    a rule it breaks leaves the unsure and suspected lists."""
+    ``named``): a rule about trams is then about 3011 too; with what its cited records list under the codes it
+    names ("tank 3" read as "tank 3, PG 76-22", ``joins``), the findings resting on the words set in and not on
+    an allowed member they name; and a rule keeping two things out of one holder broken by a record that lists
+    the other thing in the coded holder the claim puts one in (``joins.exclusions``). Only sure findings are
+    taken from those readings; a rule they break leaves the unsure and suspected lists."""
     out = _readings(claim, constraints, forms, chunk_texts)
     labelled = with_labels(claim, chunk_texts)
-    if labelled == claim:
-        return out
+    if labelled != claim:
+        _take(out, _readings(labelled, constraints, forms, chunk_texts).found,
+              "named: the claim read with its records' nouns")
+    joined, spans = joins.with_contents(claim, chunk_texts)
+    if spans:  # a finding of that reading must rest on the words set in, and they must name no allowed member
+        by_text = {f.text: f for f in forms}
+        _take(out, [f for f in _readings(joined, constraints, forms, chunk_texts).found
+                    if any(f.start < e and s < f.end for s, e in spans) and not (
+                        f.constraint in by_text and any(joins.names_allowed(by_text[f.constraint], joined[s:e])
+                                                        for s, e in spans))],
+              "joins: the claim read with what its records list under its codes")
+    _take(out, joins.exclusions(claim, forms, chunk_texts), "joins: a record lists the other member in the holder")
+    return out
+
+
+def _take(out: Readings, found: Sequence[Finding], source: str) -> None:
+    """Add another reading's sure findings on rules not yet found broken; a rule it breaks leaves the unsure and
+    suspected lists."""
     have = {f.constraint for f in out.found}
-    extra = [f for f in _readings(labelled, constraints, forms, chunk_texts).found if f.constraint not in have]
+    extra = [f for f in found if f.constraint not in have]
     if extra:
         broken = {f.constraint for f in extra}
         out.suspected = [f for f in out.suspected if f.constraint not in broken]
         out.unsure = [(f, h) for f, h in out.unsure if f.constraint not in broken]
         for f in extra:
-            out.put(out.found, f, "named: the claim read with its records' nouns")
-    return out
+            out.put(out.found, f, source)
 
 
 def _readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
