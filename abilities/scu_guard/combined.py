@@ -25,7 +25,7 @@ from abilities.scu_guard import measure
 from abilities.scu_guard.amounts import OTHER_THING_DOUBTS, kept_by_its_own_rule
 from abilities.scu_guard.conditions import unmet
 from abilities.scu_guard.consequences import stance
-from abilities.scu_guard.counts import count_elsewhere
+from abilities.scu_guard.counts import count_elsewhere, restated_bound
 from abilities.scu_guard.detect import EVENT_RULES, Finding, find_contradictions
 from abilities.scu_guard.ellipsis import with_rebuilt
 from abilities.scu_guard.evidence import RELATIVE_DOUBT, doubt, unrelated_duration
@@ -122,7 +122,9 @@ def attachment_guess(claim: str, form: Form, f: Finding) -> str | None:
     dimension ("the 12 m top-rope wall and the 4.2 m cave") were each wrong more often than a REJECT may be
     (2 in 100), so they are REVIEW."""
     if f.basis == "count":
-        return "a count matched by its noun"
+        # a count stated as a norm of the claim's own, over the rule's event and thing, is matched by more than
+        # its noun (``counts.restated_bound``)
+        return None if restated_bound(form, _reading(claim, ()), f.start, f.end) else "a count matched by its noun"
     q = form.quantity
     if f.basis == "amount" and q is not None and _separate_amounts(claim, q.dimension) >= 2:
         return "the claim states more than one amount of the rule's dimension"
