@@ -835,6 +835,7 @@ _NORM_RE = re.compile(r"\b(?:may|can|fine|ok|okay|acceptable|allowed|permitted|e
 _SUPPOSED_RE = re.compile(r"\b(?:if|unless|would|could|might|should|whenever|when|once|until|assuming)\b", re.I)
 
 
+@lru_cache(maxsize=1024)
 def _rule_words(text: str, noun: str) -> tuple[frozenset[str], tuple[frozenset[str], ...]]:
     """(the counted noun's own modifiers, the groups of words that name the rule's event) in a count rule: its
     verb, not a light one ("hold", "carry over"), and its subject with its modifiers ("each dorm room")."""
