@@ -1,10 +1,14 @@
-"""scu_guard round 15: a count the claim states as a norm of its own ("A kayak may carry up to 3 paddlers" against
+"""scu_guard round 15, two readings. First, a count the claim states as a norm of its own ("A kayak may carry up to 3 paddlers" against
 "Each kayak may carry at most 2 paddlers"). Such a count is not matched by its noun alone: the claim permits,
 calls enough or needs a number of the rule's own things, named with every modifier the rule gives them, for the
 rule's own verb or subject. Sentences written for these tests, none is in the labelled sets; real spaCy parses.
 Near misses must not be rejected: a second number in the sentence, a supposition ("could", "if"), another kind of
 the thing ("holiday days" for "study days"), another event ("sit around the campfire"), a denied norm, a count
-inside the bound, a plain report of a count matched by its noun alone."""
+inside the bound, a plain report of a count matched by its noun alone.
+
+Second, a rule keeping two acts from one doer ("The same buyer may not both raise a purchase order and approve its
+payment"): a claim that names another person for each act keeps it, and is no reason for review. One person
+doing both, a pronoun or a role noun for a doer, a reflexive, or one name said twice stays for review."""
 
 from __future__ import annotations
 
@@ -18,6 +22,10 @@ GREENHOUSE = "Each greenhouse may hold at most 300 seedlings."
 LOANS = "Loan applications must include at least 3 payslips."
 TENT = "Each tent may sleep at most 4 scouts."
 STUDY = "Apprentices may take at most 10 study days per year."
+SCALE = "The same technician may not both calibrate a scale and certify its readings."
+ORDER = "The same buyer may not both raise a purchase order and approve its payment."
+STORY = "The same editor may not both write a story and approve its publication."
+DOSE = "The same nurse may not both prepare a chemotherapy dose and check it."
 
 
 def _source(rule: str, claim: str) -> list[str]:
@@ -65,3 +73,22 @@ def test_another_kind_of_the_thing_or_another_event_is_no_norm_of_the_rule() -> 
 
 def test_a_plain_report_matched_by_its_noun_alone_stays_for_review() -> None:
     assert _v(KAYAK, "The kayak carried 3 paddlers across the lake.") != REJECT
+
+
+def test_two_named_people_for_the_two_acts_keep_the_rule() -> None:
+    assert _v(ORDER, "Lena Vogt raised purchase order 118 and Omar Haddad approved its payment.") == OK
+    assert _v(STORY, "Jon Bell wrote the harbour story and Ada Kim approved its publication.") == OK
+    assert _v(SCALE, "Abel Moss calibrated scale 7, and its readings were certified by Rita Cho on Monday.") == OK
+    assert _v(DOSE, "Nurse Okoye prepared the dose for bed 4 and Nurse Varga checked it.") == OK
+
+
+def test_one_doer_for_both_acts_is_not_cleared() -> None:
+    assert _v(SCALE, "Abel Moss calibrated scale 7 and certified its readings.") != OK
+    assert _v(STORY, "Jon Bell wrote the harbour story and approved its publication.") != OK
+    assert _v(DOSE, "Nurse Okoye prepared the dose for bed 4 and then checked it.") != OK
+
+
+def test_a_name_said_twice_a_pronoun_or_a_role_noun_is_not_cleared() -> None:
+    assert _v(SCALE, "Abel Moss calibrated scale 7, and the readings were certified by Moss on Monday.") != OK
+    assert _v(ORDER, "Lena Vogt raised purchase order 118, and she approved its payment herself.") != OK
+    assert _v(ORDER, "Lena Vogt raised purchase order 118 and the finance manager approved its payment.") != OK

@@ -34,6 +34,7 @@ from abilities.scu_guard.judge import Claim, _in_band, read_claim
 from abilities.scu_guard.named import with_labels
 from abilities.scu_guard.nlp import light_keys, parse
 from abilities.scu_guard.permits import grants_against
+from abilities.scu_guard.two_roles import two_named_doers
 from abilities.scu_guard.typed import LONG_CLAIM, assess, pieces
 
 Arbiter = Callable[[str, str, str], bool]  # (constraint, claim, hint) -> does the pair model call it one
@@ -305,6 +306,9 @@ def _readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
                                                                 _read_at(claim, f, chunk_texts)[1], forms):
             # the amount is not this rule's; the rule that bounds what it measures is kept
             out.put(out.cleared, f, f"{kind} kept by its own rule")
+        elif f.rule == "forbid" and two_named_doers(f.constraint, claim):
+            # a rule keeping two acts from one doer, each act done by another named person: nothing to review
+            out.put(out.cleared, f, f"{kind} two named doers")
         else:
             out.unsure.append((f, f"typed {f.rule}"))
             alone = "both, not firm" if f.constraint in lex_by else "one reading"
