@@ -65,6 +65,11 @@ def test_a_supposition_or_a_second_number_is_no_norm() -> None:
     assert _v(STUDY, "Apprentices may take up to 14 study days per year if 4 of them are unpaid.") != REJECT
 
 
+def test_a_norm_someone_said_or_asked_about_is_not_the_claims_own() -> None:
+    assert _v(GREENHOUSE, "The old policy said a greenhouse may hold up to 450 seedlings.") != REJECT
+    assert _v(GREENHOUSE, "Can a greenhouse hold up to 450 seedlings?") != REJECT
+
+
 def test_another_kind_of_the_thing_or_another_event_is_no_norm_of_the_rule() -> None:
     assert _v(STUDY, "Apprentices may take up to 14 holiday days per year.") != REJECT
     assert _v(LIBRARY, "Up to 6 reference books per member are fine in the reading room.") != REJECT

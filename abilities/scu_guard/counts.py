@@ -870,13 +870,15 @@ def restated_bound(form: Form, claim: Any, start: int, end: int) -> bool:
     permission, sufficiency or need, and name the counted noun with every modifier the rule gives it and the
     rule's verb or subject (or, where the rule has neither, a modifier of its noun); its sentence gives no other
     number (no second count to tell apart: "can hold 300, but the licence allows 250") and no condition or
-    supposition ("if", "would", "could")."""
+    supposition ("if", "would", "could"); the norm is the sentence's own main clause, not a question nor what
+    someone said ("the old policy said a barn may hold ...")."""
     band = form.quantity
     if band is None or not band.dimension.startswith("count:") or band_guessed(form, band):
         return False
     mods, groups = _rule_words(form.text, band.dimension[6:])
-    clause = _clause_at(claim.clauses, start)
-    if clause.negated or clause.optional or not (clause.start <= start < clause.end):
+    # the innermost clause that holds the count ("said a greenhouse may hold ...": the holding, not the saying)
+    clause = min((c for c in claim.clauses if c.start <= start < c.end), key=lambda c: c.end - c.start, default=None)
+    if clause is None or clause.negated or clause.optional:
         return False
     text = claim.text
     s0, s1 = sentence_span(text, start, end)
@@ -884,6 +886,11 @@ def restated_bound(form: Form, claim: Any, start: int, end: int) -> bool:
     if any(t.like_num and not start <= t.idx < end for t in doc if s0 <= t.idx < s1) or \
             _SUPPOSED_RE.search(text[s0:s1]) or not _NORM_RE.search(text[clause.start:clause.end]):
         return False
+    top = doc[clause.head_i]
+    while top.dep_ == "conj":
+        top = top.head
+    if top.dep_ != "ROOT" or text[s0:s1].rstrip().endswith("?"):
+        return False  # "the old policy said a barn may hold ...", "can a barn hold ...?": no norm the claim states
     said = {key(t) for t in doc if clause.start <= t.idx < clause.end}
     if not mods <= said:
         return False
