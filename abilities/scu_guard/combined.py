@@ -25,7 +25,7 @@ from abilities.scu_guard import joins, measure
 from abilities.scu_guard.amounts import OTHER_THING_DOUBTS, kept_by_its_own_rule
 from abilities.scu_guard.conditions import unmet
 from abilities.scu_guard.consequences import stance
-from abilities.scu_guard.counts import count_elsewhere
+from abilities.scu_guard.counts import count_elsewhere, restated_bound
 from abilities.scu_guard.detect import EVENT_RULES, Finding, find_contradictions
 from abilities.scu_guard.ellipsis import with_rebuilt
 from abilities.scu_guard.evidence import RELATIVE_DOUBT, doubt, unrelated_duration
@@ -34,6 +34,7 @@ from abilities.scu_guard.judge import Claim, _in_band, read_claim
 from abilities.scu_guard.named import with_labels
 from abilities.scu_guard.nlp import light_keys, parse
 from abilities.scu_guard.permits import grants_against
+from abilities.scu_guard.two_roles import two_named_doers
 from abilities.scu_guard.typed import LONG_CLAIM, assess, pieces
 
 Arbiter = Callable[[str, str, str], bool]  # (constraint, claim, hint) -> does the pair model call it one
@@ -122,7 +123,9 @@ def attachment_guess(claim: str, form: Form, f: Finding) -> str | None:
     dimension ("the 12 m top-rope wall and the 4.2 m cave") were each wrong more often than a REJECT may be
     (2 in 100), so they are REVIEW."""
     if f.basis == "count":
-        return "a count matched by its noun"
+        # a count stated as a norm of the claim's own, over the rule's event and thing, is matched by more than
+        # its noun (``counts.restated_bound``)
+        return None if restated_bound(form, _reading(claim, ()), f.start, f.end) else "a count matched by its noun"
     q = form.quantity
     if f.basis == "amount" and q is not None and _separate_amounts(claim, q.dimension) >= 2:
         return "the claim states more than one amount of the rule's dimension"
@@ -321,6 +324,9 @@ def _readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
                                                                 _read_at(claim, f, chunk_texts)[1], forms):
             # the amount is not this rule's; the rule that bounds what it measures is kept
             out.put(out.cleared, f, f"{kind} kept by its own rule")
+        elif f.rule == "forbid" and two_named_doers(f.constraint, claim):
+            # a rule keeping two acts from one doer, each act done by another named person: nothing to review
+            out.put(out.cleared, f, f"{kind} two named doers")
         else:
             out.unsure.append((f, f"typed {f.rule}"))
             alone = "both, not firm" if f.constraint in lex_by else "one reading"

@@ -825,3 +825,73 @@ def count_elsewhere(form: Form, claim: Any, start: int) -> str | None:
     if any(_other_place(scope, gov, pl) for pl in core.places):
         return "the claim's count is in another place of the rule's kind"
     return None
+
+
+# the words by which a clause states a norm of its own: a permission, a sufficiency or a need ("may hold up to",
+# "are fine", "is enough", "need at least"); "could", "possible" or "open" tell of what might be, not of a norm
+_NORM_RE = re.compile(r"\b(?:may|can|fine|ok|okay|acceptable|allowed|permitted|enough|sufficient|suffices?|"
+                      r"needs?|required?)\b", re.I)
+# a sentence that hangs its statement on a condition or a supposition says nothing of what was done or allowed
+_SUPPOSED_RE = re.compile(r"\b(?:if|unless|would|could|might|should|whenever|when|once|until|assuming)\b", re.I)
+
+
+@lru_cache(maxsize=1024)
+def _rule_words(text: str, noun: str) -> tuple[frozenset[str], tuple[frozenset[str], ...]]:
+    """(the counted noun's own modifiers, the groups of words that name the rule's event) in a count rule: its
+    verb, not a light one ("hold", "carry over"), and its subject with its modifiers ("each dorm room")."""
+    doc = parse(text)
+    n = next((t for t in doc if key(t) == noun and any(c.dep_ == "nummod" for c in t.children)), None)
+    if n is None:
+        return frozenset(), ()
+    plain = GENERIC | _LIGHT
+    # a word before the number is the bound's ("at most 5"), not the noun's
+    num = min(c.i for c in n.children if c.dep_ == "nummod")
+    mods = frozenset(key(c) for c in n.children if c.dep_ in ("compound", "amod") and c.i > num
+                     and not c.like_num and c.lower_ not in _UNIT_DETS and key(c) not in plain)
+    mods |= frozenset(key(o) for p in n.children if p.dep_ == "prep" and p.lower_ == "of"
+                      for o in p.children if o.dep_ == "pobj" and o.pos_ in ("NOUN", "PROPN"))
+    v = n
+    while v.pos_ not in ("VERB", "AUX") and v.head.i != v.i:
+        v = v.head
+    groups: list[frozenset[str]] = []
+    if v.pos_ == "VERB" and key(v) not in plain:
+        groups.append(frozenset({key(v)}))
+    for s in (c for c in v.children if c.dep_ in ("nsubj", "nsubjpass") and c.pos_ in ("NOUN", "PROPN")):
+        groups.append(frozenset({key(s)} | {key(c) for c in s.children if c.dep_ in ("compound", "amod")
+                                            and key(c) not in plain}) - plain)
+    return mods, tuple(g for g in groups if g)
+
+
+def restated_bound(form: Form, claim: Any, start: int, end: int) -> bool:
+    """Does the claim state, as a norm of its own, a bound on the very count the rule bounds ("A barn may hold up
+    to 25,000 hens" for "Each barn may hold at most 20,000 hens", "Up to five production deployments per day are
+    fine", "Passwords need at least 10 characters")? Then the count is not matched by its noun alone: the claim
+    speaks of the rule's own event and thing. It must say so in one clause, not denied, with a word of
+    permission, sufficiency or need, and name the counted noun with every modifier the rule gives it and the
+    rule's verb or subject (or, where the rule has neither, a modifier of its noun); its sentence gives no other
+    number (no second count to tell apart: "can hold 300, but the licence allows 250") and no condition or
+    supposition ("if", "would", "could"); the norm is the sentence's own main clause, not a question nor what
+    someone said ("the old policy said a barn may hold ...")."""
+    band = form.quantity
+    if band is None or not band.dimension.startswith("count:") or band_guessed(form, band):
+        return False
+    mods, groups = _rule_words(form.text, band.dimension[6:])
+    # the innermost clause that holds the count ("said a greenhouse may hold ...": the holding, not the saying)
+    clause = min((c for c in claim.clauses if c.start <= start < c.end), key=lambda c: c.end - c.start, default=None)
+    if clause is None or clause.negated or clause.optional:
+        return False
+    text = claim.text
+    s0, s1 = sentence_span(text, start, end)
+    doc = parse(text)
+    if any(t.like_num and not start <= t.idx < end for t in doc if s0 <= t.idx < s1) or \
+            _SUPPOSED_RE.search(text[s0:s1]) or not _NORM_RE.search(text[clause.start:clause.end]):
+        return False
+    top = doc[clause.head_i]
+    while top.dep_ == "conj":
+        top = top.head
+    if top.dep_ != "ROOT" or text[s0:s1].rstrip().endswith("?"):
+        return False  # "the old policy said a barn may hold ...", "can a barn hold ...?": no norm the claim states
+    said = {key(t) for t in doc if clause.start <= t.idx < clause.end}
+    if not mods <= said:
+        return False
+    return any(g <= said for g in groups) or not groups and bool(mods)

@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from abilities.scu_guard import apart, wordnet
-from abilities.scu_guard.nlp import key
+from abilities.scu_guard.nlp import key, parse
 from abilities.scu_guard.together import fact
 
 _LINKS = frozenset({"conj", "advcl", "parataxis", "xcomp"})
@@ -168,3 +168,82 @@ def _by_nouns(pair: apart.Pair, v: Any, subj: Any) -> str | None:
     if not ra or not rb:
         return None
     return "firm" if "firm" in ra and "firm" in rb else "guess"
+
+
+_REFLEXIVE = frozenset({"himself", "herself", "themselves", "themself", "myself", "ourselves", "yourself"})
+
+
+@lru_cache(maxsize=1024)
+def _kept_acts(rule: str) -> tuple[tuple[str, str], tuple[str, str]] | None:
+    """The two acts a rule keeps from one doer ("The same employee may not both approve a supplier invoice and
+    release its payment"): ((verb lemma, key of its object), ...) for the verb "both" stands before and the verb
+    joined to it, or None for a rule of another shape."""
+    doc = parse(rule)
+    if not any(t.lower_ == "same" for t in doc):
+        return None
+    both = next((t for t in doc if t.lower_ == "both" and t.head.pos_ == "VERB"), None)
+    if both is None:
+        return None
+    a = both.head
+    b = next((c for c in a.children if c.dep_ == "conj" and c.pos_ == "VERB"), None)
+    if b is None:
+        return None
+
+    def act(v: Any) -> tuple[str, str]:
+        obj = next((c for c in v.children if c.dep_ == "dobj"), None)
+        return v.lemma_.lower(), key(obj) if obj is not None else ""
+
+    return act(a), act(b)
+
+
+def _doer(v: Any) -> Any | None:
+    """Who does a verb: its subject, the "by" agent of a passive, the subject a verb joined without one shares,
+    or a name the parser hung on the object before it ("counted the cash and Priya Kaur, the manager, signed")."""
+    if any(c.dep_ in ("nsubjpass", "auxpass") for c in v.children):
+        return next((o for p in v.children if p.dep_ == "agent" for o in p.children if o.dep_ == "pobj"), None)
+    subj = next((c for c in v.children if c.dep_ == "nsubj"), None)
+    if subj is not None or v.dep_ != "conj":
+        return subj
+    doc, j = v.doc, v.i - 1
+    if j >= 0 and doc[j].text == ",":  # an apposition between the name and its verb
+        j = next((k for k in range(j - 1, v.head.i, -1) if doc[k].text == ","), v.head.i) - 1
+    p = doc[j] if j > v.head.i else None
+    if p is not None and p.pos_ == "PROPN" and p.dep_ == "conj" and any(
+            w.lower_ == "and" for w in doc[p.left_edge.i - 1 : p.left_edge.i]):
+        return p
+    return _doer(v.head) if v.head.pos_ == "VERB" else None
+
+
+def two_named_doers(rule: str, claim: str) -> bool:
+    """Does the claim give each of the two acts a rule keeps from one doer its own doer, each named, the names
+    sharing no word ("E. Sund approved invoice 5530 and S. Holm released the bank transfer")? An act is the rule's
+    verb or a verb done to the rule's object ("did the treatment" for "perform a treatment"). A doer told by a
+    pronoun or a role noun may be the other one; a reflexive ("he had done it himself") ties them: not read.
+    Why: such a rule's finding rests on its verbs alone; two people named for its two acts are what it asks for."""
+    acts = _kept_acts(rule)
+    if acts is None:
+        return False
+    doc = parse(claim)
+    if any(t.lower_ in _REFLEXIVE for t in doc):
+        return False
+    names: list[set[tuple[str, ...]]] = [set(), set()]
+    for v in doc:
+        if v.pos_ != "VERB":
+            continue
+        things = {key(c) for c in v.children if c.dep_ in ("dobj", "nsubjpass")}
+        for n, (lemma, obj) in enumerate(acts):
+            if v.lemma_.lower() != lemma and not (obj and obj in things):
+                continue
+            d = _doer(v)
+            if d is None or d.pos_ != "PROPN":
+                return False
+            names[n].add(tuple(w.lower_ for w in [*d.lefts, d] if w.pos_ == "PROPN"))
+    if not names[0] or not names[1]:
+        return False
+    return not any(_may_be_one(x, y) for x in names[0] for y in names[1])
+
+
+def _may_be_one(x: tuple[str, ...], y: tuple[str, ...]) -> bool:
+    """May two names be one person: the same last word ("Dr Mensah", "Mensah"), or one a single word of the
+    other ("Tom", "Tom Marsh")? A shared title alone ("Nurse Okoye", "Nurse Varga") is no one person."""
+    return x[-1] == y[-1] or len(x) == 1 and x[0] in y or len(y) == 1 and y[0] in x
