@@ -2484,6 +2484,14 @@ _ROSTER_SEP_RE = re.compile(r"^\s*(?:[-\u2013\u2014:,(]\s*)")
 _LIST_NAME_RE = re.compile(r"^\s*(?:,|and|&)\s+(?:[A-Z][\w.'-]*\s*)+")
 
 
+def _proper_in(name: str, claim_text: str) -> bool:
+    """Does the claim write these words as a proper name, each capitalised ("Sam Okoro", "J. Lee"), not as a
+    role ("the first officer D. Price", "trainee operator Kim Sato": "first officer" is no name)?"""
+    words = [re.escape(w) for w in name.split()]
+    pat = re.compile(r"(?<![\w-])" + r"\s+".join(words) + r"(?![\w-])", re.I)
+    return any(all(w[:1].isupper() for w in m.group(0).split()) for m in pat.finditer(claim_text))
+
+
 def _name_in(text: str, claim_text: str, chunks: Sequence[str]) -> str | None:
     """The proper name at the start of a doer's phrase that a cited chunk also names ("dana reyes before
     the half" -> "dana reyes"): the longest leading run of its words found in a chunk."""
@@ -2493,7 +2501,7 @@ def _name_in(text: str, claim_text: str, chunks: Sequence[str]) -> str | None:
         if len(name) < 3:
             continue
         pat = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])", re.I)
-        if any(pat.search(t) for t in chunks):
+        if any(pat.search(t) for t in chunks) and _proper_in(name, claim_text):
             return name
     # "Dr Ruiz" for "Dr Ana Ruiz", "Pete" for "Pete Lunn": one capitalised word of the name, when every
     # mention in the chunks belongs to one and the same full name
@@ -2542,7 +2550,8 @@ _ROLE_HEAD_RE = re.compile(r"^(?:the |a |an |our |one of the )?(?:[\w-]+ ){0,3}?
                            r"member|groom|chef|cook|guard|steward|agent|head|lead|aide|crew))\b(?=\s*(?:[,;.(]|$))",
                            re.I)
 # words that say the holder does not (yet) have what they name
-_PENDING_RE = re.compile(r"\b(?:candidate|applicant|pending|awaiting|in training|trainee|aspiring|provisional)\b",
+_PENDING_RE = re.compile(r"\b(?:candidate|applicant|pending|awaiting|in training|trainee|aspiring|provisional|"
+                         r"booked|scheduled|in progress)\b",
                          re.I)
 
 

@@ -366,6 +366,27 @@ def settle(form: Form, descs: Sequence[str]) -> bool | None:
     return next(iter(said)) if len(said) == 1 else None
 
 
+def _sentence_title(names: list[str], own: list[str], claim_text: str,
+                    chunks: Sequence[str]) -> tuple[list[str], list[str]]:
+    """A title capitalised only because it opens the sentence ("Counsellor Jake gave ...", "EMT Jordan Lee
+    administered ..."): the first word of a name that opens a sentence is a title when a cited chunk uses it as
+    a common noun ("J. Moreno, counsellor") or gives it as what the rest of the name is ("J. Lee (EMT)"). Then
+    the rest is the name and the word a description. A surname that is also a noun ("Carter", "Dean") opens a
+    name only where no chunk writes it so."""
+    first = names[0]
+    if len(names) < 2 or len(first) < 3 or first.endswith(".") or _TITLES_RE.match(first):
+        return names, own
+    opens = re.search(rf"(?:^|[.!?;:]\s+|\n)\s*{re.escape(first)}\s+{re.escape(names[1])}(?![\w-])", claim_text)
+    if opens is None:
+        return names, own
+    rest = names[1:]
+    common = re.compile(rf"(?<![\w-]){re.escape(first.lower())}(?![\w-])")
+    if any(common.search(t) for t in chunks) or any(
+            d.strip(" ,;.:").lower() == first.lower() for d in chunk_descriptions(rest, chunks)):
+        return rest, [*own, first.lower()]
+    return names, own
+
+
 def named_role(form: Form, claim_text: str, doer_text: str,
                chunks: Sequence[str]) -> tuple[bool | None, set[str] | None]:
     """(does a doer named in the claim hold the rule's reserved role, the keys of the description that
@@ -373,6 +394,7 @@ def named_role(form: Form, claim_text: str, doer_text: str,
     names, own = claim_descriptions(claim_text, doer_text)
     if not names:
         return None, None
+    names, own = _sentence_title(names, own, claim_text, chunks)
     told = chunk_descriptions(names, chunks)
     for descs in (told, own):
         holds = settle(form, descs)
