@@ -2664,7 +2664,8 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             if act and not obj and _made_thing_other(f, parse(claim.text), c):
                 continue  # "signed the takings sheet" for "the marquee must be signed off by ...": another thing
             thing = _rule_thing(f.text, tuple(f.action))
-            if not act and thing and not _stem_hits({thing}, obj):
+            if not act and thing and not _stem_hits({thing}, obj) and not any(
+                    _stem_hits(set(m), obj) == len(m) for m in categories.coordinated_things(f.text)):
                 continue  # neither the rule's verb nor its thing ("went on the dive" for "a checklist must be
                 # signed by the pilot before each dive": the shared word only times the rule's event)
             for words, text in c.agents:
@@ -2682,6 +2683,8 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 if holds or _said_to_be(f, text):
                     continue  # a cited chunk says the named doer holds the reserved role, or the claim does
                 role = role if holds is not None else None  # a state the rule does not name: unknown
+                if role is not None and not act:  # a doer ruled out, doing the rule's act in other words
+                    act = _kindred_act(f, c, text, claim)
                 if not (act or len(obj) >= 2) and (role is None or not _firm_doing(f, c, act)):
                     continue  # one shared word ties the clause to the rule only for a doer a chunk rules out
                 if role is None and _reserved_agent(f, words, text, c.mods):
@@ -2702,6 +2705,31 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                                     by_name=text in c.named and role is None, firm=role is not None or firm,
                                     arbitrable=bool(set(f.action) & c.verbs or obj) or role is not None))
                 break
+    return out
+
+
+# verbs too empty to tell an act by themselves ("run" and "take" are not: "ran the scribe" operates it)
+_EMPTY_VERBS = LIGHT_VERBS - {word_key("run"), word_key("take")}
+
+
+def _kindred_act(form: Form, c: Clause, text: str, claim: Claim) -> set[str]:
+    """The rule's action keys where the doer's own verb does the rule's act in other words, by WordNet: a word of
+    the rule verb's most common sense ("ran the air scribe" for "operate": operate, run) or a manner of one of its
+    first senses ("flew" for "pilot"), done to the rule's own thing (its object or passive subject shares a word
+    of the rule's thing). Empty otherwise. Read only for a doer a record or the claim rules out."""
+    info = c.doers.get(text)
+    if info is None or not wordnet.available():
+        return set()
+    verb, things, _, _ = info
+    if verb in _EMPTY_VERBS or not things & _reserved_thing(form):
+        return set()
+    lemmas = {t.lemma_.lower() for t in parse(claim.text) if c.start <= t.idx < c.end and t.pos_ == "VERB"
+              and key(t) == verb}
+    out = set()
+    for k, rule_lemma in categories._rule_verbs(form.text, tuple(form.action)):
+        if any(lm in wordnet.first_verb_sense(rule_lemma) or wordnet.verb_sense_is_a(lm, rule_lemma)
+               for lm in lemmas):
+            out.add(k)
     return out
 
 
@@ -2813,7 +2841,10 @@ def _firm_doing(form: Form, c: Clause, act: set[str]) -> bool:
     thing = _reserved_thing(form)
     if any(any(ch.isdigit() for ch in k) and k not in present for k in thing):
         return False
-    return bool(act) or bool(thing) and thing <= present
+    # one of the rule's coordinated things named in full is the rule's thing ("gel extensions" for "acrylic or
+    # gel extensions")
+    members = [m - GENERIC for m in categories.coordinated_things(form.text) if m <= thing] or [thing]
+    return bool(act) or any(m and m <= present for m in members)
 
 
 def _stem_hits(words: set[str], present: set[str]) -> int:

@@ -246,11 +246,34 @@ def claim_descriptions(claim_text: str, doer_text: str) -> tuple[list[str], list
             desc = _phrase(c) if c.pos_ == "NOUN" else " ".join(t.text for t in c.subtree)
             denial = [t.text for t in c.subtree if t.i < c.i and _DENY_RE.fullmatch(t.text)]
             descs.append(" ".join(denial + [desc]))
+    descs.extend(_pending_clauses(person))
     names = [t.text for t in sorted(name, key=lambda x: x.i) if not _TITLES_RE.match(t.text)]
     if len(names) >= 3 and name_start == 0 and re.fullmatch(r"[A-Z]\.", names[1]) and wordnet.senses(
             names[0].lower()) and wordnet.names_person(names[0].lower()) is not False:
         names = names[1:]  # "Driver R. Shaw took ...": a title capitalised as the sentence's first word
     return names, descs
+
+
+# words that say a course or a credential is not had yet ("partway through his type-rating training")
+_NOT_YET_RE = re.compile(r"\b(?:partway|part-way|halfway|midway|in progress|still)\b", re.I)
+
+
+def _pending_clauses(person: Any) -> list[str]:
+    """Relative clauses on a named doer (or on the role in apposition to the name) that deny or defer what they
+    name: "Kim, whose laser safety course is booked for 12 May", "Kit Fry, our weekend volunteer, who's booked on
+    the spraying course", "D. Price, who is partway through his type-rating training". Each is a description of
+    its own; it settles the rule only where it shares a word with the rule's doer or credential (see
+    ``describes``). A clause that says the person is past a state ("no longer a trainee") says nothing."""
+    out = []
+    for host in (person, *(c for c in person.children if c.dep_ == "appos")):
+        for c in host.children:
+            if c.dep_ != "relcl":
+                continue
+            text = " ".join(t.text for t in c.subtree)
+            if re.search(r"\bno longer\b", text, re.I) or not (_DENY_RE.search(text) or _NOT_YET_RE.search(text)):
+                continue
+            out.append(text if _DENY_RE.search(text) else f"pending {text}")
+    return out
 
 
 def same_given_name(claim_text: str, words: Sequence[str], surname: str, full: str) -> bool:
