@@ -2550,9 +2550,15 @@ _ROLE_HEAD_RE = re.compile(r"^(?:the |a |an |our |one of the )?(?:[\w-]+ ){0,3}?
                            r"member|groom|chef|cook|guard|steward|agent|head|lead|aide|crew))\b(?=\s*(?:[,;.(]|$))",
                            re.I)
 # words that say the holder does not (yet) have what they name
-_PENDING_RE = re.compile(r"\b(?:candidate|applicant|pending|awaiting|in training|trainee|aspiring|provisional|"
-                         r"booked|scheduled|in progress)\b",
+_PENDING_RE = re.compile(r"\b(?:candidate|applicant|pending|awaiting|in training|trainee|aspiring|provisional)\b",
                          re.I)
+
+
+# a course or an assessment still ahead ("CWI assessment booked for January"), unless the entry also says the
+# credential is held and only its renewal is ahead ("CWI, current; refresher booked for May")
+_BOOKED_RE = re.compile(r"\b(?:booked|scheduled|in progress)\b", re.I)
+RENEWAL_RE = re.compile(r"\b(?:current|valid|holds?|held|passed|issued|awarded|renewal|refresher|revalidation|"
+                        r"re-?certification|re-?assessment)\b", re.I)
 
 
 def _holds(form: Form, desc: str, heading: str = "") -> bool | None:
@@ -2567,6 +2573,8 @@ def _holds(form: Form, desc: str, heading: str = "") -> bool | None:
     shared = {k for k in every if has_key(hk, k)}
     if _DENY_DESC_RE.search(desc) or _PENDING_RE.search(desc):
         return False if shared else None
+    if _BOOKED_RE.search(desc) and not RENEWAL_RE.search(desc) and any(has_key(dk, k) for k in every):
+        return False  # the entry's own words name what is booked ("CWI assessment booked for January")
     if any(all(has_key(hk, k) for k in need) for need in alts):
         return True
     if _ONLY_RE.search(desc) and shared:
@@ -2683,6 +2691,8 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 if holds or _said_to_be(f, text):
                     continue  # a cited chunk says the named doer holds the reserved role, or the claim does
                 role = role if holds is not None else None  # a state the rule does not name: unknown
+                if role is not None and _doer_thing_other(f, c, text):
+                    continue  # "ran the bouldering taster sessions" for "run top-rope induction sessions"
                 if role is not None and not act:  # a doer ruled out, doing the rule's act in other words
                     act = _kindred_act(f, c, text, claim)
                 if not (act or len(obj) >= 2) and (role is None or not _firm_doing(f, c, act)):
@@ -2710,6 +2720,18 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
 
 # verbs too empty to tell an act by themselves ("run" and "take" are not: "ran the scribe" operates it)
 _EMPTY_VERBS = LIGHT_VERBS - {word_key("run"), word_key("take")}
+
+
+def _doer_thing_other(form: Form, c: Clause, text: str) -> bool:
+    """Is what the doer's own verb is done to another kind of the rule's thing: its head noun with modifiers of its
+    own and none of the rule's ("ran the bouldering taster sessions" for "run top-rope induction sessions")?"""
+    info = c.doers.get(text)
+    head = _rule_thing(form.text, tuple(form.action))
+    if info is None or not head:
+        return False
+    things, thing = info[1], _reserved_thing(form)
+    mods = thing - {head}
+    return bool(head in things and mods and not _stem_hits(mods, things) and things - thing - GENERIC - {head})
 
 
 def _kindred_act(form: Form, c: Clause, text: str, claim: Claim) -> set[str]:

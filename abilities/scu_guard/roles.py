@@ -263,14 +263,16 @@ def _pending_clauses(person: Any) -> list[str]:
     name: "Kim, whose laser safety course is booked for 12 May", "Kit Fry, our weekend volunteer, who's booked on
     the spraying course", "D. Price, who is partway through his type-rating training". Each is a description of
     its own; it settles the rule only where it shares a word with the rule's doer or credential (see
-    ``describes``). A clause that says the person is past a state ("no longer a trainee") says nothing."""
+    ``describes``). A clause that says the person is past a state ("no longer a trainee") or holds the credential
+    and only its renewal is ahead ("whose current certificate's refresher is booked") says nothing."""
     out = []
     for host in (person, *(c for c in person.children if c.dep_ == "appos")):
         for c in host.children:
             if c.dep_ != "relcl":
                 continue
             text = " ".join(t.text for t in c.subtree)
-            if re.search(r"\bno longer\b", text, re.I) or not (_DENY_RE.search(text) or _NOT_YET_RE.search(text)):
+            if re.search(r"\bno longer\b|\b(?:current|valid|renewal|refresher|revalidation|re-?certification)\b",
+                         text, re.I) or not (_DENY_RE.search(text) or _NOT_YET_RE.search(text)):
                 continue
             out.append(text if _DENY_RE.search(text) else f"pending {text}")
     return out
