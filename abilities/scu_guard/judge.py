@@ -2691,7 +2691,7 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 if holds or _said_to_be(f, text):
                     continue  # a cited chunk says the named doer holds the reserved role, or the claim does
                 role = role if holds is not None else None  # a state the rule does not name: unknown
-                if role is not None and _doer_thing_other(f, c, text):
+                if role is not None and _doer_thing_other(f, c, text, claim):
                     continue  # "ran the bouldering taster sessions" for "run top-rope induction sessions"
                 if role is not None and not act:  # a doer ruled out, doing the rule's act in other words
                     act = _kindred_act(f, c, text, claim)
@@ -2722,16 +2722,30 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
 _EMPTY_VERBS = LIGHT_VERBS - {word_key("run"), word_key("take")}
 
 
-def _doer_thing_other(form: Form, c: Clause, text: str) -> bool:
-    """Is what the doer's own verb is done to another kind of the rule's thing: its head noun with modifiers of its
-    own and none of the rule's ("ran the bouldering taster sessions" for "run top-rope induction sessions")?"""
+def _doer_thing_other(form: Form, c: Clause, text: str, claim: Claim) -> bool:
+    """Is what the doer's own verb is done to another kind of the rule's thing: the rule's head noun with common-noun
+    modifiers of its own (lower case words, not a code or a name: "the HV breaker", "Mr Ng's 12 May prescription"
+    stay the rule's) and none of the rule's ("ran the bouldering taster sessions" for "run top-rope induction
+    sessions")?"""
     info = c.doers.get(text)
     head = _rule_thing(form.text, tuple(form.action))
     if info is None or not head:
         return False
-    things, thing = info[1], _reserved_thing(form)
-    mods = thing - {head}
-    return bool(head in things and mods and not _stem_hits(mods, things) and things - thing - GENERIC - {head})
+    mods = _reserved_thing(form) - {head}
+    if not mods:
+        return False
+    rule_mods = [t.lemma_.lower() for t in parse(form.text) if key(t) in mods]
+    for v in parse(claim.text):
+        if not (c.start <= v.idx < c.end and v.pos_ in ("VERB", "AUX") and key(v) == info[0]):
+            continue
+        for o in v.children:
+            if o.dep_ not in ("dobj", "nsubjpass") or key(o) != head:
+                continue
+            own = [m for m in o.children if m.dep_ in ("amod", "compound") and m.text.isalpha() and m.text.islower()]
+            if own and not _stem_hits(mods, {key(m) for m in o.subtree}) and not any(
+                    wordnet.is_a(m.lemma_.lower(), r) for m in own for r in rule_mods):
+                return True  # a kind of the rule's modifier is the rule's ("the kidney box" for "an organ box")
+    return False
 
 
 def _kindred_act(form: Form, c: Clause, text: str, claim: Claim) -> set[str]:
