@@ -2485,6 +2485,14 @@ _ROSTER_SEP_RE = re.compile(r"^\s*(?:[-\u2013\u2014:,(]\s*)")
 _LIST_NAME_RE = re.compile(r"^\s*(?:,|and|&)\s+(?:[A-Z][\w.'-]*\s*)+")
 
 
+def _proper_in(name: str, claim_text: str) -> bool:
+    """Does the claim write these words as a proper name, each capitalised ("Sam Okoro", "J. Lee"), not as a
+    role ("the first officer D. Price", "trainee operator Kim Sato": "first officer" is no name)?"""
+    words = [re.escape(w) for w in name.split()]
+    pat = re.compile(r"(?<![\w-])" + r"\s+".join(words) + r"(?![\w-])", re.I)
+    return any(all(w[:1].isupper() for w in m.group(0).split()) for m in pat.finditer(claim_text))
+
+
 def _name_in(text: str, claim_text: str, chunks: Sequence[str]) -> str | None:
     """The proper name at the start of a doer's phrase that a cited chunk also names ("dana reyes before
     the half" -> "dana reyes"): the longest leading run of its words found in a chunk."""
@@ -2494,7 +2502,7 @@ def _name_in(text: str, claim_text: str, chunks: Sequence[str]) -> str | None:
         if len(name) < 3:
             continue
         pat = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])", re.I)
-        if any(pat.search(t) for t in chunks):
+        if any(pat.search(t) for t in chunks) and _proper_in(name, claim_text):
             return name
     # "Dr Ruiz" for "Dr Ana Ruiz", "Pete" for "Pete Lunn": one capitalised word of the name, when every
     # mention in the chunks belongs to one and the same full name
@@ -2547,6 +2555,13 @@ _PENDING_RE = re.compile(r"\b(?:candidate|applicant|pending|awaiting|in training
                          re.I)
 
 
+# a course or an assessment still ahead ("CWI assessment booked for January"), unless the entry also says the
+# credential is held and only its renewal is ahead ("CWI, current; refresher booked for May")
+_BOOKED_RE = re.compile(r"\b(?:booked|scheduled|in progress)\b", re.I)
+RENEWAL_RE = re.compile(r"\b(?:current|valid|holds?|held|passed|issued|awarded|renewal|refresher|revalidation|"
+                        r"re-?certification|re-?assessment)\b", re.I)
+
+
 def _holds(form: Form, desc: str, heading: str = "") -> bool | None:
     """Does a description give the rule's reserved doer (True), deny it (False) or say nothing of it?
     The roster's heading ("Chemical-handling certificates.") says what each entry is about."""
@@ -2559,6 +2574,8 @@ def _holds(form: Form, desc: str, heading: str = "") -> bool | None:
     shared = {k for k in every if has_key(hk, k)}
     if _DENY_DESC_RE.search(desc) or _PENDING_RE.search(desc):
         return False if shared else None
+    if _BOOKED_RE.search(desc) and not RENEWAL_RE.search(desc) and any(has_key(dk, k) for k in every):
+        return False  # the entry's own words name what is booked ("CWI assessment booked for January")
     if any(all(has_key(hk, k) for k in need) for need in alts):
         return True
     if _ONLY_RE.search(desc) and shared:
@@ -2656,7 +2673,8 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             if act and not obj and _made_thing_other(f, parse(claim.text), c):
                 continue  # "signed the takings sheet" for "the marquee must be signed off by ...": another thing
             thing = _rule_thing(f.text, tuple(f.action))
-            if not act and thing and not _stem_hits({thing}, obj):
+            if not act and thing and not _stem_hits({thing}, obj) and not any(
+                    _stem_hits(set(m), obj) == len(m) for m in categories.coordinated_things(f.text)):
                 continue  # neither the rule's verb nor its thing ("went on the dive" for "a checklist must be
                 # signed by the pilot before each dive": the shared word only times the rule's event)
             for words, text in c.agents:
@@ -2674,6 +2692,10 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 if holds or _said_to_be(f, text):
                     continue  # a cited chunk says the named doer holds the reserved role, or the claim does
                 role = role if holds is not None else None  # a state the rule does not name: unknown
+                if role is not None and _doer_thing_other(f, c, text, claim):
+                    continue  # "ran the bouldering taster sessions" for "run top-rope induction sessions"
+                if role is not None and not act:  # a doer ruled out, doing the rule's act in other words
+                    act = _kindred_act(f, c, text, claim)
                 if not (act or len(obj) >= 2) and (role is None or not _firm_doing(f, c, act)):
                     continue  # one shared word ties the clause to the rule only for a doer a chunk rules out
                 if role is None and _reserved_agent(f, words, text, c.mods):
@@ -2694,6 +2716,57 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                                     by_name=text in c.named and role is None, firm=role is not None or firm,
                                     arbitrable=bool(set(f.action) & c.verbs or obj) or role is not None))
                 break
+    return out
+
+
+# verbs too empty to tell an act by themselves ("run" and "take" are not: "ran the scribe" operates it)
+_EMPTY_VERBS = LIGHT_VERBS - {word_key("run"), word_key("take")}
+
+
+def _doer_thing_other(form: Form, c: Clause, text: str, claim: Claim) -> bool:
+    """Is what the doer's own verb is done to another kind of the rule's thing: the rule's head noun with common-noun
+    modifiers of its own (lower case words, not a code or a name: "the HV breaker", "Mr Ng's 12 May prescription"
+    stay the rule's) and none of the rule's ("ran the bouldering taster sessions" for "run top-rope induction
+    sessions")?"""
+    info = c.doers.get(text)
+    head = _rule_thing(form.text, tuple(form.action))
+    if info is None or not head:
+        return False
+    mods = _reserved_thing(form) - {head}
+    if not mods:
+        return False
+    rule_mods = [t.lemma_.lower() for t in parse(form.text) if key(t) in mods]
+    for v in parse(claim.text):
+        if not (c.start <= v.idx < c.end and v.pos_ in ("VERB", "AUX") and key(v) == info[0]):
+            continue
+        for o in v.children:
+            if o.dep_ not in ("dobj", "nsubjpass") or key(o) != head:
+                continue
+            own = [m for m in o.children if m.dep_ in ("amod", "compound") and m.text.isalpha() and m.text.islower()]
+            if own and not _stem_hits(mods, {key(m) for m in o.subtree}) and not any(
+                    wordnet.is_a(m.lemma_.lower(), r) for m in own for r in rule_mods):
+                return True  # a kind of the rule's modifier is the rule's ("the kidney box" for "an organ box")
+    return False
+
+
+def _kindred_act(form: Form, c: Clause, text: str, claim: Claim) -> set[str]:
+    """The rule's action keys where the doer's own verb does the rule's act in other words, by WordNet: a word of
+    the rule verb's most common sense ("ran the air scribe" for "operate": operate, run) or a manner of one of its
+    first senses ("flew" for "pilot"), done to the rule's own thing (its object or passive subject shares a word
+    of the rule's thing). Empty otherwise. Read only for a doer a record or the claim rules out."""
+    info = c.doers.get(text)
+    if info is None or not wordnet.available():
+        return set()
+    verb, things, _, _ = info
+    if verb in _EMPTY_VERBS or not things & _reserved_thing(form):
+        return set()
+    lemmas = {t.lemma_.lower() for t in parse(claim.text) if c.start <= t.idx < c.end and t.pos_ == "VERB"
+              and key(t) == verb}
+    out = set()
+    for k, rule_lemma in categories._rule_verbs(form.text, tuple(form.action)):
+        if any(lm in wordnet.first_verb_sense(rule_lemma) or wordnet.verb_sense_is_a(lm, rule_lemma)
+               for lm in lemmas):
+            out.add(k)
     return out
 
 
@@ -2805,7 +2878,10 @@ def _firm_doing(form: Form, c: Clause, act: set[str]) -> bool:
     thing = _reserved_thing(form)
     if any(any(ch.isdigit() for ch in k) and k not in present for k in thing):
         return False
-    return bool(act) or bool(thing) and thing <= present
+    # one of the rule's coordinated things named in full is the rule's thing ("gel extensions" for "acrylic or
+    # gel extensions")
+    members = [m - GENERIC for m in categories.coordinated_things(form.text) if m <= thing] or [thing]
+    return bool(act) or any(m and m <= present for m in members)
 
 
 def _stem_hits(words: set[str], present: set[str]) -> int:

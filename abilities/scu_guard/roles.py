@@ -246,11 +246,36 @@ def claim_descriptions(claim_text: str, doer_text: str) -> tuple[list[str], list
             desc = _phrase(c) if c.pos_ == "NOUN" else " ".join(t.text for t in c.subtree)
             denial = [t.text for t in c.subtree if t.i < c.i and _DENY_RE.fullmatch(t.text)]
             descs.append(" ".join(denial + [desc]))
+    descs.extend(_pending_clauses(person))
     names = [t.text for t in sorted(name, key=lambda x: x.i) if not _TITLES_RE.match(t.text)]
     if len(names) >= 3 and name_start == 0 and re.fullmatch(r"[A-Z]\.", names[1]) and wordnet.senses(
             names[0].lower()) and wordnet.names_person(names[0].lower()) is not False:
         names = names[1:]  # "Driver R. Shaw took ...": a title capitalised as the sentence's first word
     return names, descs
+
+
+# words that say a course or a credential is not had yet ("partway through his type-rating training")
+_NOT_YET_RE = re.compile(r"\b(?:partway|part-way|halfway|midway|in progress|still)\b", re.I)
+
+
+def _pending_clauses(person: Any) -> list[str]:
+    """Relative clauses on a named doer (or on the role in apposition to the name) that deny or defer what they
+    name: "Kim, whose laser safety course is booked for 12 May", "Kit Fry, our weekend volunteer, who's booked on
+    the spraying course", "D. Price, who is partway through his type-rating training". Each is a description of
+    its own; it settles the rule only where it shares a word with the rule's doer or credential (see
+    ``describes``). A clause that says the person is past a state ("no longer a trainee") or holds the credential
+    and only its renewal is ahead ("whose current certificate's refresher is booked") says nothing."""
+    out = []
+    for host in (person, *(c for c in person.children if c.dep_ == "appos")):
+        for c in host.children:
+            if c.dep_ != "relcl":
+                continue
+            text = " ".join(t.text for t in c.subtree)
+            if re.search(r"\bno longer\b|\b(?:current|valid|renewal|refresher|revalidation|re-?certification)\b",
+                         text, re.I) or not (_DENY_RE.search(text) or _NOT_YET_RE.search(text)):
+                continue
+            out.append(text if _DENY_RE.search(text) else f"pending {text}")
+    return out
 
 
 def same_given_name(claim_text: str, words: Sequence[str], surname: str, full: str) -> bool:
@@ -366,6 +391,27 @@ def settle(form: Form, descs: Sequence[str]) -> bool | None:
     return next(iter(said)) if len(said) == 1 else None
 
 
+def _sentence_title(names: list[str], own: list[str], claim_text: str,
+                    chunks: Sequence[str]) -> tuple[list[str], list[str]]:
+    """A title capitalised only because it opens the sentence ("Counsellor Jake gave ...", "EMT Jordan Lee
+    administered ..."): the first word of a name that opens a sentence is a title when a cited chunk uses it as
+    a common noun ("J. Moreno, counsellor") or gives it as what the rest of the name is ("J. Lee (EMT)"). Then
+    the rest is the name and the word a description. A surname that is also a noun ("Carter", "Dean") opens a
+    name only where no chunk writes it so."""
+    first = names[0]
+    if len(names) < 2 or len(first) < 3 or first.endswith(".") or _TITLES_RE.match(first):
+        return names, own
+    opens = re.search(rf"(?:^|[.!?;:]\s+|\n)\s*{re.escape(first)}\s+{re.escape(names[1])}(?![\w-])", claim_text)
+    if opens is None:
+        return names, own
+    rest = names[1:]
+    common = re.compile(rf"(?<![\w-]){re.escape(first.lower())}(?![\w-])")
+    if any(common.search(t) for t in chunks) or any(
+            d.strip(" ,;.:").lower() == first.lower() for d in chunk_descriptions(rest, chunks)):
+        return rest, [*own, first.lower()]
+    return names, own
+
+
 def named_role(form: Form, claim_text: str, doer_text: str,
                chunks: Sequence[str]) -> tuple[bool | None, set[str] | None]:
     """(does a doer named in the claim hold the rule's reserved role, the keys of the description that
@@ -373,6 +419,7 @@ def named_role(form: Form, claim_text: str, doer_text: str,
     names, own = claim_descriptions(claim_text, doer_text)
     if not names:
         return None, None
+    names, own = _sentence_title(names, own, claim_text, chunks)
     told = chunk_descriptions(names, chunks)
     for descs in (told, own):
         holds = settle(form, descs)
