@@ -177,6 +177,18 @@ def _clause(doc: Any, claim: str, a: measure.Amount) -> tuple[Any, list[Any]]:
     return verb, [t for t in _told_of(doc, verb) if s0 <= t.idx < s1]
 
 
+_ATTRIBUTIVE = frozenset({"compound", "nummod", "amod", "appos"})
+
+
+def _phrase(unit: Any) -> list[Any]:
+    """The words of an amount's own phrase: what it is of or over ("8.5 kn over the ground", "4 inches of wind
+    pressure"), or the noun it describes ("an 8 m berm"); not the amounts joined to it."""
+    if unit.dep_ in _ATTRIBUTIVE:
+        return [unit.head, *(w for w in unit.head.lefts if w.pos_ in _CONTENT_POS)]
+    skip = {w.i for c in unit.children if c.dep_ in ("conj", "cc") for w in c.subtree}
+    return [w for w in unit.subtree if w.i not in skip and w.i != unit.i and w.pos_ in _CONTENT_POS]
+
+
 def own_reading(form: Form, claim: str, start: int) -> tuple[bool, bool]:
     """(tied, alone) for the claim's amount at ``start`` of the rule's dimension: tied when the claim tells
     the amount of the rule's measured thing; alone when no other amount of the dimension is told of more of
@@ -191,7 +203,7 @@ def own_reading(form: Form, claim: str, start: int) -> tuple[bool, bool]:
         return False, False
     verb, words = _clause(doc, claim, mine)
     told = _keys(words)
-    tied = bool(rule_thing(form.text) & told)
+    tied = bool(rule_thing(form.text) & (told | _keys(_phrase(_unit_token(doc, mine)))))
     rule_words = _keys([t for t in parse(form.text) if t.pos_ in _CONTENT_POS | {"VERB"}]) - GENERIC
     ours = rule_words & told
     high = q.high is not None and mine.lo > q.high
@@ -203,7 +215,12 @@ def own_reading(form: Form, claim: str, start: int) -> tuple[bool, bool]:
         o_verb, o_words = _clause(doc, claim, other)
         if verb is not None and o_verb is not None and o_verb.i == verb.i:
             unit, o_unit = _unit_token(doc, mine), _unit_token(doc, other)
-            if not _marked_extreme(unit, verb, high) or _marked_extreme(o_unit, o_verb, high):
+            if _marked_extreme(unit, verb, high) and not _marked_extreme(o_unit, o_verb, high):
+                continue
+            # "made 6.5 kn through the water and 8.5 kn over the ground": the amount's own phrase names the
+            # rule's thing, the other's none of the rule's words
+            if not (unit.dep_ not in _ATTRIBUTIVE and rule_thing(form.text) & _keys(_phrase(unit))
+                    and not rule_words & _keys(_phrase(o_unit))):
                 return tied, False
         elif rule_words & _keys(o_words) - ours:
             return tied, False
