@@ -78,11 +78,13 @@ def _value(text: str) -> float | None:
 
 
 def _record_lines(chunk: str, value: float, dimension: str) -> list[str]:
-    """The lines of a cited record that give ``value``: for each place it stands, the record's heading (its
-    first sentence's first item), the lead of the list it stands in (its sentence's first item) and its own
-    item (";"-separated). A number the record gives with a unit of another dimension is not the reading."""
+    """The lines of a cited record that give ``value``: for each place it stands, the record's heading (its first
+    sentence up to its first ": " or ";"), its own item (";"-separated) and, for a bare number under a unit the
+    list gives once ("hot tub controller (°F) 12:00 102; 14:00 105"), the lead of its list up to the list's first
+    number. An item that gives its own unit is a reading of its own thing ("boxes in cold storage at 3 °C; the
+    reading room store at 19 °C"). A number given with a unit of another dimension is not the reading."""
     sentences = _SENTENCE_RE.split(chunk)
-    heading = re.split(r";|\|", sentences[0])[0] if sentences else ""
+    heading = re.split(r";|\||: ", sentences[0])[0] if sentences else ""
     units = measure.find_amounts(chunk)
     out = []
     at = 0
@@ -90,6 +92,8 @@ def _record_lines(chunk: str, value: float, dimension: str) -> list[str]:
         base = chunk.find(sent, at)
         at = base + len(sent)
         items = re.split(r"(;|\|)", sent)
+        first = _RECORD_NUM_RE.search(items[0])
+        lead = items[0][: first.start()] if first else items[0]
         pos = base
         for item in items:
             for m in _RECORD_NUM_RE.finditer(item):
@@ -100,7 +104,7 @@ def _record_lines(chunk: str, value: float, dimension: str) -> list[str]:
                 given = next((a for a in units if a.start <= where < a.end), None)
                 if given is not None and given.dim != dimension:
                     continue
-                out.append(" ".join((heading, items[0], item)))
+                out.append(" ".join((heading, item) if given is not None else (heading, lead, item)))
             pos += len(item)
     return out
 
