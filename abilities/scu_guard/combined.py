@@ -34,7 +34,7 @@ from abilities.scu_guard.judge import Claim, _in_band, read_claim
 from abilities.scu_guard.named import with_labels
 from abilities.scu_guard.nlp import light_keys, parse
 from abilities.scu_guard.permits import grants_against
-from abilities.scu_guard.readings import own_reading, record_ties
+from abilities.scu_guard.readings import outranked, own_reading, record_ties
 from abilities.scu_guard.typed import LONG_CLAIM, assess, pieces
 
 Arbiter = Callable[[str, str, str], bool]  # (constraint, claim, hint) -> does the pair model call it one
@@ -116,6 +116,10 @@ def _separate_amounts(claim: str, dimension: str) -> int:
     return len(own) - joined
 
 
+# another reading of the claim, inside the band, is told of the rule's words and the amount of none of them
+OUTRANKED = "another amount of the claim is the rule's reading, and keeps it"
+
+
 def attachment_guess(claim: str, form: Form, f: Finding, chunk_texts: Sequence[str] = ()) -> str | None:
     """Why a measured finding rests on a guess about *which* thing the claim's number measures, or None.
     Round 9 measured these on the development sets, by source: a count matched by its noun ("Fourteen riders
@@ -128,6 +132,8 @@ def attachment_guess(claim: str, form: Form, f: Finding, chunk_texts: Sequence[s
     if f.basis == "amount" and q is not None and _separate_amounts(claim, q.dimension) >= 2:
         # unless the claim tells this reading of the rule's thing (or a cited record does) and no other
         # amount of the dimension is told of more of the rule's words (``readings``)
+        if outranked(form, claim, f.start):
+            return OUTRANKED
         tied, alone = own_reading(form, claim, f.start)
         if not (alone and (tied or record_ties(form, claim[f.start:f.end], q.dimension, chunk_texts))):
             return "the claim states more than one amount of the rule's dimension"
@@ -304,6 +310,8 @@ def _readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
             out.put(out.cleared, f, f"{kind} counted elsewhere")
         elif why and why.startswith(RELATIVE_DOUBT) and not _reference_in_chunks(by_text[f.constraint], chunk_texts):
             out.put(out.cleared, f, f"{kind} relative time, reference event unnamed")
+        elif why == OUTRANKED:  # "the drinks fridge crept up to 7 °C ..., the walk-in was holding at 3 °C"
+            out.put(out.cleared, f, f"{kind} another reading is the rule's")
         elif why in OTHER_THING_DOUBTS and kept_by_its_own_rule(by_text[f.constraint], f,
                                                                 _read_at(claim, f, chunk_texts)[1], forms):
             # the amount is not this rule's; the rule that bounds what it measures is kept

@@ -182,6 +182,8 @@ def _clause(doc: Any, claim: str, a: measure.Amount) -> tuple[Any, list[Any]]:
 
 
 _ATTRIBUTIVE = frozenset({"compound", "nummod", "amod", "appos"})
+# where a reading stands in its clause: what a verb reads, reaches or holds at ("held at 3 °C", "read -22 °C")
+_READING_DEPS = frozenset({"dobj", "pobj", "attr", "acomp", "npadvmod", "conj", "nsubj", "nsubjpass", "oprd"})
 
 
 def _phrase(unit: Any) -> list[Any]:
@@ -197,38 +199,67 @@ def own_reading(form: Form, claim: str, start: int) -> tuple[bool, bool]:
     """(tied, alone) for the claim's amount at ``start`` of the rule's dimension: tied when the claim tells
     the amount of the rule's measured thing; alone when no other amount of the dimension is told of more of
     the rule's words, and one told in the same clause is set apart by the claim's word for the extreme."""
+    tied, alone, _ = _contest(form, claim, start)
+    return tied, alone
+
+
+def outranked(form: Form, claim: str, start: int) -> bool:
+    """Is the claim's amount at ``start`` told of nothing of the rule's measured thing while another reading of
+    the dimension, inside the rule's band, is told of more of the rule's words ("the drinks fridge had crept up
+    to 7 °C ..., the walk-in was holding at 3 °C" against "The walk-in cooler must be kept at or below 4 °C")?
+    Then the rule's reading is that one, and kept: the amount is of another thing."""
+    tied, _, beaten = _contest(form, claim, start)
+    return beaten and not tied
+
+
+def _contest(form: Form, claim: str, start: int) -> tuple[bool, bool, bool]:
+    """(tied, alone, beaten by a kept reading) of the claim's amount at ``start``."""
     q = form.quantity
     if q is None:
-        return False, False
+        return False, False, False
     doc = parse(claim)
     amounts = [a for a in measure.find_amounts(claim) if a.dim == q.dimension]
     mine = next((a for a in amounts if a.start <= start < a.end), None)
     if mine is None or not [t for t in doc if mine.start <= t.idx < mine.end]:
-        return False, False
+        return False, False, False
     verb, words = _clause(doc, claim, mine)
+    unit = _unit_token(doc, mine)
     told = _keys(words)
-    tied = bool(rule_thing(form.text) & (told | _keys(_phrase(_unit_token(doc, mine)))))
+    thing = rule_thing(form.text)
+    tied = bool(thing & (told | _keys(_phrase(unit))))
     rule_words = _keys([t for t in parse(form.text) if t.pos_ in _CONTENT_POS | {"VERB"}]) - GENERIC
     ours = rule_words & told
     high = q.high is not None and mine.lo > q.high
+    alone, beaten = True, False
     for other in amounts:
         if other is mine or _joined(claim, mine, other):
             continue
         if not [t for t in doc if other.start <= t.idx < other.end]:
-            return tied, False
+            alone = False
+            continue
         o_verb, o_words = _clause(doc, claim, other)
+        o_unit = _unit_token(doc, other)
+        # a kept reading: told as it was, inside the band, and not a measure that names a kind of another thing
+        # ("four rolls of 8 oz Dacron"; "a €60 penalty" is the rule's own penalty)
+        kept = other.direction == "eq" and (q.low is None or other.lo >= q.low) and \
+            (q.high is None or other.hi <= q.high) and (o_unit.dep_ in _READING_DEPS or o_unit.dep_ in _ATTRIBUTIVE
+                                                         and bool(rule_words & _keys([o_unit.head])))
         if verb is not None and o_verb is not None and o_verb.i == verb.i:
-            unit, o_unit = _unit_token(doc, mine), _unit_token(doc, other)
             if _marked_extreme(unit, verb, high) and not _marked_extreme(o_unit, o_verb, high):
                 continue
             # "made 6.5 kn through the water and 8.5 kn over the ground": the amount's own phrase names the
             # rule's thing, the other's none of the rule's words
-            if not (unit.dep_ not in _ATTRIBUTIVE and rule_thing(form.text) & _keys(_phrase(unit))
-                    and not rule_words & _keys(_phrase(o_unit))):
-                return tied, False
-        elif rule_words & _keys(o_words) - ours:
-            return tied, False
-    return tied, True
+            mine_phrase, o_phrase = _keys(_phrase(unit)), _keys(_phrase(o_unit))
+            if not (unit.dep_ not in _ATTRIBUTIVE and thing & mine_phrase and not rule_words & o_phrase):
+                alone = False
+                beaten = beaten or kept and o_unit.dep_ not in _ATTRIBUTIVE and bool(thing & o_phrase) \
+                    and not rule_words & mine_phrase
+        else:
+            theirs = rule_words & _keys(o_words)
+            if theirs - ours:
+                alone = False
+                beaten = beaten or kept and ours < theirs
+    return tied, alone, beaten
 
 
 def _joined(claim: str, a: measure.Amount, b: measure.Amount) -> bool:
