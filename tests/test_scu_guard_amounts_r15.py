@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from abilities.scu_guard.forms import understand
-from abilities.scu_guard.readings import own_reading, record_ties, rule_thing
-from tests.scu_guard_support import REJECT, verdict_beside
+from abilities.scu_guard.readings import outranked, own_reading, record_ties, rule_thing
+from tests.scu_guard_support import OK, REJECT, verdict_beside
 
 # (rule, claim, cited record): contradictions the guard now rejects
 REJECTED = [
@@ -97,3 +97,32 @@ def test_own_reading_outranked_by_an_amount_told_of_the_rules_words() -> None:
     assert form is not None
     claim = "The chiller aisle climbed to -10 °C at noon, while the freezer aisle held at -20 °C."
     assert own_reading(form, claim, claim.index("-10"))[1] is False
+
+
+# OK claims no longer held for review: another reading, inside the band, is told of the rule's own words
+CLEARED = [
+    ("The walk-in freezer must be kept at or below -18 °C.",
+     "The ice-cream display cabinet had drifted up to -12 °C, so Tom moved the tubs into the walk-in freezer, "
+     "which was holding at -21 °C.",
+     "Shift note: display cabinet -12 °C; walk-in freezer -21 °C."),
+    ("Tractors must not exceed 10 km/h inside the packing yard.",
+     "T-7 reached 25 km/h on the farm track to the orchard and kept to 8 km/h once inside the packing yard.",
+     "Tractor telematics T-7: farm track max 25 km/h; packing yard max 8 km/h."),
+    ("Amplified music at the marquee must not exceed 90 dB, measured at the neighbour's wall.",
+     "The band's PA was rated at 120 dB, but the readings at the neighbour's wall peaked at 86 dB.",
+     "Event sheet: PA rated 120 dB; neighbour's wall readings 82, 86 dB."),
+]
+
+
+@pytest.mark.parametrize(("rule", "claim", "record"), CLEARED)
+def test_amount_of_another_thing_beside_the_rules_kept_reading_is_ok(rule: str, claim: str, record: str) -> None:
+    assert verdict_beside(rule, claim, record) == OK
+
+
+def test_outranked_needs_the_other_reading_inside_the_band() -> None:
+    form = understand("The walk-in freezer must be kept at or below -18 °C.")
+    assert form is not None
+    kept = "The display cabinet drifted up to -12 °C while the walk-in freezer was holding at -21 °C."
+    broken = "The display cabinet drifted up to -12 °C while the walk-in freezer was holding at -15 °C."
+    assert outranked(form, kept, kept.index("-12"))
+    assert not outranked(form, broken, broken.index("-12"))
