@@ -34,6 +34,7 @@ from abilities.scu_guard.judge import Claim, _in_band, read_claim
 from abilities.scu_guard.named import with_labels
 from abilities.scu_guard.nlp import light_keys, parse
 from abilities.scu_guard.permits import grants_against
+from abilities.scu_guard.readings import outranked, own_reading, record_ties
 from abilities.scu_guard.two_roles import two_named_doers
 from abilities.scu_guard.typed import LONG_CLAIM, assess, pieces
 
@@ -116,7 +117,11 @@ def _separate_amounts(claim: str, dimension: str) -> int:
     return len(own) - joined
 
 
-def attachment_guess(claim: str, form: Form, f: Finding) -> str | None:
+# another reading of the claim, inside the band, is told of the rule's words and the amount of none of them
+OUTRANKED = "another amount of the claim is the rule's reading, and keeps it"
+
+
+def attachment_guess(claim: str, form: Form, f: Finding, chunk_texts: Sequence[str] = ()) -> str | None:
     """Why a measured finding rests on a guess about *which* thing the claim's number measures, or None.
     Round 9 measured these on the development sets, by source: a count matched by its noun ("Fourteen riders
     queued ..., only twelve went onto the track") and a claim with more than one amount of the rule's
@@ -128,7 +133,13 @@ def attachment_guess(claim: str, form: Form, f: Finding) -> str | None:
         return None if restated_bound(form, _reading(claim, ()), f.start, f.end) else "a count matched by its noun"
     q = form.quantity
     if f.basis == "amount" and q is not None and _separate_amounts(claim, q.dimension) >= 2:
-        return "the claim states more than one amount of the rule's dimension"
+        # unless the claim tells this reading of the rule's thing (or a cited record does) and no other
+        # amount of the dimension is told of more of the rule's words (``readings``)
+        if outranked(form, claim, f.start):
+            return OUTRANKED
+        tied, alone = own_reading(form, claim, f.start)
+        if not (alone and (tied or record_ties(form, claim[f.start:f.end], q.dimension, chunk_texts))):
+            return "the claim states more than one amount of the rule's dimension"
     if f.basis == "trigger" and _mixed_trigger(claim, form):
         return "the claim states amounts of the condition's dimension on both sides of it"
     if f.basis == "amount" and _thing_only_denied(_reading(claim, ()), form, f):
@@ -302,7 +313,7 @@ def _readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
         read_by_both = both or f.firm or f.rule not in EVENT_RULES
         why = doubt(by_text[f.constraint], *_read_at(claim, f, chunk_texts)) if f.sure and read_by_both else None
         if f.sure and read_by_both and why is None and not f.firm:
-            why = attachment_guess(claim, by_text[f.constraint], f)
+            why = attachment_guess(claim, by_text[f.constraint], f, chunk_texts)
         if f.sure and read_by_both and why is None and not settled:
             out.put(out.found, f, f"{kind} {'firm' if f.firm else 'both' if both else 'sure'}")
         elif f.basis == "chunk_amount" and _own_amounts_keep(claim, by_text[f.constraint]):
@@ -320,6 +331,8 @@ def _readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
             out.put(out.cleared, f, f"{kind} counted elsewhere")
         elif why and why.startswith(RELATIVE_DOUBT) and not _reference_in_chunks(by_text[f.constraint], chunk_texts):
             out.put(out.cleared, f, f"{kind} relative time, reference event unnamed")
+        elif why == OUTRANKED:  # "the drinks fridge crept up to 7 °C ..., the walk-in was holding at 3 °C"
+            out.put(out.cleared, f, f"{kind} another reading is the rule's")
         elif why in OTHER_THING_DOUBTS and kept_by_its_own_rule(by_text[f.constraint], f,
                                                                 _read_at(claim, f, chunk_texts)[1], forms):
             # the amount is not this rule's; the rule that bounds what it measures is kept

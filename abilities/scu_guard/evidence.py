@@ -35,6 +35,7 @@ from abilities.scu_guard.judge import (
 )
 from abilities.scu_guard.nlp import key, light_keys, parse, word_key
 from abilities.scu_guard.ratios import without_base
+from abilities.scu_guard.readings import own_reading, record_ties
 
 # words that make a rule's amount conditional or partial: what the rule bounds then depends on a part of
 # it the typed form does not hold ("once depth reaches 3 cm", "unless", "except"). In a prohibition, a
@@ -419,7 +420,10 @@ def doubt(form: Form, finding: Finding, claim: Claim) -> str | None:
             return RELATIVE_DOUBT
         if finding.basis in ("amount", "count") and _other_of_kind(form, claim, finding.start, finding.end):
             return "the claim's amount is said of another thing of the rule's kind"
-        if finding.basis == "amount" and not _speaks_of_rule(form, claim, finding.start):
+        if finding.basis == "amount" and not _speaks_of_rule(form, claim, finding.start) and not (
+                band is not None and record_ties(form, claim.text[finding.start:finding.end], band.dimension,
+                                                 claim.chunk_texts)
+                and own_reading(form, claim.text, finding.start)[1]):
             return "the claim's sentence names nothing of the rule but the amount's unit"
         if band is not None and finding.basis in ("amount", "count", "count_total", "count_ratio") and _amount_in_scope(form, band.text or ""):
             return "the rule's amount says which things the duty is for, not what it bounds"
