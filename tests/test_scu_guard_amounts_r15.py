@@ -1,4 +1,4 @@
-"""A reading tied to the rule's measured thing (``readings.py``): a cited record that gives the claim's number
+"""A reading tied to the rule's measured thing (``amount_ties.py``): a cited record that gives the claim's number
 where it names the rule's thing, and, among several amounts of the rule's dimension, the one no other amount
 outranks by the rule's words. Sentences written for these tests, in domains of their own."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from abilities.scu_guard.forms import understand
-from abilities.scu_guard.readings import outranked, own_reading, record_ties, rule_thing
+from abilities.scu_guard.amount_ties import outranked, own_reading, record_ties, rule_thing
 from tests.scu_guard_support import OK, REJECT, verdict_beside
 
 # (rule, claim, cited record): contradictions the guard now rejects

@@ -34,7 +34,7 @@ from abilities.scu_guard.judge import Claim, _in_band, read_claim
 from abilities.scu_guard.named import with_labels
 from abilities.scu_guard.nlp import light_keys, parse
 from abilities.scu_guard.permits import grants_against
-from abilities.scu_guard.readings import outranked, own_reading, record_ties
+from abilities.scu_guard.amount_ties import outranked, own_reading, record_ties
 from abilities.scu_guard.two_roles import two_named_doers
 from abilities.scu_guard.typed import LONG_CLAIM, assess, pieces
 

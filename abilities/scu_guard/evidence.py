@@ -35,7 +35,7 @@ from abilities.scu_guard.judge import (
 )
 from abilities.scu_guard.nlp import key, light_keys, parse, word_key
 from abilities.scu_guard.ratios import without_base
-from abilities.scu_guard.readings import own_reading, record_ties
+from abilities.scu_guard.amount_ties import own_reading, record_ties
 
 # words that make a rule's amount conditional or partial: what the rule bounds then depends on a part of
 # it the typed form does not hold ("once depth reaches 3 cm", "unless", "except"). In a prohibition, a
