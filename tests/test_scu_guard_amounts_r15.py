@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from abilities.scu_guard.forms import understand
 from abilities.scu_guard.amount_ties import outranked, own_reading, record_ties, rule_thing
+from abilities.scu_guard.forms import understand
 from tests.scu_guard_support import OK, REJECT, verdict_beside
 
 # (rule, claim, cited record): contradictions the guard now rejects

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from abilities.scu_guard import joins, measure
+from abilities.scu_guard.amount_ties import outranked, own_reading, record_ties
 from abilities.scu_guard.amounts import OTHER_THING_DOUBTS, kept_by_its_own_rule
 from abilities.scu_guard.conditions import unmet
 from abilities.scu_guard.consequences import stance
@@ -34,7 +35,6 @@ from abilities.scu_guard.judge import Claim, _in_band, read_claim
 from abilities.scu_guard.named import with_labels
 from abilities.scu_guard.nlp import light_keys, parse
 from abilities.scu_guard.permits import grants_against
-from abilities.scu_guard.amount_ties import outranked, own_reading, record_ties
 from abilities.scu_guard.two_roles import two_named_doers
 from abilities.scu_guard.typed import LONG_CLAIM, assess, pieces
 

@@ -20,6 +20,7 @@ from functools import lru_cache
 from typing import Any
 
 from abilities.scu_guard import ages, measure
+from abilities.scu_guard.amount_ties import own_reading, record_ties
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Form, _condition_clause
 from abilities.scu_guard.judge import (
@@ -35,7 +36,6 @@ from abilities.scu_guard.judge import (
 )
 from abilities.scu_guard.nlp import key, light_keys, parse, word_key
 from abilities.scu_guard.ratios import without_base
-from abilities.scu_guard.amount_ties import own_reading, record_ties
 
 # words that make a rule's amount conditional or partial: what the rule bounds then depends on a part of
 # it the typed form does not hold ("once depth reaches 3 cm", "unless", "except"). In a prohibition, a
