@@ -60,3 +60,21 @@ def test_one_unit_over_the_bound_still_breaks_it() -> None:
     assert _v(LIFT, "Twelve passengers went up, ten in car 1 and two in car 2.") == REJECT
     assert _v(RACK, "There are 30 trays drying, 25 on rack 1 and 5 on rack 2.") == REJECT
     assert _v(RACK, "There are 30 trays drying on the rack.") == REJECT
+
+
+VACCINE = "Vaccine fridges must be kept between 2 °C and 8 °C."
+TANKS = "Aquarium tanks must not exceed 26 °C."
+RAILS = "Guard rails must be at least 1.1 m high."
+
+
+def test_an_amount_listed_for_another_thing_is_not_held_for_review() -> None:
+    assert _v(VACCINE, "The staff-room kettle was at 95 °C and the vaccine fridge read 5 °C on the morning round.") == OK
+    assert _v(TANKS, "The pump room was at 31 °C, while the reef tank held 25 °C all day.") == OK
+    assert _v(RAILS, "The new plan sets the ladder at 4 m, the kick board at 15 cm and the guard rail at 1.2 m.") == OK
+
+
+def test_an_amount_listed_for_the_rules_own_thing_is_still_not_ok() -> None:
+    assert _v(VACCINE, "The staff-room kettle was at 95 °C and the vaccine fridge read 11 °C on the morning round.") != OK
+    assert _v(TANKS, "The pump room was at 24 °C, while the reef tank held 28 °C all day.") != OK
+    assert _v(RAILS, "The new plan sets the ladder at 4 m, the kick board at 15 cm and the guard rail at 0.9 m.") != OK
+    assert _v(TANKS, "The reef tank read 25 °C in the morning and 28 °C in the afternoon.") != OK

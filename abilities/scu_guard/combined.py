@@ -31,6 +31,7 @@ from abilities.scu_guard.ellipsis import with_rebuilt
 from abilities.scu_guard.evidence import RELATIVE_DOUBT, doubt, unrelated_duration
 from abilities.scu_guard.forms import HAVE, Form, understand
 from abilities.scu_guard.judge import Claim, _in_band, read_claim
+from abilities.scu_guard.listed_amounts import listed_elsewhere
 from abilities.scu_guard.named import with_labels
 from abilities.scu_guard.nlp import light_keys, parse
 from abilities.scu_guard.permits import grants_against
@@ -115,6 +116,9 @@ def _separate_amounts(claim: str, dimension: str) -> int:
     return len(own) - joined
 
 
+LISTED_DOUBT = "the claim states more than one amount of the rule's dimension"
+
+
 def attachment_guess(claim: str, form: Form, f: Finding) -> str | None:
     """Why a measured finding rests on a guess about *which* thing the claim's number measures, or None.
     Round 9 measured these on the development sets, by source: a count matched by its noun ("Fourteen riders
@@ -125,7 +129,7 @@ def attachment_guess(claim: str, form: Form, f: Finding) -> str | None:
         return "a count matched by its noun"
     q = form.quantity
     if f.basis == "amount" and q is not None and _separate_amounts(claim, q.dimension) >= 2:
-        return "the claim states more than one amount of the rule's dimension"
+        return LISTED_DOUBT
     if f.basis == "trigger" and _mixed_trigger(claim, form):
         return "the claim states amounts of the condition's dimension on both sides of it"
     if f.basis == "amount" and _thing_only_denied(_reading(claim, ()), form, f):
@@ -299,6 +303,9 @@ def _readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
             out.put(out.cleared, f, f"{kind} counted elsewhere")
         elif why and why.startswith(RELATIVE_DOUBT) and not _reference_in_chunks(by_text[f.constraint], chunk_texts):
             out.put(out.cleared, f, f"{kind} relative time, reference event unnamed")
+        elif why == LISTED_DOUBT and listed_elsewhere(claim, by_text[f.constraint], f.start):
+            # "the glue fridge at 6 °C ...; the specimen chest read -21 °C": the outside amount is another thing's
+            out.put(out.cleared, f, f"{kind} amount of another listed thing")
         elif why in OTHER_THING_DOUBTS and kept_by_its_own_rule(by_text[f.constraint], f,
                                                                 _read_at(claim, f, chunk_texts)[1], forms):
             # the amount is not this rule's; the rule that bounds what it measures is kept

@@ -34,8 +34,21 @@ def _verb_of(t: Any) -> Any:
     return None
 
 
+@lru_cache(maxsize=1)
+def _physical() -> frozenset[int]:
+    sense = wordnet.sense_of("physical_entity")
+    return frozenset({sense}) if sense is not None else frozenset()
+
+
+def _physical_senses(lemma: str) -> tuple[bool, ...]:
+    """For each of the noun's first senses, is it a physical thing (a place, a vessel, a stand) by WordNet?"""
+    targets = _physical()
+    return wordnet.under(lemma, targets) if targets else ()
+
+
 def _places(verb: Any) -> list[Any]:
-    """The nouns the verb puts its doing in, by a preposition of place: not a time, not an amount."""
+    """The nouns the verb puts its doing in, by a preposition of place: not a time, not an amount, a noun one of
+    whose first senses WordNet calls physical ("in a shift", "on a delay" name no place)."""
     out = []
     for prep in (c for c in verb.children if c.dep_ == "prep" and c.lower_ in _PLACE_PREPS):
         for obj in (c for c in prep.children if c.dep_ == "pobj" and c.pos_ == "NOUN"):
@@ -43,6 +56,8 @@ def _places(verb: Any) -> list[Any]:
                 continue
             if wordnet.is_a(obj.lemma_.lower(), "time_period") is True:
                 continue  # "in the morning", "at night"
+            if not any(_physical_senses(obj.lemma_.lower())):
+                continue
             out.append(obj)
     return out
 
@@ -72,8 +87,8 @@ def rule_place(rule: str, band_text: str) -> tuple[frozenset[str], str, str] | N
     if verb is None:
         return None
     places = _places(verb)
-    if len(places) != 1:
-        return None
+    if len(places) != 1 or not _physical_senses(places[0].lemma_.lower())[:1] == (True,):
+        return None  # the stay is bounded in a place by the word's first sense ("the block", not "a shift")
     return _place_keys(places[0]), places[0].lemma_.lower(), key(verb)
 
 
