@@ -78,3 +78,13 @@ def test_an_amount_listed_for_the_rules_own_thing_is_still_not_ok() -> None:
     assert _v(TANKS, "The pump room was at 24 °C, while the reef tank held 28 °C all day.") != OK
     assert _v(RAILS, "The new plan sets the ladder at 4 m, the kick board at 15 cm and the guard rail at 0.9 m.") != OK
     assert _v(TANKS, "The reef tank read 25 °C in the morning and 28 °C in the afternoon.") != OK
+
+
+def test_an_amount_whose_own_words_follow_it_is_not_cleared() -> None:
+    # the words after an amount ("of steam pressure", "on the roof") and a noun it qualifies ("5 kg tins") are its
+    assert _v("Steam pressure must never exceed 3 bar.",
+              "After the repair the main boiler is delivering 4 bar of steam pressure, with the spare at 2 bar.") != OK
+    assert _v("No roofer may stay on the roof for more than 6 hours in a shift.",
+              "Ana spent 480 minutes on the roof, starting at 07:00 and coming down at 15:00.") != OK
+    assert _v("No more than 50 kg of goods may be loaded on a trolley at once.",
+              "The trolley was loaded with four crates of 5 kg tins weighing 60 kg altogether.") != OK

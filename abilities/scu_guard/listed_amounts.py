@@ -30,19 +30,33 @@ def _rule_things(rule: str) -> frozenset[str]:
                      and not any(s <= t.idx < e for s, e in spans)) - GENERIC
 
 
-def _said_of(claim: str, doc: object, a: measure.Amount, prev_end: int) -> tuple[set[str], bool]:
-    """(keys of the words naming what the amount measures, whether they name a thing): the words since the
-    previous amount (or the sentence's start) and a noun the amount qualifies right after it."""
+_TRAILING_PREPS = frozenset({"of", "on", "in", "at", "inside"})
+
+
+def _said_of(claim: str, doc: object, a: measure.Amount, prev_end: int) -> tuple[set[str], bool, int]:
+    """(keys of the words naming what the amount measures, whether they name a thing, where its words end): the
+    words since the previous amount's own words (or the sentence's start), a noun the amount qualifies right
+    after it, by the parse or right after it ("a 31 °C afternoon", "8 oz Dacron"), and the phrases of place or of "of" that follow it up to a
+    stop ("4 inches of wind pressure", "750 minutes on the hill")."""
     s0 = max(prev_end, sentence_span(claim, a.start, a.end)[0])
     toks = [t for t in doc if s0 <= t.idx < a.start]  # type: ignore[attr-defined]
-    after = [t for t in doc if t.idx >= a.end][:1]  # type: ignore[attr-defined]
-    if after and after[0].pos_ == "NOUN" and any(
-            a.start <= c.idx < a.end for c in after[0].children):
-        toks.append(after[0])  # "a 31 °C afternoon"
-    words = {word_key(t.lower_) for t in toks if t.pos_ in _THING_POS | {"VERB"} and not t.is_stop and t.is_alpha}
+    after = [t for t in doc if t.idx >= a.end]  # type: ignore[attr-defined]
+    end = a.end
     thing = any(t.pos_ in ("NOUN", "PROPN") and wordnet.is_a(t.lemma_.lower(), "time_period") is not True
-                for t in toks) or bool(after and toks and toks[-1] is after[0])
-    return words, thing
+                for t in toks)
+    if after and (after[0].pos_ == "NOUN" and any(a.start <= c.idx < a.end for c in after[0].children)
+                  or after[0].pos_ in ("NOUN", "PROPN") and after[0].idx <= a.end + 1):
+        toks.append(after[0])  # "a 31 °C afternoon"
+        thing, end = True, after[0].idx + len(after[0].text)
+        after = after[1:]
+    if after and after[0].lower_ in _TRAILING_PREPS:
+        for t in after:
+            if t.is_punct or t.pos_ in ("VERB", "AUX", "CCONJ", "SCONJ"):
+                break
+            toks.append(t)
+            end = t.idx + len(t.text)
+    words = {word_key(t.lower_) for t in toks if t.pos_ in _THING_POS | {"VERB"} and not t.is_stop and t.is_alpha}
+    return words, thing, end
 
 
 def listed_elsewhere(claim: str, form: Form, start: int) -> bool:
@@ -59,8 +73,7 @@ def listed_elsewhere(claim: str, form: Form, start: int) -> bool:
     keeps = False
     prev_end = 0
     for a in own:
-        words, thing = _said_of(claim, doc, a, prev_end)
-        prev_end = a.end
+        words, thing, prev_end = _said_of(claim, doc, a, prev_end)
         named = bool(words & rule)
         if a.start <= start < a.end:
             target = (named, thing)
