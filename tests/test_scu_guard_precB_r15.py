@@ -88,3 +88,9 @@ def test_an_amount_whose_own_words_follow_it_is_not_cleared() -> None:
               "Ana spent 480 minutes on the roof, starting at 07:00 and coming down at 15:00.") != OK
     assert _v("No more than 50 kg of goods may be loaded on a trolley at once.",
               "The trolley was loaded with four crates of 5 kg tins weighing 60 kg altogether.") != OK
+
+
+def test_an_amount_said_of_a_person_of_another_role_is_not_cleared() -> None:
+    # a rule on people holds for every role: "the rigger" is a crew member whatever the rule calls him
+    assert _v("No crew member may stand closer than 20 m to the charge when it fires.",
+              "Nobody but the rigger, who was 12 m away, stood within 20 m of the charge when it fired.") != OK

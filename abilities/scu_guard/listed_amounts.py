@@ -42,8 +42,11 @@ def _said_of(claim: str, doc: object, a: measure.Amount, prev_end: int) -> tuple
     toks = [t for t in doc if s0 <= t.idx < a.start]  # type: ignore[attr-defined]
     after = [t for t in doc if t.idx >= a.end]  # type: ignore[attr-defined]
     end = a.end
+    # a person is no other thing: a rule on people holds for every role ("the camera operator, who was 10 m
+    # away" for "no crew member may be closer than 15 m"), whatever words name it
     thing = any(t.pos_ in ("NOUN", "PROPN") and wordnet.is_a(t.lemma_.lower(), "time_period") is not True
-                for t in toks)
+                for t in toks) and not any(t.pos_ == "NOUN" and wordnet.names_person(t.lemma_.lower()) is not False
+                                           or t.lower_ in ("who", "whom") for t in toks)
     if after and (after[0].pos_ == "NOUN" and any(a.start <= c.idx < a.end for c in after[0].children)
                   or after[0].pos_ in ("NOUN", "PROPN") and after[0].idx <= a.end + 1):
         toks.append(after[0])  # "a 31 °C afternoon"
