@@ -32,6 +32,7 @@ from abilities.scu_guard.ellipsis import with_rebuilt
 from abilities.scu_guard.evidence import RELATIVE_DOUBT, doubt, unrelated_duration
 from abilities.scu_guard.forms import HAVE, Form, understand
 from abilities.scu_guard.judge import Claim, _in_band, read_claim
+from abilities.scu_guard.listed_amounts import listed_elsewhere
 from abilities.scu_guard.named import with_labels
 from abilities.scu_guard.nlp import light_keys, parse
 from abilities.scu_guard.permits import grants_against
@@ -119,6 +120,7 @@ def _separate_amounts(claim: str, dimension: str) -> int:
 
 # another reading of the claim, inside the band, is told of the rule's words and the amount of none of them
 OUTRANKED = "another amount of the claim is the rule's reading, and keeps it"
+LISTED_DOUBT = "the claim states more than one amount of the rule's dimension"
 
 
 def attachment_guess(claim: str, form: Form, f: Finding, chunk_texts: Sequence[str] = ()) -> str | None:
@@ -134,12 +136,12 @@ def attachment_guess(claim: str, form: Form, f: Finding, chunk_texts: Sequence[s
     q = form.quantity
     if f.basis == "amount" and q is not None and _separate_amounts(claim, q.dimension) >= 2:
         # unless the claim tells this reading of the rule's thing (or a cited record does) and no other
-        # amount of the dimension is told of more of the rule's words (``readings``)
+        # amount of the dimension is told of more of the rule's words (``amount_ties``)
         if outranked(form, claim, f.start):
             return OUTRANKED
         tied, alone = own_reading(form, claim, f.start)
         if not (alone and (tied or record_ties(form, claim[f.start:f.end], q.dimension, chunk_texts))):
-            return "the claim states more than one amount of the rule's dimension"
+            return LISTED_DOUBT
     if f.basis == "trigger" and _mixed_trigger(claim, form):
         return "the claim states amounts of the condition's dimension on both sides of it"
     if f.basis == "amount" and _thing_only_denied(_reading(claim, ()), form, f):
@@ -333,6 +335,9 @@ def _readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
             out.put(out.cleared, f, f"{kind} relative time, reference event unnamed")
         elif why == OUTRANKED:  # "the drinks fridge crept up to 7 °C ..., the walk-in was holding at 3 °C"
             out.put(out.cleared, f, f"{kind} another reading is the rule's")
+        elif why == LISTED_DOUBT and listed_elsewhere(claim, by_text[f.constraint], f.start):
+            # "the glue fridge at 6 °C ...; the specimen chest read -21 °C": the outside amount is another thing's
+            out.put(out.cleared, f, f"{kind} amount of another listed thing")
         elif why in OTHER_THING_DOUBTS and kept_by_its_own_rule(by_text[f.constraint], f,
                                                                 _read_at(claim, f, chunk_texts)[1], forms):
             # the amount is not this rule's; the rule that bounds what it measures is kept

@@ -676,6 +676,7 @@ def count_totals(forms: Sequence[Form], claim: Any) -> list[Finding]:
         return out
     doc = parse(claim.text)
     for f, band, noun, core in rules:
+        split = _split_sentences(claim, doc, counted, f, band, noun, core, out)
         tied: list[tuple[Count, float, Any]] = []
         # a rule counting people by their presence ("visitors", "companions") counts every person the claim
         # places there, unless the claim itself names the rule's noun (then the others are someone else)
@@ -761,6 +762,8 @@ def count_totals(forms: Sequence[Form], claim: Any) -> list[Finding]:
             if sum(v for _, v, _ in parts) > total:
                 total, start, end = sum(v for _, v, _ in parts), parts[0][0].start, parts[-1][0].end
                 summed = True
+        if sentence_span(claim.text, start, end) in split:
+            continue  # a total over several of the units the rule bounds one by one
         a = _stated(claim.text, total, band.dimension, start, end, summed)
         if a is None:
             continue
@@ -776,6 +779,79 @@ def count_totals(forms: Sequence[Form], claim: Any) -> list[Finding]:
                             f"{claim.text[start:end]!r} counts {total:g} {noun}, outside what {f.text!r} allows",
                             sure=not any(start <= g < end for g in guessed), basis="count_total"))
     return out
+
+
+def _split_sentences(claim: Any, doc: Any, counted: list[Count], f: Form, band: Any, noun: str, core: _Core,
+                     out: list[Finding]) -> set[tuple[int, int]]:
+    """The sentences that count the rule's things and put them in several of the units the rule bounds one by
+    one ("Seven capes are in pickle, four in bath 1 and three in bath 2"): each unit's count is read against
+    the bound (a finding added to ``out`` for the first over it), never the total."""
+    split: set[tuple[int, int]] = set()
+    for c in counted:
+        span = sentence_span(claim.text, c.start, c.end)
+        if span in split or dict(c.counts).get(noun) is None:
+            continue
+        parts = _unit_parts(doc, *span, core, f.text, noun)
+        if parts is None:
+            continue
+        split.add(span)
+        for v, ps, pe in parts:
+            if _outside(measure.Amount(v, v, band.dimension, "eq", False, ps, pe, claim.text[ps:pe]), band):
+                out.append(_finding(f, claim, ps, pe, "numeric_bound",
+                                    f"{claim.text[ps:pe]!r} puts {v:g} {noun} in one unit, outside what "
+                                    f"{f.text!r} allows", sure=True, basis="count_per_unit"))
+                break
+    return split
+
+
+def _unit_label(doc: Any, t: Any, heads: frozenset[str]) -> tuple[str, ...]:
+    """What tells one unit from another of its kind: a number, a name or a modifier on it ("bath 1", "run B",
+    "the north pen"), read from the parse and, where the parser hung a short label elsewhere, from the word
+    right after the noun."""
+    label = {c.lower_ for c in t.children if c.dep_ in ("nummod", "compound", "amod", "appos")
+             and key(c) not in heads and c.lower_ not in _UNIT_DETS}
+    if t.i + 1 < len(doc):
+        nxt = doc[t.i + 1].text.rstrip(".")
+        if nxt.isdigit() or nxt.isalpha() and nxt.isupper() and len(nxt) <= 2:
+            label.add(nxt.lower())
+    return tuple(sorted(label))
+
+
+def _unit_heads(rule: str, core: _Core) -> frozenset[str]:
+    """The head nouns of the units a rule bounds one by one ("a pickle bath", "per tank", "in any one room")."""
+    units = set(core.per_unit).union(*core.holders)
+    return frozenset(key(t) for t in parse(rule) if key(t) in units and t.dep_ != "compound"
+                     and t.pos_ in ("NOUN", "PROPN"))
+
+
+def _unit_parts(doc: Any, s0: int, s1: int, core: _Core, rule: str, noun: str) -> list[tuple[float, int, int]] | None:
+    """The counts a sentence puts in each of several units the rule bounds one by one, or None: "seven capes
+    ..., four in bath 1 and three in bath 2" gives 4 and 3 for "a pickle bath may hold no more than 5 capes".
+    The units are the rule's unit noun told apart by labels of their own (a number, a name, a modifier), at
+    least two of them; each part is a number before "in"/"on"/"at" the unit, its noun the rule's or left out."""
+    heads = _unit_heads(rule, core)
+    if not heads:
+        return None
+    labels: set[tuple[str, ...]] = set()
+    parts: list[tuple[float, int, int]] = []
+    for t in doc:
+        if not s0 <= t.idx < s1 or key(t) not in heads or t.pos_ not in ("NOUN", "PROPN"):
+            continue
+        label = _unit_label(doc, t, heads)
+        if not label or t.dep_ != "pobj" or t.head.lower_ not in _PLACE_PREPS:
+            return None  # a unit named without its own label: the sentence may speak of one unit
+        labels.add(label)
+        prep = t.head
+        if prep.i == 0:
+            return None
+        h = doc[prep.i - 1]  # the word right before the preposition: "four in", "four capes in"
+        if h.pos_ in ("NOUN", "PROPN") and key(h) == noun:
+            h = next((c for c in h.children if c.dep_ == "nummod"), h)
+        v = _simple_number(h)
+        if v is None:
+            return None
+        parts.append((v, min(h.idx, t.head.idx), t.idx + len(t.text)))
+    return parts if len(labels) >= 2 and len(parts) == len(labels) else None
 
 
 def _other_place(scope: list[Any], gov: Any, place: frozenset[str]) -> bool:
@@ -820,6 +896,10 @@ def count_elsewhere(form: Form, claim: Any, start: int) -> str | None:
     clause = _clause_at(claim.clauses, start)
     if _spread_over_units(doc, clause.start, clause.end, core):
         return "the claim spreads the count over several of the units the rule bounds one by one"
+    parts = _unit_parts(doc, *sentence_span(claim.text, start, start + 1), core, form.text, band.dimension[6:])
+    if parts is not None and not any(_outside(measure.Amount(v, v, band.dimension, "eq", False, ps, pe, ""), band)
+                                     for v, ps, pe in parts):
+        return "the claim puts the count in several of the units the rule bounds one by one, each within it"
     scope = _scope(noun)
     gov = _governor(noun)
     if any(_other_place(scope, gov, pl) for pl in core.places):

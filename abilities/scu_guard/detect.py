@@ -393,9 +393,12 @@ def _dims_match(bound: Quantity, q: Quantity, seg: Segment, rule: Rule) -> bool:
 
 
 def _key_just_before(rule: Rule, seg: Segment, q: Quantity) -> bool:
-    """A bare number right after one of the rule's key terms ("page_size to 500", "timeout of 45")."""
+    """A bare number right after one of the rule's key terms ("page_size to 500", "timeout of 45"), in the
+    same phrase: a comma or a stop between them ("in pickle right now, four in bath 1") starts another part
+    of the sentence, whose number counts something left unsaid."""
     before = [t for t in seg.tokens if t.end <= q.start][-3:]
-    return any(set(t.stems) & rule.keys for t in before)
+    return any(set(t.stems) & rule.keys and not re.search(r"[,;.!?()]", seg.text[t.end - seg.start : q.start - seg.start])
+               for t in before)
 
 
 @lru_cache(maxsize=4096)

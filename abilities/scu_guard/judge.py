@@ -53,6 +53,7 @@ from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, HAVE, Band, Form, allowed_period, keys, pair_by_grammar
 from abilities.scu_guard.nlp import key, light_keys, parse, word_key
 from abilities.scu_guard.reserved import MEMBER_NOUNS, alternatives, desc_keys, has_key
+from abilities.scu_guard.spent import place_unnamed, spent_elsewhere
 from abilities.scu_guard.while_scope import bare_while, scope_told
 
 PERMISSIVE = frozenset({"may", "can", "allow", "permit", "welcome", "fine", "ok", "okay", "acceptable", "free",
@@ -1659,6 +1660,8 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 continue
             if a.dim.startswith("count:") or a.dim == "age":
                 continue
+            if id(a) in own and a.dim == "[time]" and spent_elsewhere(f.text, band.text, claim.text, a.start, a.end):
+                continue  # "dried in the oven for 50 minutes" for "must stay on the block for at least 12 hours"
             a = _per_band(f, band, a, claim)
             if _outside(a, band) and not _names_the_limit(claim, a, band):
                 # "stayed below 14" against a floor of 15: every value the claim allows is under the floor (not a
@@ -1702,6 +1705,8 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             bad = _outside(a, band)
             if bad and _gap_to_reference(f, claim, s, e):
                 continue  # "arrived on 8 November and was cremated four days later": a stretch up to the reference
+            if bad and not band.reference and place_unnamed(f.text, band.text, claim.text):
+                continue  # "logged in on 30 January ... collected on 14 April": not the stay in the rule's place
             if bad:  # sure only when the ends are firm and the claim speaks of the rule
                 # a gap to a chunk event, from a date in a clause that speaks of another event ("jumped
                 # her rig on 21 November" for "parachutes must be repacked every 180 days"), is no reading
