@@ -2277,7 +2277,7 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 only_allows(f):
             continue
         for c in claim.clauses:
-            if scoped.act_elsewhere(f.text, parse(claim.text), c.start, c.end):
+            if scoped.act_elsewhere(f.text, claim.text, c.start, c.end):
                 continue  # "took their helmets off back at the car park" for "Every client on the ice must ..."
             # a rule of order keeps this reading: it stands before the order check's own reading of the events
             optional = c.optional and (f.order is not None or not _optional_elsewhere(f, c, parse(claim.text)))
@@ -2630,8 +2630,7 @@ def _dropped_only_elsewhere(form: Form, claim: Claim) -> bool:
     req = (set(form.object) | set(form.action)) - GENERIC
     drops = [c for c in claim.clauses if (c.negated or c.negverb or c.optional or c.denied) and
              _stem_hits(req, c.keys | c.verbs)]
-    doc = parse(claim.text)
-    return bool(drops) and all(scoped.act_elsewhere(form.text, doc, c.start, c.end) for c in drops)
+    return bool(drops) and all(scoped.act_elsewhere(form.text, claim.text, c.start, c.end) for c in drops)
 
 
 def _doer_reserved(form: Form, words: set[str], text: str, clause: Clause, claim: Claim) -> bool:

@@ -5,11 +5,10 @@ helmets off "back at the car park", and says in another clause what happened "on
 apart itself: the act it reports is outside the place the rule binds, so it drops nothing the rule requires.
 The rule's place is the object of a preposition of place ("on", "in", "at", "inside", "aboard", "within") that
 hangs from the rule's subject or its verb. The claim's act is elsewhere when its clause names none of the rule's
-place, puts the act at another place (a preposition of place, its object no time and no person), and either the
-claim says in another of its clauses what everyone did at the rule's place ("out on the ice everyone kept them
-on": the act's doers were not there; "the rest kept them on" would leave them there), or the two places are
-surely other by ``places`` (a label with another code, a place of another kind of the same scale, open air
-against a roof).
+place, puts the act at another place (a preposition of place, its object no time and no person), and the claim
+says in another of its clauses what everyone did at the rule's place ("out on the ice everyone kept them on":
+the act's doers were not there; "the rest kept them on" would leave them there). Without that, the claim's
+place may lie inside the rule's ("at the bench" in the lab), so the act is read as before.
 """
 
 from __future__ import annotations
@@ -24,8 +23,8 @@ _LOCATIVE = frozenset({"on", "in", "at", "inside", "aboard", "within"})
 
 
 @lru_cache(maxsize=1024)
-def _rule_place(text: str) -> tuple[str, int] | None:
-    """(the key of the place a rule binds in, the token index of its noun), or None."""
+def _rule_place(text: str) -> str | None:
+    """The key of the place a rule binds in, or None."""
     doc = parse(text)
     for t in doc:
         if t.dep_ != "prep" or t.lower_ not in _LOCATIVE:
@@ -35,7 +34,7 @@ def _rule_place(text: str) -> tuple[str, int] | None:
             continue
         obj = next((c for c in t.children if c.dep_ == "pobj" and c.pos_ in ("NOUN", "PROPN")), None)
         if obj is not None and not places.names_time(obj):
-            return key(obj), obj.i
+            return key(obj)
     return None
 
 
@@ -67,21 +66,30 @@ def _all_there(place: Any, start: int, end: int) -> bool:
     return any(t.lower_ in _EVERYONE and not (start <= t.idx < end) for t in verb.subtree)
 
 
-def act_elsewhere(rule: str, doc: Any, start: int, end: int) -> bool:
-    """Is the act the claim tells in doc[start:end] (characters) surely at another place than the one the rule
-    binds in? See the module's docstring."""
-    found = _rule_place(rule)
-    if found is None:
+def act_elsewhere(rule: str, claim: str, start: int, end: int) -> bool:
+    """Is the act the claim tells in claim[start:end] surely at another place than the one the rule binds in?
+    See the module's docstring."""
+    return _rule_place(rule) is not None and _act_elsewhere(rule, claim, start, end)
+
+
+@lru_cache(maxsize=1024)
+def _scope_words(claim: str, scope: str) -> tuple[int, ...]:
+    """The claim's tokens (indices) that name the rule's place, read once per claim."""
+    return tuple(t.i for t in parse(claim) if t.pos_ in ("NOUN", "PROPN") and key(t) == scope)
+
+
+@lru_cache(maxsize=4096)
+def _act_elsewhere(rule: str, claim: str, start: int, end: int) -> bool:
+    scope = _rule_place(rule)
+    assert scope is not None
+    found = _scope_words(claim, scope)
+    if not found:
         return False
-    scope, at = found
-    if any(key(t) == scope and t.dep_ not in ("compound", "amod") for t in doc if start <= t.idx < end):
+    doc = parse(claim)
+    toks = [doc[i] for i in found]
+    # the claim itself tells the two places apart: another clause says what everyone did at the rule's place
+    told = any(t.dep_ == "pobj" and t.head.lower_ in _LOCATIVE and not (start <= t.idx < end) and
+               _all_there(t, start, end) for t in toks)
+    if not told or any(start <= t.idx < end and t.dep_ not in ("compound", "amod") for t in toks):
         return False  # the rule's place named in the act's own clause ("lab coats" names no lab)
-    mine = [o for o in _places_in(doc, start, end) if key(o) != scope]
-    if not mine:
-        return False
-    if any(key(o) == scope and _all_there(o, start, end)
-           for o in _places_in(doc, 0, start) + _places_in(doc, end, len(doc.text))):
-        return True  # the claim itself tells the two places apart
-    allowed = places.place_of(parse(rule)[at])
-    return any(places.surely_other(places.place_of(o), allowed) or places.other_site(places.place_of(o), allowed)
-               for o in mine)
+    return any(key(o) != scope for o in _places_in(doc, start, end))
