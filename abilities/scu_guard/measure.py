@@ -107,7 +107,30 @@ UNIT_WORDS: dict[str, str] = {
     **{w: "money:USD" for w in ("usd", "dollar", "dollars", "us dollars", "$")},
     **{w: "money:EUR" for w in ("eur", "euro", "euros", "€")},
     **{w: "money:GBP" for w in ("gbp", "£", "pounds sterling")},
+    # force, torque and power ("N", "W", "Nm", "kN", "mW" and "MW" are told by their case: CASED_UNITS)
+    **{w: "newton" for w in ("newton", "newtons")},
+    **{w: "kilonewton" for w in ("kilonewton", "kilonewtons")},
+    **{w: "newton * meter" for w in ("n·m", "n⋅m", "n-m", "newton metre", "newton metres", "newton meter",
+                                       "newton meters", "newton-metre", "newton-metres", "newton-meter",
+                                       "newton-meters")},
+    **{w: "pound_force * foot" for w in ("lb-ft", "lb·ft", "lb ft", "lbf-ft", "lbf·ft", "lbf ft", "ft-lb", "ft-lbs",
+                                           "ft·lb", "ft·lbf", "ft-lbf", "foot-pound", "foot-pounds", "pound-foot",
+                                           "pound-feet", "foot pounds", "pound feet")},
+    **{w: "watt" for w in ("watt", "watts")},
+    **{w: "kilowatt" for w in ("kw", "kilowatt", "kilowatts")},
+    **{w: "megawatt" for w in ("megawatt", "megawatts")},
+    **{w: "milliwatt" for w in ("milliwatt", "milliwatts")},
 }
+# SI symbols whose case tells them apart: "5 Nm" is a torque and "2 nm" two nautical miles, "40 kN" a force and
+# "40 kn" a speed, "5 mW" a laser's power and "5 MW" a plant's; a bare "N" or "W" only after digits
+CASED_UNITS: dict[str, str] = {"Nm": "newton * meter", "N": "newton", "kN": "kilonewton", "W": "watt",
+                               "kW": "kilowatt", "MW": "megawatt", "mW": "milliwatt", "GW": "gigawatt"}
+
+
+def unit_name(raw: str) -> str | None:
+    """The pint name of a unit as written: its exact case first (CASED_UNITS), then the table in lower case."""
+    return CASED_UNITS.get(raw) or UNIT_WORDS.get(raw.lower())
+
 # data sizes in bytes (the lexicon reader's "size" dimension; pint's bits and bytes are not needed)
 DATA_SIZES: dict[str, float] = {"b": 1, "byte": 1, "bytes": 1, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12,
                                 "kib": 1024, "mib": 1024**2, "gib": 1024**3}
@@ -178,7 +201,8 @@ def _unit(name: str) -> tuple[str, float, float]:
     q = ureg.Quantity(1.0, name)
     base = q.to_base_units()
     zero = ureg.Quantity(0.0, name).to_base_units().magnitude if name in ("degC", "degF") else 0.0
-    dim = str(q.dimensionality)
+    # the dimension of the base units, so "lb-ft" and "Nm" name it in one order
+    dim = str(ureg.Quantity(1.0, base.units).dimensionality)
     return dim, float(base.magnitude - zero), float(zero)
 
 
@@ -198,6 +222,7 @@ def _alt(words: list[str]) -> str:
 
 
 _UNIT_KEYS = list(UNIT_WORDS) + list(BUSINESS_DAY)
+_AMOUNT_UNIT_KEYS = _UNIT_KEYS + [k for k in CASED_UNITS if k.lower() not in UNIT_WORDS]
 _NUM = r"[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
 _WORDNUM = _alt([w for w in NUMBER_WORDS if " " in w] + [w for w in NUMBER_WORDS if " " not in w])
 _TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
@@ -210,7 +235,7 @@ _FRAC = _alt([f for f in _FRACTIONS if len(f) > 1])
 _NUMBER_RE = re.compile(
     rf"(?<![\w.:])(?:(?P<num>{_NUM})(?P<vulgar>[½¼¾])?|(?P<word>(?:{_TENS})[- ](?:{_UNITS})|(?:{_WORDNUM})))"
     rf"(?:\s+and\s+(?P<frac>{_FRAC}))?"
-    rf"(?:\s*[- ]?\s*(?P<unit>{_alt(_UNIT_KEYS)}))(?![\w])"
+    rf"(?:\s*[- ]?\s*(?P<unit>{_alt(_AMOUNT_UNIT_KEYS)}))(?![\w])"
     rf"(?:\s+and\s+(?P<frac2>{_FRAC})(?![\w-])(?!\s+of\b))?",
     re.I,
 )
@@ -223,7 +248,7 @@ _EVERY_RE = re.compile(
     rf"\b(?:(?:once|one time)\s+)?(?:every|(?<=\bend of )each|(?<=\bstart of )each|(?<=\bclose of )each)\s+(?P<other>other\s+)?(?:(?P<ord>second|third|fourth|fifth|sixth)\s+(?=(?:{_alt(_UNIT_KEYS)}|"
     r"morning|evening|night|shift|weekday|quarter)\b))?"
     rf"(?:(?P<n>{_NUM}|{_WORDNUM})[- ]?)?(?P<unit>{_alt(_UNIT_KEYS)}"
-    r"|morning|evening|night|shift|weekday|quarter)\b(?:\s+and\s+(?P<frac>a half))?",
+    r"|morning|evening|night|shift|weekday|quarter)\b(?:\s+and\s+(?P<frac>a half|a quarter|three[- ]quarters))?",
     re.I,
 )
 _TIMES_RE = re.compile(
@@ -232,7 +257,7 @@ _TIMES_RE = re.compile(
     re.I,
 )
 _RANGE_RE = re.compile(
-    rf"(?<![\w.:])(?P<a>{_NUM})\s*(?:and|to|-|–)\s*(?P<b>{_NUM})\s*(?P<unit>{_alt(_UNIT_KEYS)})(?![\w])", re.I)
+    rf"(?<![\w.:])(?P<a>{_NUM})\s*(?:and|to|-|–)\s*(?P<b>{_NUM})\s*(?P<unit>{_alt(_AMOUNT_UNIT_KEYS)})(?![\w])", re.I)
 _TOTAL_RE = re.compile(r"\b\d+\s+(?:of|out of)\s+(?:the\s+|all\s+)?$", re.I)
 # an age, also "4 years of age": told so, a number of years is no duration ("a week" is no age)
 _AGE_RE = re.compile(rf"\b(?:(?P<n>\d{{1,3}}|{_WORDNUM})(?:[- ]years?[- ]olds?|\s+years?\s+of\s+age)|"
@@ -357,15 +382,19 @@ def find_amounts(text: str) -> list[Amount]:
             _, day = to_base(1.0, "day")
             add(n * day, n * day, "[time]", period, s, e, business=True, frequency=frequency)
             return
-        dim, v = to_base(n, UNIT_WORDS[u])
+        name = unit_name(unit)
+        if name is None:
+            return  # "5 w": a letter not of the unit's case
+        dim, v = to_base(n, name)
         add(v, v, dim, period, s, e, frequency=frequency)
 
     for m in _RANGE_RE.finditer(text):  # "between 40 and 55 %": the first number takes the second's unit
         a, b = _number(m.group("a")), _number(m.group("b"))
         u = m.group("unit").lower()
-        if a is None or b is None or u in BUSINESS_DAY or u not in UNIT_WORDS:
+        name = unit_name(m.group("unit"))
+        if a is None or b is None or u in BUSINESS_DAY or name is None:
             continue
-        (dim, va), (_, vb) = to_base(a, UNIT_WORDS[u]), to_base(b, UNIT_WORDS[u])
+        (dim, va), (_, vb) = to_base(a, name), to_base(b, name)
         add(va, va, dim, False, m.start("a"), m.end("a"))
         add(vb, vb, dim, False, m.start("b"), m.end())
     for m in _AGE_RE.finditer(text):
@@ -383,8 +412,8 @@ def find_amounts(text: str) -> list[Amount]:
             n *= 2
         if m.group("ord"):  # "every second day": every 2 days, not every second
             n *= _ORDINALS[m.group("ord").lower()]
-        if m.group("frac"):
-            n += 0.5
+        if m.group("frac"):  # "every hour and a quarter"
+            n += _FRACTIONS[m.group("frac").lower()]
         if u in ("morning", "evening", "night", "weekday"):
             u = "day"
         if u == "shift":
@@ -433,15 +462,17 @@ def find_amounts(text: str) -> list[Amount]:
         if u == "second" and raw.lower() in ("a", "the") and re.match(r"\s+[a-z]", text[m.end() :]) and not re.match(
                 r"\s+(?:of|or|and|delay|later|pause|wait)\b", text[m.end() :]):
             continue  # "a second handler": the ordinal, not a duration
-        if u in ("a", "an") or (u in ("m", "t", "h", "s", "g", "in.") and m.group("word")):
+        if u in ("a", "an") or (u in ("m", "t", "h", "s", "g", "in.", "n", "w") and m.group("word")):
             continue
+        if m.group("word") and m.end("word") == m.start("unit"):
+            continue  # "ALB", "Ahz": a word glued to a unit's letters is no amount
         if u == "in." and not m.group("num"):
             continue
         is_time = UNIT_WORDS.get(u) in ("second", "minute", "hour", "day", "week", "month", "year",
                                         "fortnight") or u in BUSINESS_DAY
         # "sample interval 15 min": the time right after "interval" is the one between two occurrences
         named_interval = bool(_INTERVAL_BEFORE_RE.search(text[max(0, m.start() - 16) : m.start()]))
-        unit_amount(n, u, m.start(), m.end(), (periodic_ctx or named_interval) and is_time)
+        unit_amount(n, m.group("unit"), m.start(), m.end(), (periodic_ctx or named_interval) and is_time)
     for share, s, e, noun in shares.find_shares(text):  # "a fifth of the weight": 20 % of it
         if noun not in UNIT_WORDS:  # "a quarter of an hour" is a time, read by the unit readings
             add(share, share, "dimensionless", False, s, e)
