@@ -104,3 +104,19 @@ def test_question_is_context_only() -> None:
     assert not question_ties(form, claim, claim.index("300"), "")
     # a question alone, with nothing the claim says, is never a finding
     assert verdict(rule, "Did the smoker chamber go over 120 °C?", "The brisket was served at 18:00.") == "OK"
+
+
+def test_run_checks_takes_the_question() -> None:
+    from abilities.lock import lock_constraints
+    from abilities.scu_guard.check import run_checks
+
+    rules = ["The kiln firing temperature must not exceed 1,250 °C.", OTHER_RULE]
+    answer = {"claim": "It peaked at 2,400 °F shortly after midnight.", "citations": ["c1"],
+              "constraints_echo": rules}
+
+    def run(question: str) -> str:
+        return run_checks(lock_constraints(rules), ["c1"], answer, chunk_texts={"c1": "Kiln notes."},
+                          question=question).verdict
+
+    assert run("What was the kiln temperature during Friday's firing?") == "REJECT"
+    assert run("") != "REJECT"
