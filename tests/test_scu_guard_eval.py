@@ -80,6 +80,9 @@ HELD_OUT = {
     # v49-v50: near misses (84 OK claims, 28 contradictions each), written during round 14, first run on the
     # starting code (..._firstrun_v49_v50_round14_start.json: 0.55 / 0.67 and 0.64 / 0.43), then development data
     "heldout_v49.jsonl": (0.58, 0.98), "heldout_v50.jsonl": (0.67, 0.98),
+    # v53-v54: near misses (84 OK claims, 28 contradictions each), written at the start of round 15, first run on
+    # the starting code (..._firstrun_v53_v54_round15_start.json: 0.63 / 0.67 and 0.65 / 0.64), then development data
+    "heldout_v53.jsonl": (0.67, 0.98), "heldout_v54.jsonl": (0.70, 0.98),
 }
 # Round 9 (decision policy, docs "Round 9: decision policy"): a count matched by its noun, a claim stating two
 # amounts of the rule's dimension and an exclusion only the typed reading finds wait in REVIEW (each was wrong

@@ -178,7 +178,10 @@ def _clause(doc: Any, claim: str, a: measure.Amount) -> tuple[Any, list[Any]]:
     verb = _verb_of(unit, {t.i for t in doc if a.start <= t.idx < a.end})
     if not s0 <= verb.idx < s1:
         return None, [t for t in doc if s0 <= t.idx < s1 and t.pos_ in _CONTENT_POS | {"VERB"}]
-    return verb, [t for t in _told_of(doc, verb) if s0 <= t.idx < s1]
+    # what is conjoined to the amount itself is another item, not what the amount is told of (a parse that
+    # hangs "and the vaccine fridge read 5 °C" on "95 °C")
+    joined = {w.i for c in unit.children if c.dep_ == "conj" for w in c.subtree}
+    return verb, [t for t in _told_of(doc, verb) if s0 <= t.idx < s1 and t.i not in joined]
 
 
 _ATTRIBUTIVE = frozenset({"compound", "nummod", "amod", "appos"})

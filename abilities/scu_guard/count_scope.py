@@ -15,22 +15,11 @@ import re
 from typing import Any
 
 from abilities.scu_guard.forms import Form
-from abilities.scu_guard.nlp import key
+from abilities.scu_guard.nlp import governing_verb, key
 
 # "all 14", "all of the nine", "each of Saturday's four", "every one of the six", "both"
 _WHOLE_SET_RE = re.compile(
     r"\b(?:all|each|every one|any)(?: of)?(?: (?:the|these|those|its|their|his|her|our|\w+'s))?\s*$", re.I)
-
-
-def _verb_of(t: Any) -> Any:
-    """The verb a noun phrase hangs from (through prepositions and coordination), or None."""
-    seen = 0
-    while t.head.i != t.i and seen < 8:
-        t = t.head
-        seen += 1
-        if t.pos_ in ("VERB", "AUX"):
-            return t
-    return None
 
 
 def _rule_verb(form: Form, verb: Any) -> bool:
@@ -43,4 +32,4 @@ def names_whole_set(text: str, number: Any, noun: Any, form: Form) -> bool:
     is not the rule's? Then it says what befell each member, not how many the rule's event held."""
     if not _WHOLE_SET_RE.search(text[max(0, number.idx - 30) : number.idx]):
         return False
-    return not _rule_verb(form, _verb_of(noun))
+    return not _rule_verb(form, governing_verb(noun))

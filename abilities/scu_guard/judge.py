@@ -38,6 +38,7 @@ from abilities.scu_guard import (
     recurrence,
     reldates,
     roles,
+    scoped,
     stand_in,
     stayed,
     two_roles,
@@ -2259,6 +2260,17 @@ def _optional_elsewhere(form: Form, c: Clause, doc: Any) -> bool:
     return not OPTIONAL_RE.search(rest)
 
 
+# a word of duty: a rule with one requires its thing; "may ... only with" only bounds what may be used
+_DUTY_RE = re.compile(r"\b(?:must|shall|required?|needs?|has to|have to|is to|are to)\b", re.I)
+
+
+def only_allows(form: Form) -> bool:
+    """Is the rule a list of allowed means and nothing else ("Anchors may be built only with ice screws or
+    V-threads")? It bounds what the doing may be done with; it requires no member, so a member said optional,
+    left out or not used ("the backup screw was optional") drops nothing it requires."""
+    return form.modality == "must" and bool(form.use_members) and not _DUTY_RE.search(form.text)
+
+
 # a comparative against a bound: denied in the claim, it says the bound was not passed
 _COMPARATIVE_RE = re.compile(r"\b(?:\w+er|more|less|fewer)\s+than\b", re.I)
 
@@ -2267,9 +2279,12 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     """Prohibitions affirmed or permitted; obligations negated, skipped ("without") or made optional."""
     out = []
     for f in forms:
-        if f.trigger or f.window or f.exclusion or f.agents or (f.order and f.modality != "must"):
+        if f.trigger or f.window or f.exclusion or f.agents or (f.order and f.modality != "must") or \
+                only_allows(f):
             continue
         for c in claim.clauses:
+            if scoped.act_elsewhere(f.text, claim.text, c.start, c.end):
+                continue  # "took their helmets off back at the car park" for "Every client on the ice must ..."
             # a rule of order keeps this reading: it stands before the order check's own reading of the events
             optional = c.optional and (f.order is not None or not _optional_elsewhere(f, c, parse(claim.text)))
             if f.modality == "must" and not (set(f.action) & NEGATING) and (
@@ -2619,6 +2634,8 @@ def cleared(forms: Sequence[Form], claim: Claim) -> set[str]:
     for f in forms:
         if len(f.exclusion) == 2 and (pair := apart.rule_pair(f.text)) is not None and _kept_apart(pair, claim):
             out.add(f.text)
+        if f.modality == "must" and _dropped_only_elsewhere(f, claim):
+            out.add(f.text)
         if not f.agents:
             continue
         doers = [(w, t, c) for c in claim.clauses if not c.negated and set(f.action) & (c.verbs | c.keys)
@@ -2627,6 +2644,16 @@ def cleared(forms: Sequence[Form], claim: Claim) -> set[str]:
         if doers and all(_doer_reserved(f, w, t, c, claim) for w, t, c in doers):
             out.add(f.text)
     return out
+
+
+def _dropped_only_elsewhere(form: Form, claim: Claim) -> bool:
+    """Does the claim drop a duty's thing only at a place other than the one the rule binds in ("took their
+    helmets off back at the car park; out on the ice everyone kept them on")? Every clause that names the
+    rule's thing or act and denies, undoes or waives it is told elsewhere (``scoped``)."""
+    req = (set(form.object) | set(form.action)) - GENERIC
+    drops = [c for c in claim.clauses if (c.negated or c.negverb or c.optional or c.denied) and
+             _stem_hits(req, c.keys | c.verbs)]
+    return bool(drops) and all(scoped.act_elsewhere(form.text, claim.text, c.start, c.end) for c in drops)
 
 
 def _doer_reserved(form: Form, words: set[str], text: str, clause: Clause, claim: Claim) -> bool:
@@ -2913,14 +2940,24 @@ def _only_by_doer(claim: Claim, c: Clause, own: set[str], rule: str) -> bool:
     return bool(toks) and not any(t.dep_ in ("nsubj", "nsubjpass") for t in toks)
 
 
+def _only_as_modifier(claim: Claim, c: Clause, own: set[str]) -> bool:
+    """Is the clause tied to the event only by words that describe a person ("the safety manager" is no safety
+    briefing, "the calibration technician" no calibration run)? Each of its words of the event modifies a noun
+    that is not one of the event's and that WordNet says names a person: a post, not a doing."""
+    toks = [t for t in parse(claim.text) if c.start <= t.idx < c.end and _stem_hits(own, {key(t)})]
+    return bool(toks) and all(t.dep_ in ("compound", "amod", "nmod") and t.head.pos_ == "NOUN" and
+                              not _stem_hits(own, {key(t.head)}) and wordnet.names_person(t.head.lemma_.lower())
+                              for t in toks)
+
+
 def _event_pos(claim: Claim, words: set[str], other: set[str], rule: str = "") -> Clause | None:
     """The clause that tells an event best (most of its own words); with ``rule``, not one that shares only
-    the event's doer in another role."""
+    the event's doer in another role, nor one whose words of the event only describe another thing."""
     own = words - other
     best = None
     for c in claim.clauses:
         hit = _stem_hits(own, c.keys | c.verbs)
-        if hit and rule and _only_by_doer(claim, c, own, rule):
+        if hit and rule and (_only_by_doer(claim, c, own, rule) or _only_as_modifier(claim, c, own)):
             continue
         if hit and (best is None or hit > best[0]):
             best = (hit, c)
@@ -3880,6 +3917,32 @@ def _other_subject_kind(tok: Any, subject: set[str], qualifier: set[str]) -> boo
     return other_mod and bool(qualifier - words)
 
 
+def _maker_of_member(doc: Any, run: list[Any], members: list[names.Member], kind: str,
+                     member_names: Sequence[str]) -> bool:
+    """Is the name only the maker or owner of a member it stands before ("BASF's Lutan F", "BASF Lutan F",
+    "Acme's Vesper Vision")? A possessor names whose the thing is, and a name that ends with a member's whole
+    name is that member with its maker's name in front: the thing in the list's slot is the member. The member
+    must be named whole ("Acme's Calder Springs" is no "Halden Springs")."""
+    def member(toks: list[Any]) -> bool:  # every word and code of a member, not only one word in common
+        text = " ".join(t.text for t in toks)
+        cand = names.member_of(text)
+        return _squashed(text) in written or any(m.words | m.codes <= cand.words | cand.codes for m in members)
+
+    written = {_squashed(n) for n in member_names}
+    last = run[-1]
+    if last.dep_ == "poss" and last.head.i > last.i:
+        owned = [t for t in last.head.subtree if t.i > last.i and t.dep_ != "case" and t.pos_ in ("PROPN", "NUM", "X",
+                                                                                                     "NOUN")]
+        if owned and member(owned):
+            return True
+    return any(run[k].pos_ == "PROPN" and member(run[k:]) for k in range(1, len(run)))
+
+
+def _squashed(name: str) -> str:
+    """A name without its spaces, hyphens and case ("Lutan F", "Lutan-F" and "lutan f" are one name)."""
+    return re.sub(r"[\W_]+", "", name).lower()
+
+
 def check_named_members(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     """An allow-list of names ("only from Claridge Optics, Norland Lens or Vesper Vision", "only to routes 4,
     12 and 19"): the claim, speaking of the rule's thing in a clause that is not denied, puts a name or a code
@@ -3910,7 +3973,8 @@ def check_named_members(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                         candidates.append((run, names.member_of(" ".join(x.text for x in run))))
         seen: set[int] = set()
         for run, cand in candidates:
-            if run[0].i in seen or names.matches(cand, members, [f.member_kind]):
+            if run[0].i in seen or names.matches(cand, members, [f.member_kind]) or \
+                    _maker_of_member(doc, run, members, f.member_kind, f.member_names):
                 continue
             seen.add(run[0].i)
             c = _owner(claim, run[0])

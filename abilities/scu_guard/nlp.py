@@ -78,3 +78,15 @@ def key(token: Any) -> str:
 def word_key(word: str) -> str:
     """The comparison key of a bare word (for typed forms given by a client)."""
     return norm_stem(word.lower())
+
+
+def governing_verb(t: Any) -> Any:
+    """The verb a token hangs from, through prepositions, nouns and coordination (at most eight steps up), or
+    None: the doing a phrase such as "for at least 12 hours" or "all 14 dogs" belongs to."""
+    seen = 0
+    while t.head.i != t.i and seen < 8:
+        t = t.head
+        seen += 1
+        if t.pos_ in ("VERB", "AUX"):
+            return t
+    return None

@@ -17,21 +17,10 @@ from functools import lru_cache
 from typing import Any
 
 from abilities.scu_guard import wordnet
-from abilities.scu_guard.nlp import key, parse
+from abilities.scu_guard.nlp import governing_verb, key, parse
 
 _PLACE_PREPS = frozenset({"in", "on", "at", "inside", "into", "onto", "aboard", "under"})
 _GENERIC_PLACES = frozenset({"place", "area", "spot", "site", "location", "position"})
-
-
-def _verb_of(t: Any) -> Any:
-    """The verb a duration phrase ("for at least 12 hours") hangs from, or None."""
-    seen = 0
-    while t.head.i != t.i and seen < 8:
-        t = t.head
-        seen += 1
-        if t.pos_ in ("VERB", "AUX"):
-            return t
-    return None
 
 
 @lru_cache(maxsize=1)
@@ -83,7 +72,7 @@ def rule_place(rule: str, band_text: str) -> tuple[frozenset[str], str, str] | N
         return None
     doc = parse(rule)
     tok = _amount_token(doc, at, at + len(band_text))
-    verb = _verb_of(tok) if tok is not None else None
+    verb = governing_verb(tok) if tok is not None else None
     if verb is None:
         return None
     places = _places(verb)
@@ -105,7 +94,7 @@ def spent_elsewhere(rule: str, band_text: str, claim: str, start: int, end: int)
         return False
     doc = parse(claim)
     tok = _amount_token(doc, start, end)
-    verb = _verb_of(tok) if tok is not None else None
+    verb = governing_verb(tok) if tok is not None else None
     if verb is None:
         return False
     places = _places(verb)
