@@ -98,7 +98,7 @@ class ScuGuardAbility(Ability):
                 answer = None
                 ctx.notice("answer_unusable", {"detail": problem})
         result = run_checks(lock, ctx_ids, answer, forms=forms,
-                            chunk_texts={c["id"]: c["text"] for c in chunks})
+                            chunk_texts={c["id"]: c["text"] for c in chunks}, question=inputs.question)
         self._report(ctx, result, lock)
         return Outputs(
             verdict=result.verdict,

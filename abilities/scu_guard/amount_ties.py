@@ -269,3 +269,72 @@ def _joined(claim: str, a: measure.Amount, b: measure.Amount) -> bool:
     """Are two amounts the ends of one range ("between 30 °F and 44 °F", "3-5 kg")?"""
     first, second = (a, b) if a.start < b.start else (b, a)
     return bool(re.fullmatch(r"\s*(?:and|to|through|until|-|–|or)\s*", claim[first.end:second.start], re.I))
+
+
+# a pronoun that stands for the thing a question asks about ("It peaked at 712 °F"), not a relative one
+_ANSWER_PRONOUNS = frozenset({"it", "they", "she", "he", "its", "their"})
+
+
+@lru_cache(maxsize=1024)
+def asked_thing(rule: str) -> frozenset[str]:
+    """Keys of the rule's measured thing as a question may name it: ``rule_thing`` and, where the subject noun is
+    a thing itself, the words that place or qualify it ("car deck" of "Vehicles on the car deck")."""
+    doc = parse(rule)
+    subj = next((t for t in doc if t.dep_ in ("nsubj", "nsubjpass") and t.pos_ in ("NOUN", "PROPN")), None)
+    thing = rule_thing(rule)
+    if subj is None or not thing or _is_measure(subj.lemma_.lower()):
+        return thing
+    words = " ".join(w.text for w in subj.subtree if w.pos_ in _CONTENT_POS)
+    return thing | (frozenset(light_keys(words)) - GENERIC)
+
+
+def _subject_of(verb: Any) -> Any:
+    """The subject a clause tells its amount of: its own, the one it shares with the clause it is joined to, or
+    the noun a clause describing it hangs from ("a van doing 10 mph", "the walk-in, which held at 3 °C")."""
+    v = verb
+    while True:
+        subj = next((c for c in v.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        if subj is not None and not (v.dep_ in ("relcl", "acl") and subj.tag_ in ("WDT", "WP")):
+            return subj
+        if v.dep_ in ("relcl", "acl") and v.head.pos_ in ("NOUN", "PROPN"):
+            return v.head
+        if v.dep_ not in ("conj", "xcomp") or v.head.i == v.i:
+            return None
+        v = v.head
+
+
+def _answers(form: Form, doc: Any, subj: Any, asked: frozenset[str]) -> bool:
+    """Does the subject stand for what the question asks about: a pronoun with nothing else named before it in
+    the claim, words all of the question's or the rule's thing, or a kind of the rule's subject noun (in one of
+    the noun's common senses: the question has named the rest of the thing)?"""
+    if subj.pos_ == "PRON":
+        before = [t for t in doc[: subj.i] if t.pos_ in ("NOUN", "PROPN")]
+        return subj.lower_ in _ANSWER_PRONOUNS and not (_keys(before) - asked - GENERIC)
+    words = [w for w in subj.subtree if w.pos_ in _CONTENT_POS]
+    if not (_keys(words) - GENERIC) - asked - asked_thing(form.text):
+        return True
+    rule_subj = next((t for t in parse(form.text) if t.dep_ in ("nsubj", "nsubjpass") and t.pos_ in ("NOUN", "PROPN")),
+                     None)
+    return rule_subj is not None and subj.pos_ in ("NOUN", "PROPN") and not _is_measure(rule_subj.lemma_.lower()) and \
+        any(wordnet.under(subj.lemma_.lower(), frozenset(wordnet.senses(rule_subj.lemma_.lower())[:1]), 3))
+
+
+def question_ties(form: Form, claim: str, start: int, question: str) -> bool:
+    """Does the user's question name the rule's measured thing (``asked_thing``) and the claim answer it with the
+    amount at ``start``: the amount's clause is told of a pronoun standing for it, of what the question names, or
+    of a kind of the rule's subject ("What was the crude heater outlet temperature at 02:00?" then "It peaked at
+    712 °F")? The question is context only: it says what the answer's number is of, never that anything
+    happened; an amount told of another thing ("the sauna hit 190 °F") is not tied by it."""
+    q = form.quantity
+    if q is None or not question.strip():
+        return False
+    asked = frozenset(light_keys(question)) - GENERIC
+    if not asked & asked_thing(form.text):
+        return False
+    doc = parse(claim)
+    mine = next((a for a in measure.find_amounts(claim) if a.dim == q.dimension and a.start <= start < a.end), None)
+    if mine is None or not [t for t in doc if mine.start <= t.idx < mine.end]:
+        return False
+    verb, _ = _clause(doc, claim, mine)
+    subj = _subject_of(verb) if verb is not None else None
+    return subj is not None and _answers(form, doc, subj, asked)

@@ -84,13 +84,15 @@ def run_checks(
     forms: list[Form] | None = None,
     chunk_texts: dict[str, str] | None = None,
     arbiter: Arbiter | None = None,
+    question: str = "",
 ) -> GuardResult:
     """Apply the five checks to ``answer`` (dict, pydantic ``Answer`` or raw string).
 
     ``detector`` replaces the contradiction detector (the bench scores a baseline with it); ``forms``
     are the constraints' typed forms (parsed from the lock when not given); ``chunk_texts`` maps chunk
     ids to texts so that facts of the cited chunks in scope reach the detector; ``arbiter`` decides the
-    findings that rest on a guess (the pair model; None makes every such finding a suspected one)."""
+    findings that rest on a guess (the pair model; None makes every such finding a suspected one);
+    ``question`` is the user's question, context only: it may say what the claim's amount is of."""
     checks: list[dict[str, Any]] = []
     obj, raw_refusal = coerce_answer(answer)
     if obj is None:
@@ -143,7 +145,7 @@ def run_checks(
             forms = forms_for(lock["constraints"])[0]
         cited = [chunk_texts[c] for c in (cits if isinstance(cits, list) else [])
                  if chunk_texts and isinstance(c, str) and c in chunk_texts and c in allowed]
-        sorting = readings(claim, lock["constraints"], forms, cited)
+        sorting = readings(claim, lock["constraints"], forms, cited, question)
         findings, suspected = decide(claim, sorting, cited, arbiter)
     checks.append(
         {

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from abilities.scu_guard import joins, measure
-from abilities.scu_guard.amount_ties import outranked, own_reading, record_ties
+from abilities.scu_guard.amount_ties import outranked, own_reading, question_ties, record_ties
 from abilities.scu_guard.amounts import OTHER_THING_DOUBTS, kept_by_its_own_rule
 from abilities.scu_guard.conditions import unmet
 from abilities.scu_guard.consequences import stance
@@ -123,7 +123,8 @@ OUTRANKED = "another amount of the claim is the rule's reading, and keeps it"
 LISTED_DOUBT = "the claim states more than one amount of the rule's dimension"
 
 
-def attachment_guess(claim: str, form: Form, f: Finding, chunk_texts: Sequence[str] = ()) -> str | None:
+def attachment_guess(claim: str, form: Form, f: Finding, chunk_texts: Sequence[str] = (),
+                     question: str = "") -> str | None:
     """Why a measured finding rests on a guess about *which* thing the claim's number measures, or None.
     Round 9 measured these on the development sets, by source: a count matched by its noun ("Fourteen riders
     queued ..., only twelve went onto the track") and a claim with more than one amount of the rule's
@@ -135,12 +136,14 @@ def attachment_guess(claim: str, form: Form, f: Finding, chunk_texts: Sequence[s
         return None if restated_bound(form, _reading(claim, ()), f.start, f.end) else "a count matched by its noun"
     q = form.quantity
     if f.basis == "amount" and q is not None and _separate_amounts(claim, q.dimension) >= 2:
-        # unless the claim tells this reading of the rule's thing (or a cited record does) and no other
-        # amount of the dimension is told of more of the rule's words (``amount_ties``)
+        # unless the claim tells this reading of the rule's thing (or a cited record does, or it answers the
+        # question that names the thing) and no other amount of the dimension is told of more of the rule's
+        # words (``amount_ties``)
         if outranked(form, claim, f.start):
             return OUTRANKED
         tied, alone = own_reading(form, claim, f.start)
-        if not (alone and (tied or record_ties(form, claim[f.start:f.end], q.dimension, chunk_texts))):
+        if not (alone and (tied or record_ties(form, claim[f.start:f.end], q.dimension, chunk_texts)
+                           or question_ties(form, claim, f.start, question))):
             return LISTED_DOUBT
     if f.basis == "trigger" and _mixed_trigger(claim, form):
         return "the claim states amounts of the condition's dimension on both sides of it"
@@ -231,23 +234,24 @@ class Readings:
 
 
 def readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
-             chunk_texts: Sequence[str] = ()) -> Readings:
+             chunk_texts: Sequence[str] = (), question: str = "") -> Readings:
     """The claim's readings (``_readings``), with the sure findings of the claim read again with the common
     nouns its cited records give the things it names only by a code or a name ("3011" read as "tram 3011",
     ``named``): a rule about trams is then about 3011 too; with what its cited records list under the codes it
     names ("tank 3" read as "tank 3, PG 76-22", ``joins``), the findings resting on the words set in and not on
     an allowed member they name; and a rule keeping two things out of one holder broken by a record that lists
     the other thing in the coded holder the claim puts one in (``joins.exclusions``). Only sure findings are
-    taken from those readings; a rule they break leaves the unsure and suspected lists."""
-    out = _readings(claim, constraints, forms, chunk_texts)
+    taken from those readings; a rule they break leaves the unsure and suspected lists. The user's ``question``
+    is context only: it may tell what an amount of the claim is of, never a fact of its own."""
+    out = _readings(claim, constraints, forms, chunk_texts, question)
     labelled = with_labels(claim, chunk_texts)
     if labelled != claim:
-        _take(out, _readings(labelled, constraints, forms, chunk_texts).found,
+        _take(out, _readings(labelled, constraints, forms, chunk_texts, question).found,
               "named: the claim read with its records' nouns")
     joined, spans = joins.with_contents(claim, chunk_texts)
     if spans:  # a finding of that reading must rest on the words set in, and they must name no allowed member
         by_text = {f.text: f for f in forms}
-        _take(out, [f for f in _readings(joined, constraints, forms, chunk_texts).found
+        _take(out, [f for f in _readings(joined, constraints, forms, chunk_texts, question).found
                     if any(f.start < e and s < f.end for s, e in spans) and not (
                         f.constraint in by_text and any(joins.names_allowed(by_text[f.constraint], joined[s:e])
                                                         for s, e in spans))],
@@ -270,7 +274,7 @@ def _take(out: Readings, found: Sequence[Finding], source: str) -> None:
 
 
 def _readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
-              chunk_texts: Sequence[str] = ()) -> Readings:
+              chunk_texts: Sequence[str] = (), question: str = "") -> Readings:
     """Sort the findings of both readings. A contradiction needs a sure reading: a typed finding that
     rests on no guess, or one both readings make (not for doers: the lexicon's doer check is the same
     guess). A finding resting on a guess (``Finding.sure`` False, an order, the lexicon alone on a
@@ -313,9 +317,10 @@ def _readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
             out.put(out.suspected, f, f"{kind} {'by_name' if f.by_name else 'unarbitrable'}")
             continue
         read_by_both = both or f.firm or f.rule not in EVENT_RULES
-        why = doubt(by_text[f.constraint], *_read_at(claim, f, chunk_texts)) if f.sure and read_by_both else None
+        why = doubt(by_text[f.constraint], *_read_at(claim, f, chunk_texts), question) \
+            if f.sure and read_by_both else None
         if f.sure and read_by_both and why is None and not f.firm:
-            why = attachment_guess(claim, by_text[f.constraint], f, chunk_texts)
+            why = attachment_guess(claim, by_text[f.constraint], f, chunk_texts, question)
         if f.sure and read_by_both and why is None and not settled:
             out.put(out.found, f, f"{kind} {'firm' if f.firm else 'both' if both else 'sure'}")
         elif f.basis == "chunk_amount" and _own_amounts_keep(claim, by_text[f.constraint]):
@@ -417,11 +422,11 @@ def _read_at(claim: str, f: Finding, chunk_texts: Sequence[str]) -> tuple[Findin
 
 def detect(claim: str, constraints: Sequence[str], forms: Sequence[Form],
            chunk_texts: Sequence[str] = (), arbiter: Arbiter | None = None,
-           clearer: Clearer | None = None) -> tuple[list[Finding], list[Finding]]:
+           clearer: Clearer | None = None, question: str = "") -> tuple[list[Finding], list[Finding]]:
     """(contradictions, suspected): see ``readings``; an unsure finding stands only when ``arbiter``
     (the pair model) agrees, is dropped when ``clearer`` says the rule is kept (never a REJECT: a
     clearer only turns REVIEW into OK), otherwise it is suspected (REVIEW)."""
-    return decide(claim, readings(claim, constraints, forms, chunk_texts), chunk_texts, arbiter, clearer)
+    return decide(claim, readings(claim, constraints, forms, chunk_texts, question), chunk_texts, arbiter, clearer)
 
 
 def decide(claim: str, r: Readings, chunk_texts: Sequence[str] = (), arbiter: Arbiter | None = None,

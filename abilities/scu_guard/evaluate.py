@@ -33,7 +33,8 @@ def judge(case: dict[str, Any], detector: Detector | None = None,
     lock = lock_constraints(case["constraints"])
     ctx_ids = retrieve(case["question"], case["chunks"], case.get("top_k", 6))["ctx_ids"]
     texts = {c["id"]: c["text"] for c in case["chunks"]}
-    return run_checks(lock, ctx_ids, case["answer"], detector=detector, chunk_texts=texts, arbiter=arbiter)
+    return run_checks(lock, ctx_ids, case["answer"], detector=detector, chunk_texts=texts, arbiter=arbiter,
+                      question=case["question"])
 
 
 def score(cases: Iterable[dict[str, Any]], detector: Detector | None = None) -> dict[str, Any]:

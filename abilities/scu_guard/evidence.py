@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import Any
 
 from abilities.scu_guard import ages, measure
-from abilities.scu_guard.amount_ties import own_reading, record_ties
+from abilities.scu_guard.amount_ties import own_reading, question_ties, record_ties
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Form, _condition_clause
 from abilities.scu_guard.judge import (
@@ -385,13 +385,14 @@ def _governing_clause(claim: Claim, start: int, end: int, outer: Clause) -> Clau
     return next((c for c in claim.clauses if c.head_i == t.i), outer)
 
 
-def doubt(form: Form, finding: Finding, claim: Claim) -> str | None:
+def doubt(form: Form, finding: Finding, claim: Claim, question: str = "") -> str | None:
     """Why a typed finding the readers call sure is still no ground to reject on, or None when the
     evidence is there. Amount findings: the rule read whole, its condition met by an amount the claim
     states, a bound with a direction, the claim's own amount in a main clause, a duration tied to the
     rule's own action or thing. A conditional rule
     switched on by an amount only a chunk gives. A forbidden event whose clause does not name the rule's
-    action."""
+    action. ``question`` (the user's, context only) may tie the amount to the rule's thing where a record
+    would (``amount_ties.question_ties``)."""
     clause = _clause_at(claim.clauses, finding.start) if claim.clauses else None
     if finding.basis in ("amount", "count", "count_total", "count_ratio", "gap", "entry_amount"):
         band = form.quantity
@@ -421,8 +422,9 @@ def doubt(form: Form, finding: Finding, claim: Claim) -> str | None:
         if finding.basis in ("amount", "count") and _other_of_kind(form, claim, finding.start, finding.end):
             return "the claim's amount is said of another thing of the rule's kind"
         if finding.basis == "amount" and not _speaks_of_rule(form, claim, finding.start) and not (
-                band is not None and record_ties(form, claim.text[finding.start:finding.end], band.dimension,
-                                                 claim.chunk_texts)
+                band is not None and (record_ties(form, claim.text[finding.start:finding.end], band.dimension,
+                                                  claim.chunk_texts)
+                                      or question_ties(form, claim.text, finding.start, question))
                 and own_reading(form, claim.text, finding.start)[1]):
             return "the claim's sentence names nothing of the rule but the amount's unit"
         if band is not None and finding.basis in ("amount", "count", "count_total", "count_ratio") and _amount_in_scope(form, band.text or ""):
