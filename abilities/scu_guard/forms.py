@@ -101,6 +101,11 @@ _END_OF_SERVICE_RE = re.compile(r"\b(?:must|shall|should|are\s+to|is\s+to)\s+be\
                                 r"scrapped|withdrawn|renewed|disposed\s+of|taken\s+out\s+of\s+service)\s+"
                                 r"(?:after|at|once\s+they\s+reach|on\s+reaching)\s+$", re.I)
 
+# a duty to keep a thing for a time ("must be kept for 90 days", "are to be retained in the archive for 2 years"):
+# the amount is the shortest it may be kept; keeping it longer keeps the rule
+_RETAIN_FOR_RE = re.compile(r"\b(?:must|shall|should|are\s+to|is\s+to|need\s+to|has\s+to|have\s+to)\s+be\s+"
+                            r"(?:kept|retained|preserved|archived)\s+(?:[^\d.;,]{0,40}\s)?for\s+$", re.I)
+
 
 def band_from(amount: measure.Amount, text: str, deny: bool) -> Band:
     """The allowed band an amount sets; a denied rule flips it ("must not fall below 3 m" = at least 3 m)."""
@@ -110,6 +115,8 @@ def band_from(amount: measure.Amount, text: str, deny: bool) -> Band:
     if direction == "eq" and (_VALID_FOR_RE.search(lead) or _END_OF_SERVICE_RE.search(lead)):
         # "valid for 12 months", "must be retired after 5 years in service": the longest a thing may last
         direction, deny = "max", False
+    elif direction == "eq" and not deny and not amount.period and _RETAIN_FOR_RE.search(lead):
+        direction = "min"  # "must be kept for 90 days": at least that long
     if deny and not until and not measure.direction_info(text, amount.start, amount.end)[1]:
         direction = {"max": "min", "min": "max", "eq": "min"}[direction]
     after = text[amount.end : amount.end + 120]

@@ -1255,6 +1255,11 @@ def _repeat_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int, 
             hit = _stem_hits(ev, ks) > 0
             info.append((hit, own and not hit))
     out = []
+    # a run of dates told without a stop between them ("on 2, 9 and 16 April; the hoist's exam ... November
+    # ... May"): a date said of the rule's event speaks for the other dates of its run only
+    run = [0]
+    for i in range(1, len(dates)):
+        run.append(run[-1] + bool(re.search(r"[.!?;]", claim.text[dates[i - 1].end : dates[i].start])))
     firsts = _chain_ordinals(dates)
     # a cited register of the rule's own action that holds a claim date dates that very event
     logged = recurrence.register_days(set(form.action) - GENERIC - LIGHT_VERBS,
@@ -1288,7 +1293,7 @@ def _repeat_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int, 
             gap = firsts[i - 1][0] - _before_ordinal(b, firsts[i - 1][0])
         if gap <= 0:
             continue
-        chain_ev = a_ev or b_ev or any(x for x, _ in info)
+        chain_ev = a_ev or b_ev or any(x for j, (x, _) in enumerate(info) if run[j] == run[i])
         out.append((gap * 86400.0, False, a.start, b.end, in_log or (chain_ev and not (a_other and b_other))))
     return out
 
