@@ -3786,7 +3786,7 @@ def check_allow_list(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             if _member_by_kind(f, t):
                 continue  # "a Pyrex bottle" for "glass bottles": its word names a kind of a member
             c = _clause_at(claim.clauses, t.idx)
-            if c.negated or c.negverb:
+            if c.negated or c.negverb or _said_of_other(t, subj):
                 continue
             sent = _sentence_of(claim, c, set())  # "reduced to chart datum using the Mallaig tide gauge"
             words = sent.keys | sent.facts
@@ -3796,6 +3796,38 @@ def check_allow_list(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                                     f"{phrase!r} is outside the list of {f.text!r}"))
                 break
     return out
+
+
+# relative pronouns that stand for the noun their clause hangs on ("the bowser that moved")
+_RELATIVE = frozenset({"that", "which", "who", "whom"})
+
+
+def _said_of_other(t: Any, subj: set[str]) -> bool:
+    """Is the claim's place of the list's kind said of another thing than the rule's: the verb it hangs on
+    has only nouns for its subject and object, none of them (nor anything else in the verb's own clause) the
+    rule's thing ("it's the diesel bowser that moved to the south gate" for a rule on propane cylinders)? A
+    pronoun may stand for the rule's thing and decides nothing."""
+    v, path = t, t
+    while v.pos_ in ("NOUN", "PROPN", "ADP", "ADV", "ADJ"):  # "to the south gate", "next to the gate"
+        if v.head.i == v.i:
+            return False
+        path, v = v, v.head
+    if v.pos_ not in ("VERB", "AUX") or not subj:
+        return False
+    args = []
+    for c in v.children:
+        if c.dep_ not in ("nsubj", "nsubjpass", "dobj") or c.i == path.i:
+            continue  # the place itself ("using the Mallaig tide gauge") is no other thing
+        if c.lower_ in _RELATIVE and v.dep_ == "relcl":
+            c = v.head  # "the bowser that moved": the bowser moved
+        if c.pos_ not in ("NOUN", "PROPN"):
+            return False
+        args.append(c)
+    if not args:
+        return False
+    skip = {w.i for c in v.children if c.dep_ in ("conj", "cc", "parataxis", "ccomp") for w in c.subtree}
+    own = {key(w) for w in v.subtree if w.i not in skip} | {key(w) for a in args for w in a.subtree}
+    return _stem_hits(subj, own) == 0
 
 
 def _member_by_kind(form: Form, t: Any) -> bool:

@@ -267,16 +267,35 @@ def _where(t: Any) -> set[str]:
     return set(_said(_verb_places(v, {w.i for w in t.subtree}) + shared))
 
 
+def _names_side(t: Any, mine: tuple[apart.Member, ...], other: tuple[apart.Member, ...]) -> bool:
+    """Does a mention name one side: by its words, and not only by a word it shares with the other side that
+    it names firmly?"""
+    how = apart.names_member(t, mine)
+    return bool(how) and not (how == "guess" and apart.names_member(t, other) == "firm")
+
+
 def placed_apart(pair: apart.Pair, doc: Any) -> bool:
     """Does the claim put every mention of one side somewhere, and every mention of the other somewhere else
-    ("the rams shared pen 4 with the wethers, and the ewes were in pen 3")? Then the claim keeps them apart."""
-    side_a = [t for t in doc if apart.names_member(t, pair.a)]
-    side_b = [t for t in doc if apart.names_member(t, pair.b)]
+    ("the rams shared pen 4 with the wethers, and the ewes were in pen 3")? Then the claim keeps them apart. A
+    mention that names one side firmly and the other only by a shared word ("the winged kelp" beside "sugar
+    kelp") counts for the side it names firmly."""
+    side_a = [t for t in doc if _names_side(t, pair.a, pair.b)]
+    side_b = [t for t in doc if _names_side(t, pair.b, pair.a)]
     if not side_a or not side_b:
         return False
-    wa = [_where(t) for t in side_a]
-    wb = [_where(t) for t in side_b]
+    wa = [_labelled(_where(t)) for t in side_a]
+    wb = [_labelled(_where(t)) for t in side_b]
     return all(wa) and all(wb) and not set().union(*wa) & set().union(*wb)
+
+
+def _labelled(places: set[str]) -> set[str]:
+    """A place told with a label stands for its label ("t2 share with oarweed", a parse that hangs the verb on
+    the place, is T2); one without stands for its words."""
+    out: set[str] = set()
+    for p in places:
+        labels = {w for w in p.split() if any(ch.isdigit() for ch in w)}
+        out |= labels or {p}
+    return out
 
 
 # a clause told before or after another one ("once the mares had gone out, the stallion came in")
