@@ -27,15 +27,17 @@ from abilities.scu_guard.amounts import OTHER_THING_DOUBTS, kept_by_its_own_rule
 from abilities.scu_guard.conditions import unmet
 from abilities.scu_guard.consequences import stance
 from abilities.scu_guard.counts import count_elsewhere, restated_bound
-from abilities.scu_guard.detect import EVENT_RULES, Finding, find_contradictions
+from abilities.scu_guard.detect import EVENT_RULES, Finding, cached_rule, find_contradictions
 from abilities.scu_guard.ellipsis import with_rebuilt
 from abilities.scu_guard.evidence import RELATIVE_DOUBT, doubt, unrelated_duration
 from abilities.scu_guard.forms import HAVE, Form, understand
 from abilities.scu_guard.judge import Claim, _in_band, read_claim
+from abilities.scu_guard.lexicon import GENERIC as LEX_GENERIC
 from abilities.scu_guard.listed_amounts import listed_elsewhere
 from abilities.scu_guard.named import with_labels
 from abilities.scu_guard.nlp import light_keys, parse
 from abilities.scu_guard.permits import grants_against
+from abilities.scu_guard.text import tokenize
 from abilities.scu_guard.two_roles import two_named_doers
 from abilities.scu_guard.typed import LONG_CLAIM, assess, pieces
 
@@ -372,12 +374,27 @@ def _readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
             out.put(out.cleared, f, f"{kind} label")  # a bare number after the noun it names ("job 8803 was")
         elif f.constraint in typed_texts and grants_against(by_text[f.constraint], *_read_at(claim, f, chunk_texts)):
             out.put(out.found, f, f"{kind} granted")  # "Tenants in 4B are welcome to bring a cat"
+        elif f.constraint in typed_texts and f.rule == "forbid" and _names_nothing_of(f):
+            # the words matched name nothing of the rule (its doer, thing, verb or place): the match rests on a
+            # universal subject ("each batch") and a bare cue of use or leave; the typed reading found nothing
+            out.put(out.cleared, f, f"{kind} names nothing of the rule")
         elif f.constraint in typed_texts or f.rule not in LEXICON_SURE:
             out.unsure.append((f, f"lexicon {f.rule}"))
             out.source[f] = f"{kind} {'understood' if f.constraint in typed_texts else 'unread'}"
         else:
             out.put(out.found, f, f"{kind} unread")
     return out
+
+
+def _names_nothing_of(f: Finding) -> bool:
+    """Does the claim's piece a word-level prohibition finding rests on share no content word (stem) with the
+    rule's doer, thing, verb or place? ("The final 500 kg of flowers went into extraction that day" against
+    "Each batch must be chill-filtered before it is bottled"): nothing in it is about the rule's event."""
+    rule = cached_rule(f.constraint)
+    words = (rule.subject | rule.obj | rule.action_stems | rule.keys) - LEX_GENERIC
+    if not words:
+        return False
+    return not (words & {s for t in tokenize(f.text) for s in t.stems})
 
 
 def _unrelated_duration(claim: str, form: Form, f: Finding, chunk_texts: Sequence[str]) -> bool:
