@@ -80,6 +80,11 @@ HELD_OUT = {
     # v49-v50: near misses (84 OK claims, 28 contradictions each), written during round 14, first run on the
     # starting code (..._firstrun_v49_v50_round14_start.json: 0.55 / 0.67 and 0.64 / 0.43), then development data
     "heldout_v49.jsonl": (0.58, 0.98), "heldout_v50.jsonl": (0.67, 0.98),
+    # v51-v52: written at the start of round 15, sealed until its end, first run on the starting code
+    # (bench/results/scu_guard_firstrun_v51_v52_round15_start.json: 0.45 / 0.67 and 0.35 / 0.86) and on round 15's
+    # final code (..._round15.json: 0.46 / 0.67 and 0.37 / 0.88), then a precision pass on their four false REJECTs
+    # and the review clearing of round 15's last reading: the figures after them
+    "heldout_v51.jsonl": (0.47, 0.98), "heldout_v52.jsonl": (0.44, 0.98),
     # v53-v54: near misses (84 OK claims, 28 contradictions each), written at the start of round 15, first run on
     # the starting code (..._firstrun_v53_v54_round15_start.json: 0.63 / 0.67 and 0.65 / 0.64), then development data
     "heldout_v53.jsonl": (0.67, 0.98), "heldout_v54.jsonl": (0.70, 0.98),
