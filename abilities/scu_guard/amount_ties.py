@@ -26,7 +26,7 @@ from typing import Any
 from abilities.scu_guard import measure, wordnet
 from abilities.scu_guard.forms import GENERIC, Form
 from abilities.scu_guard.judge import sentence_span
-from abilities.scu_guard.nlp import key, light_keys, parse
+from abilities.scu_guard.nlp import key, light_keys, parse, span_head
 
 # a measure noun's senses: an attribute, a measure, a magnitude, a rate or a property (temperature, speed,
 # level, weight, concentration); such a subject names no thing, the words around it do
@@ -119,14 +119,6 @@ def record_ties(form: Form, amount_text: str, dimension: str, chunk_texts: Seque
     return any(thing & light_keys(line) for chunk in chunk_texts for line in _record_lines(chunk, value, dimension))
 
 
-def _unit_token(doc: Any, a: measure.Amount) -> Any:
-    toks = [t for t in doc if a.start <= t.idx < a.end]
-    if not toks:
-        return None
-    ids = {t.i for t in toks}
-    return next((t for t in reversed(toks) if t.head.i not in ids), toks[-1])
-
-
 _VERB_DEPS = frozenset({"ROOT", "advcl", "relcl", "acl", "ccomp", "xcomp", "parataxis", "pcomp", "conj", "dep"})
 
 
@@ -174,7 +166,7 @@ def _clause(doc: Any, claim: str, a: measure.Amount) -> tuple[Any, list[Any]]:
     """(verb, words) of the clause an amount is told in, within its sentence (a ";" ends one too, whatever
     the parse made of it)."""
     s0, s1 = sentence_span(claim, a.start, a.end)
-    unit = _unit_token(doc, a)
+    unit = span_head(doc, a.start, a.end)
     verb = _verb_of(unit, {t.i for t in doc if a.start <= t.idx < a.end})
     if not s0 <= verb.idx < s1:
         return None, [t for t in doc if s0 <= t.idx < s1 and t.pos_ in _CONTENT_POS | {"VERB"}]
@@ -226,7 +218,7 @@ def _contest(form: Form, claim: str, start: int) -> tuple[bool, bool, bool]:
     if mine is None or not [t for t in doc if mine.start <= t.idx < mine.end]:
         return False, False, False
     verb, words = _clause(doc, claim, mine)
-    unit = _unit_token(doc, mine)
+    unit = span_head(doc, mine.start, mine.end)
     told = _keys(words)
     thing = rule_thing(form.text)
     tied = bool(thing & (told | _keys(_phrase(unit))))
@@ -241,7 +233,7 @@ def _contest(form: Form, claim: str, start: int) -> tuple[bool, bool, bool]:
             alone = False
             continue
         o_verb, o_words = _clause(doc, claim, other)
-        o_unit = _unit_token(doc, other)
+        o_unit = span_head(doc, other.start, other.end)
         # a kept reading: told as it was, inside the band, and not a measure that names a kind of another thing
         # ("four rolls of 8 oz Dacron"; "a €60 penalty" is the rule's own penalty)
         kept = other.direction == "eq" and (q.low is None or other.lo >= q.low) and \

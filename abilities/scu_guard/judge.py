@@ -52,7 +52,7 @@ from abilities.scu_guard.absent import minimum_absent
 from abilities.scu_guard.conditions import condition_keys, trigger_keys
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, HAVE, Band, Form, allowed_period, keys, pair_by_grammar
-from abilities.scu_guard.nlp import key, light_keys, parse, word_key
+from abilities.scu_guard.nlp import key, light_keys, parse, span_head, word_key
 from abilities.scu_guard.reserved import MEMBER_NOUNS, alternatives, desc_keys, has_key
 from abilities.scu_guard.spent import place_unnamed, spent_elsewhere
 from abilities.scu_guard.while_scope import bare_while, scope_told
@@ -1475,7 +1475,7 @@ def _measured_thing(doc: Any, a: measure.Amount) -> set[str]:
     toks = [t for t in doc if a.start <= t.idx < a.end]
     if not toks:
         return set()
-    unit = next((t for t in reversed(toks) if t.head.i not in {x.i for x in toks}), toks[-1])
+    unit = span_head(doc, a.start, a.end)
     head = unit.head
     if unit.dep_ in ("compound", "amod", "nummod") and head.pos_ in ("NOUN", "PROPN"):
         return {key(head)}

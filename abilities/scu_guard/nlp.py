@@ -90,3 +90,13 @@ def governing_verb(t: Any) -> Any:
         if t.pos_ in ("VERB", "AUX"):
             return t
     return None
+
+
+def span_head(doc: Any, start: int, end: int) -> Any:
+    """The word of doc's characters [start, end) that the rest hang on (the unit of "12 °C", "hours" of "72
+    hours"): the last word whose head lies outside the span, else the last word; None for an empty span."""
+    toks = [t for t in doc if start <= t.idx < end]
+    if not toks:
+        return None
+    ids = {t.i for t in toks}
+    return next((t for t in reversed(toks) if t.head.i not in ids), toks[-1])
