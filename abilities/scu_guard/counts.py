@@ -687,6 +687,8 @@ def count_totals(forms: Sequence[Form], claim: Any) -> list[Finding]:
             clause = _clause_at(claim.clauses, c.start)
             if clause.negated and not measure.direction_info(claim.text, c.start, c.end)[1] or c.partitive:
                 continue  # "never fewer than four climbers": the negation is the count's bound, not a denial
+            if measure.names_a_whole(claim.text, c.start):
+                continue  # "took 25 of the 55 weaners": the whole the part was taken from
             scope = _scope(doc[c.head])
             said = {key(x) for x in scope}
             gov = _governor(doc[c.head])

@@ -1072,7 +1072,9 @@ def _derived_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int,
     if len(claim.weekdays) >= 2 and band.business_days and not _reference_unnamed(form, claim):
         (w1, _, s1, _), (w2, _, _, e2) = claim.weekdays[0], claim.weekdays[1]
         cal = (w2 - w1) % 7 or 7
-        if len(dates) >= 2 and (dates[1].first - w2 - dates[0].first + w1) % 7 == 0:  # the dates give the weeks
+        # the dates give the weeks, when each is one day ("the Thursday before Easter" names no day of its own)
+        if len(dates) >= 2 and all(d.first == d.last for d in dates[:2]) and \
+                (dates[1].first - w2 - dates[0].first + w1) % 7 == 0:
             cal = dates[1].first - dates[0].first
         base = dt.date(2001, 1, 1 + w1).toordinal()  # 1 Jan 2001 was a Monday
         n = measure.business_days_between(base, base + cal)
@@ -1567,6 +1569,21 @@ def _other_side_of_reference(form: Form, claim: Claim, a: measure.Amount, clause
     return side != band.reference_side and bool(head) and _stem_hits(head, set(light_keys(m.group("what")))) > 0
 
 
+def _lead_to_other_event(form: Form, claim: Claim, a: measure.Amount) -> bool:
+    """Is the claim's length of time a lead to or from an event of which the rule names nothing, on another scale
+    than the rule's ("two minutes before the 4 o'clock lock-up" against "listed for adoption no sooner than 7 days
+    after intake")? It measures a stretch the rule does not bound."""
+    band = form.quantity
+    m = _ANCHOR_RE.match(claim.text[a.end :])
+    if band is None or m is None or not band.reference or a.dim != "[time]":
+        return False
+    what = set(light_keys(m.group("what"))) - GENERIC
+    # of another scale too (minutes against a bound in days): an event the rule names in other words ("an hour
+    # before the crew arrived" for "24 hours before treatment") is still read
+    return bool(what) and _stem_hits((_topic(form) | set(band.reference)) - GENERIC, what) == 0 and \
+        not _same_scale(a.hi, band)
+
+
 def _gap_to_reference(form: Form, claim: Claim, s: int, e: int) -> bool:
     """Does the gap between two dates of the claim end at the rule's reference event instead of starting there
     ("the coffin arrived on Friday 8 November and he was cremated the following Tuesday" against "kept at least
@@ -1658,6 +1675,8 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 continue  # "with visibility only 4 km" is the condition of "If visibility is below 5 km, ..."
             if id(a) in own and _other_side_of_reference(f, claim, a, clause):
                 continue  # "taken out two days before his cremation" for "kept 30 days after the cremation"
+            if id(a) in own and _lead_to_other_event(f, claim, a):
+                continue  # "out two minutes before the 4 o'clock lock-up" for "listed 7 days after intake"
             if band.reference_side == "before" and f.modality == "may":
                 continue
             if windows.count_window(f):
@@ -1735,7 +1754,10 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     return sorted(out, key=lambda x: (first[x.constraint], not (x.sure and x.basis == "gap")))
 
 
-_HOLIDAY_RE = re.compile(r"\b(?:holidays?|closure days?)\b", re.I)
+# a holiday by name, or a day the place says it was shut ("Shop closed Good Fri 18/04 - Easter Mon 21/04"): each
+# may be no working day, which a calendar that knows only weekends cannot tell
+_HOLIDAY_RE = re.compile(r"\b(?:holidays?|closure days?|good fri(?:day)?|easter mon(?:day)?|boxing day|christmas day|"
+                         r"new year'?s day|thanksgiving|(?:shop|office|store|clinic|site|we were|was|were) closed)\b", re.I)
 _NO_HOLIDAY_RE = re.compile(r"\b(?:no|not|never|without)\b(?:\W+\w+){0,3}\W*$", re.I)
 
 
@@ -3131,6 +3153,9 @@ def _precedes(claim: Claim, x: Clause, y: Clause, xw: set[str], yw: set[str]) ->
             if lead.group("m").lower() == "until" and main.negverb:
                 first_is_sub = True  # "Until tuning ended, the doors stayed shut": they opened after it
             return in_x == first_is_sub
+    if m and m.group("m").lower().startswith("follow") and not any(
+            c.start <= m.start() < c.end for c in (x, y)) and any(c.start <= m.start() < c.end for c in claim.clauses):
+        m = None  # "A at 09:30 and a test ride followed; B at 10:15": the third event follows, A and B are not ordered by it
     if m:
         px, py = _first_pos(claim.text, xw), _first_pos(claim.text, yw)
         if px is not None and py is not None and min(px, py) < m.start() < max(px, py):
@@ -3184,17 +3209,14 @@ def _precedes(claim: Claim, x: Clause, y: Clause, xw: set[str], yw: set[str]) ->
         return False
     if _FOLLOW_RE.search(x.text) and _FOLLOW_RE.search(text):
         return False
-    if _FOLLOW_RE.search(text):
+    if _FOLLOW_RE.search(x.text) or _FOLLOW_RE.search(y.text):
+        # "A followed" in a third clause ("a staff-only test ride followed") orders neither event
         fol = x if _FOLLOW_RE.search(x.text) else y
         return fol is y
     timed = _timed_order(claim, xw, yw)
     if timed is not None:
         return timed
-    dx = _when(claim, x)
-    dy = _when(claim, y)
-    if dx is not None and dy is not None:
-        return dx < dy
-    return False
+    return _earlier(_when(claim, x), _when(claim, y)) is True
 
 
 def _segments(doc: Any) -> list[tuple[int, int]]:
@@ -3334,16 +3356,29 @@ def _timed_order(claim: Claim, xw: set[str], yw: set[str]) -> bool | None:
     return None
 
 
-def _when(claim: Claim, c: Clause) -> int | None:
+def _when(claim: Claim, c: Clause) -> tuple[tuple[str, int] | None, int | None]:
+    """When a clause's event happens: its day (a date, else a weekday, with the scale it is told on) and its time
+    of day, each None where the clause gives none."""
+    day: tuple[str, int] | None = None
     for d in claim.dates:
         if c.start <= d.start < c.end:
-            return d.first * 10_000
-    for w, _, s, _ in claim.weekdays:
-        if c.start <= s < c.end:
-            return w * 10_000
-    for t in claim.clocks:
-        if c.start <= t.start < c.end:
-            return t.minutes
+            day = ("date", d.first)
+            break
+    if day is None:
+        day = next((("weekday", w) for w, _, s, _ in claim.weekdays if c.start <= s < c.end), None)
+    clock = next((t.minutes for t in claim.clocks if c.start <= t.start < c.end), None)
+    return day, clock
+
+
+def _earlier(x: tuple[tuple[str, int] | None, int | None], y: tuple[tuple[str, int] | None, int | None]) -> bool | None:
+    """Does ``x`` come before ``y`` (two ``_when`` answers)? Two days of one scale that differ decide; else two
+    times of day, the days being the same or one of them untold ("08:35 on Saturday ... back by 09:55"). A day
+    and a time of day alone say nothing ("on Thursday ... by 15:30")."""
+    (dx, cx), (dy, cy) = x, y
+    if dx is not None and dy is not None and dx[0] == dy[0] and dx[1] != dy[1]:
+        return dx[1] < dy[1]
+    if cx is not None and cy is not None and (dx is None or dy is None or dx == dy):
+        return cx < cy
     return None
 
 
@@ -3381,18 +3416,37 @@ def _said_to_be(form: Form, doer: str) -> bool:
     return bool(set(light_keys(m.group("what"))) & set(form.agents).union(*alternatives(form)))
 
 
+def _clock_verb(claim: Claim, t: Any) -> Any | None:
+    """The verb a clock time of the claim is said of: the parse climbs from the time to the first verb."""
+    doc = parse(claim.text)
+    tok = next((x for x in doc if x.idx <= t.start < x.idx + len(x.text)), None)
+    while tok is not None and tok.pos_ not in ("VERB", "AUX") and tok.head.i != tok.i:
+        tok = tok.head
+    return tok if tok is not None and tok.pos_ in ("VERB", "AUX") else None
+
+
+def _timed_other_verb(form: Form, claim: Claim, t: Any) -> bool:
+    """Is the time said of a telling ("was reported to the health department at 09:15", "emailed at 07:45") where
+    the rule's act is no telling ("Oysters are shucked only between 11:30 and 22:00")? WordNet puts the verb under
+    "communicate": the time dates the message, not the act the message is about."""
+    if not form.action:
+        return False
+    verb = _clock_verb(claim, t)
+    if verb is None or verb.pos_ != "VERB" or wordnet.verb_is_a(verb.lemma_.lower(), "communicate") is not True:
+        return False
+    lemmas = [x.lemma_.lower() for x in parse(form.text) if x.pos_ == "VERB" and key(x) in form.action]
+    return not any(wordnet.verb_is_a(v, "communicate") is True for v in lemmas)
+
+
 def _clocks_of_verb(form: Form, claim: Claim, clocks: list[Any]) -> list[Any]:
     """Where the claim gives the rule's own verb a time ("started at 17:25 and finished at 17:55" for "No game
     may start after 17:30"), only the times of that verb speak of the rule; otherwise all of them."""
     if not form.action or len(clocks) < 2:
         return clocks
-    doc = parse(claim.text)
 
     def verb_of(t: Any) -> str:
-        tok = next((x for x in doc if x.idx <= t.start < x.idx + len(x.text)), None)
-        while tok is not None and tok.pos_ not in ("VERB", "AUX") and tok.head.i != tok.i:
-            tok = tok.head
-        return key(tok) if tok is not None and tok.pos_ in ("VERB", "AUX") else ""
+        tok = _clock_verb(claim, t)
+        return key(tok) if tok is not None else ""
 
     own = [t for t in clocks if verb_of(t) in form.action]
     return own or clocks
@@ -3434,7 +3488,8 @@ def check_windows(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                     if bad and not PROHIBITIVE_RE.search(c.text):
                         out.append(_finding(f, claim, c.start, c.end, "temporal",
                                             f"the claim's time falls in the window {f.text!r} forbids",
-                                            sure=day is True and not _place_unnamed(f, claim)))
+                                            sure=day is True and not _place_unnamed(f, claim)
+                                            and not _timed_other_verb(f, claim, t)))
                         break
             else:
                 for d in claim.dates:

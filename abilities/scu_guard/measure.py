@@ -259,6 +259,14 @@ _TIMES_RE = re.compile(
 _RANGE_RE = re.compile(
     rf"(?<![\w.:])(?P<a>{_NUM})\s*(?:and|to|-|–)\s*(?P<b>{_NUM})\s*(?P<unit>{_alt(_AMOUNT_UNIT_KEYS)})(?![\w])", re.I)
 _TOTAL_RE = re.compile(r"\b\d+\s+(?:of|out of)\s+(?:the\s+|all\s+)?$", re.I)
+
+
+def names_a_whole(text: str, start: int) -> bool:
+    """Is the amount at ``start`` the whole a part is taken from ("25 of the 55 weaners", "5 of the 10 days")?
+    It is not what the claim says was done."""
+    return bool(_TOTAL_RE.search(text[max(0, start - 20) : start]))
+
+
 # an age, also "4 years of age": told so, a number of years is no duration ("a week" is no age)
 _AGE_RE = re.compile(rf"\b(?:(?P<n>\d{{1,3}}|{_WORDNUM})(?:[- ]years?[- ]olds?|\s+years?\s+of\s+age)|"
                      rf"aged\s+(?P<n2>\d{{1,3}}))\b", re.I)
@@ -353,6 +361,10 @@ def _business_span(n: float) -> tuple[float, float]:
 # "in one calendar day", "on any single shift", "during a single night": the window over which a rule counts
 _COUNTING_WINDOW_RE = re.compile(r"(?:one|single|a single)\s+(?:(?:calendar|working|business)\s+)?"
                                  r"(?:day|week|month|year|shift|night|session)s?\b", re.I)
+_RATE_WINDOW_RE = re.compile(r"(?:a|an|per|each)\s+(?:day|week|fortnight|month|year|shift|night)", re.I)
+# a count of a plural thing just before: "two walks", "4 hours", "a dozen feeds"
+_COUNTED_BEFORE_RE = re.compile(r"\b(?:\d+(?:\.\d+)?|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+                                r"dozen|several|few)\s+(?:[a-z-]+\s+)?[a-z-]+s\s+$", re.I)
 _COUNTING_PREP_RE = re.compile(r"\b(?:in|on|during|per|over)\s+(?:any\s+|each\s+|a\s+|the\s+same\s+|any\s+one\s+)?$",
                                re.I)
 
@@ -367,10 +379,12 @@ def find_amounts(text: str) -> list[Amount]:
         if any(s < te and ts < e for ts, te in taken):
             return
         taken.append((s, e))
-        if _TOTAL_RE.search(text[max(0, s - 20) : s]):
+        if names_a_whole(text, s):
             return  # "5 of the 10 days": the 10 is the whole, not what is claimed
         if _COUNTING_WINDOW_RE.match(text[s:e]) and _COUNTING_PREP_RE.search(text[max(0, s - 24) : s]):
             return  # "no more than two runs in one calendar day": the window a count is taken over, no amount
+        if _RATE_WINDOW_RE.fullmatch(text[s:e]) and _COUNTED_BEFORE_RE.search(text[max(0, s - 40) : s]):
+            return  # "two walks a day", "4 hours a day": the window of a rate, no length of time
         d = _direction(text, s, e)
         if frequency and d != "eq":  # "at least every 7 days": at least as often = an interval of at most
             d = "max" if d == "min" else "min"

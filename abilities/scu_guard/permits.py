@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from abilities.scu_guard import categories
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.events import reported
 from abilities.scu_guard.form_types import Form
@@ -35,6 +36,19 @@ def _places(tokens: list[Any], preps: frozenset[str] = _PLACE_PREPS) -> list[Any
     galleries)."""
     return [c for t in tokens if t.dep_ == "prep" and t.lower_ in preps and t.head.pos_ in ("VERB", "AUX", "ADJ")
             for c in t.children if c.dep_ == "pobj" and c.pos_ in ("NOUN", "PROPN")]
+
+
+def _grants_other_thing(form: Form, tokens: list[Any]) -> bool:
+    """Is the rule a ban of things without a verb of its own ("Glass bottles and selfie sticks are not allowed in
+    the gondolas") and does the permission name none of them, nor a kind of one ("those already on were allowed
+    to finish their turn")? Then it permits another thing than the rule's."""
+    if form.modality != "must_not" or form.action or not form.subject:
+        return False
+    things = [(k, p) for k, p in categories.rule_nouns(form.text) if k in form.subject]
+    if not things:
+        return False
+    nouns = [t for t in tokens if t.pos_ in ("NOUN", "PROPN")]
+    return not any(key(t) == k or categories.is_kind(t, p) for t in nouns for k, p in things)
 
 
 def _elsewhere(form: Form, tokens: list[Any]) -> bool:
@@ -67,6 +81,6 @@ def grants_against(form: Form, finding: Finding, claim: Claim) -> bool:
         if reported(doc[c.head_i]):
             continue  # "Some tenants believe they may bring a puppy": weighed, not granted
         granted = (c.permissive and not c.negated and _grants(c, doc)) or (form.modality == "must" and c.optional)
-        if granted and not _elsewhere(form, tokens):
+        if granted and not _elsewhere(form, tokens) and not _grants_other_thing(form, tokens):
             return True
     return False
