@@ -29,7 +29,9 @@ from abilities.scu_guard import (
     categories,
     count_scope,
     denials,
+    event_kinds,
     events,
+    given_names,
     kept_logs,
     measure,
     names,
@@ -2455,6 +2457,9 @@ def _reserved_agent(form: Form, words: set[str], text: str, mods: dict[str, set[
     same = bool(set(form.agents) & words)
     own = set().union(*((mods or {}).get(a, set()) for a in form.agents)) if form.agents else set()
     qualified = all(q in words for q in form.agent_qualifiers) or not own
+    if not same and roles.group_for_group(form, words):
+        # "our licensed bar team" for "the licensed bar staff": one body of people, every qualifier named
+        same, qualified = True, all(q in words for q in form.agent_qualifiers)
     unqualified = bool(re.search(r"\bor not\b|\bany\b|\bwithout\b", text)) or any(
         re.search(rf"\b(?:non\s*-?\s*|un){re.escape(w[:5])}", text) for w in
         list(form.agent_qualifiers) + list(form.agents))
@@ -2544,6 +2549,9 @@ def _name_in(text: str, claim_text: str, chunks: Sequence[str]) -> str | None:
     """The proper name at the start of a doer's phrase that a cited chunk also names ("dana reyes before
     the half" -> "dana reyes"): the longest leading run of its words found in a chunk."""
     words = text.split()
+    fuller = given_names.full_name(text, claim_text, chunks)  # "Ellie" beside the roster's "Ellie Barnes"
+    if fuller is not None:
+        return fuller
     for n in range(min(len(words), 4), 0, -1):
         name = " ".join(words[:n])
         if len(name) < 3:
@@ -2602,6 +2610,13 @@ _PENDING_RE = re.compile(r"\b(?:candidate|applicant|pending|awaiting|in training
                          re.I)
 
 
+# a roster entry that opens with a learner's title ("apprentice", "trainee technician", "student nurse"): the
+# person is still learning the craft, so holds no reserved post or credential of it (unless the rule names learners)
+_LEARNER_RE = re.compile(r"^\s*(?:an? |the |one of the )?(?:[a-z-]+\s){0,2}?(?:apprentice|trainee|intern|student)s?\b",
+                         re.I)
+_LEARNER_KEYS = ("apprentic", "traine", "intern", "student")
+
+
 # a course or an assessment still ahead ("CWI assessment booked for January"), unless the entry also says the
 # credential is held and only its renewal is ahead ("CWI, current; refresher booked for May")
 _BOOKED_RE = re.compile(r"\b(?:booked|scheduled|in progress)\b", re.I)
@@ -2621,6 +2636,8 @@ def _holds(form: Form, desc: str, heading: str = "") -> bool | None:
     shared = {k for k in every if has_key(hk, k)}
     if _DENY_DESC_RE.search(desc) or _PENDING_RE.search(desc):
         return False if shared else None
+    if _LEARNER_RE.match(desc) and not any(k.startswith(_LEARNER_KEYS) for k in every):
+        return False  # "O. Pryce - apprentice", "apprentice groomer, year 1": still learning the reserved craft
     if _BOOKED_RE.search(desc) and not RENEWAL_RE.search(desc) and any(has_key(dk, k) for k in every):
         return False  # the entry's own words name what is booked ("CWI assessment booked for January")
     if any(all(has_key(hk, k) for k in need) for need in alts):
@@ -2688,6 +2705,8 @@ def _doer_reserved(form: Form, words: set[str], text: str, clause: Clause, claim
     holds = _named_holds(form, text, claim)[0] if text in clause.named else None
     if holds is None:
         holds = roles.named_role(form, claim.text, text, claim.chunk_texts)[0]
+    if holds is None and roles.states_credential(form, text):
+        return True  # "Ewan, who holds a current ADR card": the claim says the doer holds what the rule asks
     if holds is not None or text in clause.named:
         return bool(holds)
     return _reserved_agent(form, words, text, clause.mods)
@@ -2748,7 +2767,9 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                     holds, role = roles.named_role(f, claim.text, text, claim.chunk_texts)
                 if holds is None and text not in c.named:  # "Mira Sollen, whose permit ...": the roster by name
                     holds, role = _named_holds(f, text, claim)
-                if holds or _said_to_be(f, text):
+                if holds is False and _linked_other_thing(f, c, text, obj, claim):
+                    holds, role = None, None  # known only by a given name, doing the verb to a thing unsure
+                if holds or _said_to_be(f, text) or (holds is None and roles.states_credential(f, text)):
                     continue  # a cited chunk says the named doer holds the reserved role, or the claim does
                 role = role if holds is not None else None  # a state the rule does not name: unknown
                 if role is not None and _doer_thing_other(f, c, text, claim):
@@ -2776,6 +2797,17 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                                     arbitrable=bool(set(f.action) & c.verbs or obj) or role is not None))
                 break
     return out
+
+
+def _linked_other_thing(form: Form, c: Clause, text: str, obj: set[str], claim: Claim) -> bool:
+    """Is a doer the claim calls by a given name alone (found in the records as "C. Reid") said to act on a thing
+    that is neither the rule's own nor, by WordNet, a kind of it ("set the moissanite" for "may set diamonds")?
+    The link by a given name is a reading of its own; the act must then be the rule's beyond doubt."""
+    if obj or given_names.full_name(text, claim.text, claim.chunk_texts) is None:
+        return False
+    thing = _rule_thing(form.text, tuple(form.action))
+    return not thing or thing not in categories.kind_keys(form.text, parse(claim.text), c.start, c.end,
+                                                          c.keys | c.facts, verbs=set(form.action))
 
 
 # verbs too empty to tell an act by themselves ("run" and "take" are not: "ran the scribe" operates it)
@@ -3026,6 +3058,13 @@ def check_order(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         first_w, then_w = set(f.order.first), set(f.order.then)
         a = _event_pos(claim, first_w, then_w, f.text)
         b = _event_pos(claim, then_w, first_w, f.text)
+        if (a is None) != (b is None):  # one event not found by its words: by kinds of them ("massage", "treatment")
+            if a is None:
+                first_w |= event_kinds.kind_keys(f.text, first_w - then_w, claim.text)
+                a = _event_pos(claim, first_w, then_w, f.text)
+            else:
+                then_w |= event_kinds.kind_keys(f.text, then_w - first_w, claim.text)
+                b = _event_pos(claim, then_w, first_w, f.text)
         if not (f.quantity or f.trigger or f.window) and waived.waives(first_w - then_w - GENERIC, set(),
                                                                        parse(claim.text), 0, len(claim.text),
                                                                        step=True):
@@ -3780,6 +3819,18 @@ def check_exclusion(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         if tie is not None and len(out) == before:  # tied by a verb, with a member or the holder guessed
             out.append(_finding(f, claim, tie[1], tie[2], "exclusion",
                                 f"the claim may put together what {f.text!r} keeps apart", sure=False))
+    return out
+
+
+def check_one_doer(forms: Sequence[Form], claim: Claim) -> list[Finding]:
+    """A rule keeping two acts from one doer ("The same engineer may not both carry out a task and sign it off"):
+    the claim says, by its own words, that one person did both ("... and signed off the task himself")."""
+    out = []
+    for f in forms:
+        span = two_roles.one_doer_both(f.text, claim.text)
+        if span is not None:
+            out.append(_finding(f, claim, span[0], span[1], "exclusion",
+                                f"one person does both acts {f.text!r} keeps apart", firm=True))
     return out
 
 

@@ -30,7 +30,7 @@ from abilities.scu_guard import wordnet
 from abilities.scu_guard.denials import without_numero
 from abilities.scu_guard.forms import GENERIC, Form
 from abilities.scu_guard.nlp import key, light_keys, parse, word_key
-from abilities.scu_guard.reserved import alternatives
+from abilities.scu_guard.reserved import alternatives, desc_keys, has_key
 
 # words that deny a description its credential: "not yet on the register", "no keeper licence",
 # "certification pending", "course booked for May" (not yet taken), "trainee", "uncertified"
@@ -351,7 +351,7 @@ def _segments(text: str) -> Iterator[tuple[int, str]]:
 
 
 _AFTER_RE = re.compile(rf"^\s*(?:\((?P<paren>[^)]*)\)(?:\s*[{_DASH}]\s*(?P<more>[^;()]*))?|[{_DASH}:]\s*(?P<dash>[^;()]*)|,\s*(?P<comma>[a-z][^;(]*))")
-_BEFORE_RE = re.compile(r"(?:^|[:;,(]|\bby)\s*(?P<role>(?:[a-z][\w-]*\s+){1,4}?)$")
+_BEFORE_RE = re.compile(rf"(?:^|[:;,(]|\bby)\s*(?P<role>(?:[a-z][\w-]*\s+){{1,4}}?)(?:[{_DASH}]\s+)?$")
 # the longest later part of a "Name, role, state" entry read as a description of its own ("clearance pending")
 _PART_WORDS = 4
 _OTHER_NAME_RE = re.compile(rf"^\s*(?:,|and|&)\s+(?:(?:[A-Z]\.\s?|{_NAME_WORD}\s+)?{_NAME_WORD})")
@@ -455,3 +455,43 @@ def _holds_credential(form: Form, descs: Sequence[str]) -> bool:
     heads = {key(h) for h in map(_head_noun, (d.strip(" ,;.:" + _DASH) for d in descs if d.strip())) if h is not None}
     got = set().union(*(light_keys(d) for d in descs)) if descs else set()
     return bool(heads & set(form.agents)) and all(any(_similar(k, g) for g in got) for k in cred)
+
+
+# a doer's own phrase that says the person holds something: a relative clause of holding ("who holds a current
+# IPAF card", "whose NPLQ runs to March 2026"), a credential's past participle ("a certified banksman"), "with a"
+_HOLDING_RE = re.compile(r"\bwho(?:'s|\s+is|\s+was)?\s+(?:holds?|held|has|had|carries|carried|possesses)\b|\bwhose\b|"
+                         r"\b(?:certified|licensed|qualified|registered|accredited|ticketed)\b|\bholding\b", re.I)
+# words that deny, defer or only suppose what the phrase names ("who doesn't", "whose course is booked", "will")
+_STATED_DENY_RE = re.compile(r"\b(?:not|no|none|never|without|n't|yet|pending|awaiting|booked|scheduled|expired|"
+                             r"expires?|lapsed|revoked|suspended|partway|part-way|trainee|apprentice|student|"
+                             r"provisional|will|would|should|once|until|after|before|if)\b|\bun[a-z]+(?:ed|ified)\b|"
+                             r"\bnon-?\s*[a-z]", re.I)
+# words of a credential that say what kind of paper it is or that it is in force, not which credential it is
+_PAPER_KEYS = frozenset(word_key(w) for w in "licence license card certificate certification qualification ticket "
+                                               "permit registration valid current".split())
+
+
+def states_credential(form: Form, doer_text: str) -> bool:
+    """Does the claim's own phrase for the doer say, as a plain fact, that the person holds the credential the
+    rule requires ("Sian, who holds a current IPAF card" for "workers holding a valid IPAF licence", "Bosun
+    Kelly, a certified banksman" for "deck crew holding a banksman certificate")? The phrase must hold a word of
+    holding, deny or defer nothing, and name the credential by every word that says which one it is (an
+    abbreviation the rule writes in capitals is enough: "NPLQ"); words of paper ("card", "licence") and of force
+    ("valid") may differ."""
+    cred = _credential_keys(form.text, tuple(form.agents))
+    if not cred or not _HOLDING_RE.search(doer_text) or _STATED_DENY_RE.search(doer_text):
+        return False
+    got = desc_keys(doer_text)
+    caps = {word_key(w) for w in re.findall(r"\b[A-Z]{2,}[A-Z0-9]*\b", form.text)} & cred
+    if caps and any(has_key(got, k) for k in caps):
+        return True
+    which = cred - _PAPER_KEYS
+    return bool(which) and all(has_key(got, k) for k in which)
+
+
+def group_for_group(form: Form, words: set[str]) -> bool:
+    """Does a doer named by one body-of-people noun ("team", "crew") stand for a rule's other such noun ("staff"),
+    the rule qualifying its body by what it holds ("licensed bar staff")? Such nouns say only that several people
+    act together, so the qualifiers alone tell who is meant."""
+    return bool(form.agents) and bool(form.agent_qualifiers) and set(form.agents) <= _GROUP_NOUNS and \
+        bool(words & _GROUP_NOUNS)

@@ -247,3 +247,110 @@ def _may_be_one(x: tuple[str, ...], y: tuple[str, ...]) -> bool:
     """May two names be one person: the same last word ("Dr Mensah", "Mensah"), or one a single word of the
     other ("Tom", "Tom Marsh")? A shared title alone ("Nurse Okoye", "Nurse Varga") is no one person."""
     return x[-1] == y[-1] or len(x) == 1 and x[0] in y or len(y) == 1 and y[0] in x
+
+
+# verbs that do whatever their object names ("did her treatment", "carried out the task", "performed the check")
+_DOING_VERBS = frozenset({"do", "perform", "carry", "undertake", "conduct", "complete"})
+# words of a verb that say its doer did this as well as something else ("held it too", "adjudicated as well")
+_ALSO_WORDS = frozenset({"too", "also"})
+_PRONOUNS = frozenset({"he", "she"})
+_MODALS = frozenset({"may", "might", "can", "could", "will", "would", "shall", "should", "must"})
+_ANAPHORS = frozenset({"it", "them", "this", "that"})
+
+
+def _act_verbs(rule: str) -> list[tuple[frozenset[str], str]]:
+    """Each act a rule keeps from one doer, as (verb lemmas that tell it, key of its object): "act as the permit
+    holder" is told by the verb WordNet derives from the role ("held it"); an object that is a pronoun ("sign it
+    off") is the first act's object."""
+    acts = _kept_acts(rule)
+    if acts is None:
+        return []
+    doc = parse(rule)
+    out: list[tuple[frozenset[str], str]] = []
+    for lemma, obj in acts:
+        lemmas = {lemma}
+        if lemma in ("act", "serve"):
+            role = next((p for t in doc if t.lemma_.lower() == lemma for c in t.children
+                         if c.dep_ == "prep" and c.lower_ == "as" for p in c.children if p.dep_ == "pobj"), None)
+            if role is None:
+                return []
+            lemmas = set(wordnet.verbs_of(role.lemma_.lower(), 1)) if wordnet.available() else set()
+        if obj in _ANAPHORS and out:
+            obj = out[0][1]
+        out.append((frozenset(lemmas), obj))
+    return out
+
+
+def _tells(v: Any, act: tuple[frozenset[str], str]) -> bool:
+    """Does a verb of the claim tell the act: its own verb, or a verb of doing done to the act's object?"""
+    lemmas, obj = act
+    things = {key(c) for c in v.children if c.dep_ in ("dobj", "nsubjpass")}
+    return v.lemma_.lower() in lemmas or bool(obj) and obj in things and v.lemma_.lower() in _DOING_VERBS
+
+
+def _marked(v: Any) -> bool:
+    """Does the verb's own phrase say its doer did it as well ("himself", "too", "also", "as well")?"""
+    for t in v.subtree:
+        if t.i != v.i and t.dep_ in ("relcl", "advcl", "ccomp", "conj") and t.head.i == v.i:
+            continue  # a clause of its own says nothing of this verb
+        if t.lower_ in _REFLEXIVE or (t.lower_ in _ALSO_WORDS and t.head.i == v.i) or (
+                t.lower_ == "well" and t.i > 0 and v.doc[t.i - 1].lower_ == "as" and t.head.i == v.i):
+            return True
+    return False
+
+
+def _plain(v: Any) -> bool:
+    """Is the verb told as a fact: not denied, not under a modal, not in a question or a condition?"""
+    return not any(c.dep_ == "neg" or (c.dep_ == "aux" and c.lemma_.lower() in _MODALS) or
+                   (c.dep_ == "mark" and c.lower_ in ("if", "unless", "whether")) for c in v.children)
+
+
+def _one_person(d: Any | None) -> bool:
+    """Is the doer one named person or a "he"/"she" (not "the engineers", not "Tom and Ana")?"""
+    if d is None or any(c.dep_ == "conj" for c in d.children):
+        return False
+    return (d.pos_ == "PROPN" and d.tag_ == "NNP") or d.lower_ in _PRONOUNS
+
+
+def one_doer_both(rule: str, claim: str) -> tuple[int, int] | None:
+    """Where the claim says one person did both acts a rule keeps from one doer, and says so by its own words
+    ("T. Nyberg approved the Kessler invoice ... and released the bank transfer himself", "Mark Ellis issued permit
+    4471 ..., and held it too", "Dr Mensah signed the review off ...; he had done her treatment himself"): the span
+    of the two verbs. Both acts are facts (no denial, modal or condition), told by one named person: one subject
+    both verbs share, or a "he"/"she" after the name. A verb that shares its subject with the act done to the
+    first act's object ("replaced the drive belt ... and signed off the task himself") tells the first act. The
+    claim must mark the second doing ("himself", "too", "as well"): without it, two verbs of one subject may be
+    told of two occasions of one duty. None otherwise."""
+    acts = _act_verbs(rule)
+    if len(acts) != 2 or not all(lemmas for lemmas, _ in acts):
+        return None
+    doc = parse(claim)
+    if claim.rstrip().endswith("?"):
+        return None
+    verbs = [v for v in doc if v.pos_ == "VERB" and _plain(v)]
+    for n in (0, 1):
+        for v2 in (v for v in verbs if _tells(v, acts[1 - n]) and _marked(v)):
+            d2 = _doer(v2)
+            firsts = [v for v in verbs if v.i != v2.i and _tells(v, acts[n])]
+            shared_obj = acts[1][1] and acts[1][1] == acts[0][1] and n == 0 and acts[1][1] in {
+                key(c) for c in v2.children if c.dep_ == "dobj"}
+            if not firsts and shared_obj and v2.dep_ == "conj" and v2.head.pos_ == "VERB" and _plain(v2.head) and \
+                    any(c.dep_ == "dobj" for c in v2.head.children):
+                firsts = [v2.head]  # "replaced the drive belt and signed off the task himself"
+            for v1 in firsts:
+                d1 = _doer(v1)
+                if not (_one_person(d1) and _one_person(d2)):
+                    continue
+                name, pron = (d1, d2) if d2.lower_ in _PRONOUNS else (d2, d1)
+                same = d1.i == d2.i or (pron.lower_ in _PRONOUNS and name.pos_ == "PROPN" and name.i < pron.i and
+                                        not _other_doer_between(doc, name, pron))
+                if same:
+                    lo, hi = min(v1.i, v2.i), max(v1.i, v2.i)
+                    return doc[lo].idx, doc[hi].idx + len(doc[hi].text)
+    return None
+
+
+def _other_doer_between(doc: Any, name: Any, pron: Any) -> bool:
+    """Is another named doer told between a name and the "he"/"she" that may stand for it?"""
+    return any(t.pos_ == "PROPN" and (t.dep_ in ("nsubj", "nsubjpass") or t.dep_ == "pobj" and t.head.lower_ == "by")
+               and name.i < t.i < pron.i and t.lower_ != name.lower_ for t in doc)

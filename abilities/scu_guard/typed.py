@@ -30,6 +30,7 @@ from abilities.scu_guard.judge import (
     check_modal,
     check_named_members,
     check_omitted,
+    check_one_doer,
     check_order,
     check_places,
     check_triggers,
@@ -47,6 +48,7 @@ Check = Callable[[Sequence[Form], Claim], list[Finding]]
 # every check of the typed reading, in the order their findings are reported (the first per constraint counts)
 CHECKS: tuple[Check, ...] = (
     check_deadlines, check_bounds, count_totals, check_ratios, check_counts, check_count_additions, check_unbounded, check_triggers, check_carried_on,
+    check_one_doer,
     check_modal,
     check_agents, check_order, check_windows, check_exclusion, check_members, check_allow_list, check_named_members,
     check_places, check_uses, check_omitted, check_classes)
