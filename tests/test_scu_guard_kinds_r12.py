@@ -121,7 +121,9 @@ def test_one_place_of_a_list_is_the_rules_place() -> None:
     list stays OK."""
     rule = "Food and drink are not permitted in the reading room or the map store."
     assert categories.coordinated_places(rule) == ((frozenset({"read", "room"}), frozenset({"map", "stor"})),)
-    assert _v(rule, "Some biscuits were left in the map store.") == REVIEW
-    assert _v(rule, "A mug of tea and some biscuits were left on desk 3 in the reading room.") == REVIEW
+    # since round 16 a ban from a place is read from the rule's grammar (``present``): a kind of the banned thing
+    # left in one of its places, told as a fact, is a sure reading
+    assert _v(rule, "Some biscuits were left in the map store.") == REJECT
+    assert _v(rule, "A mug of tea and some biscuits were left on desk 3 in the reading room.") == REJECT
     assert _v(rule, "Some biscuits were left in the map room.") == OK
     assert _v(rule, "A mug of tea and some biscuits were left on desk 3 in the staff kitchen.") == OK

@@ -40,6 +40,7 @@ from abilities.scu_guard.judge import (
     read_claim,
     valueless,
 )
+from abilities.scu_guard.present import check_present
 from abilities.scu_guard.ratios import check_ratios, kept_ratios
 from abilities.scu_guard.use_checks import check_uses
 
@@ -51,7 +52,7 @@ CHECKS: tuple[Check, ...] = (
     check_one_doer,
     check_modal,
     check_agents, check_order, check_windows, check_exclusion, check_members, check_allow_list, check_named_members,
-    check_places, check_uses, check_omitted, check_classes)
+    check_places, check_uses, check_omitted, check_classes, check_present)
 
 
 def evaluated(forms: Sequence[Form], claim: Claim) -> set[str]:
@@ -154,7 +155,7 @@ def _run_checks(forms: list[Form], read: Claim, by_others: set[str]) -> list[Fin
                 kept[finding.constraint] = len(out)
                 out.append(finding)
             elif finding.firm and not out[at].firm and (not (out[at].sure and out[at].arbitrable) or
-                                                        (finding.basis in ("step", "class") and out[at].rule in EVENT_RULES)):
+                                                        (finding.basis in ("step", "class", "presence") and out[at].rule in EVENT_RULES)):
                 out[at] = finding  # a required step firmly said not done supersedes an unfirm event reading
             elif finding.basis == "place" and finding.sure and out[at].rule in EVENT_RULES and not out[at].firm:
                 out[at] = finding  # the rule's own place reading names where it was done: "run from her own car"
