@@ -4183,6 +4183,8 @@ def _other_place(objs: Sequence[Any], allowed: Sequence[places.Place]) -> tuple[
     text, or another site by its kind (sure); or a larger place that may hold an allowed one (unsure)."""
     for o in objs:
         p = places.place_of(o)
+        if any(places.names_alias(p, a) for a in allowed):
+            continue  # "Room 2.14" for "the pre-PCR laboratory, Room 2.14"
         levels = [True if places.surely_other(p, a) or places.other_site(p, a) else
                   False if places.maybe_holds(p, a) else None for a in allowed]
         if None not in levels:
@@ -4202,10 +4204,20 @@ def _stood_in(doc: Any, text: str, prep: Any, objs: Sequence[Any], allowed: Sequ
                                        for a in allowed):
             continue  # "on Sunday"; "the cupboard inside the boathouse" may still be in the allowed place
         p = places.place_of(o)
+        if any(places.names_alias(p, a) for a in allowed):
+            continue
         if all(places.surely_other(p, a) or places.other_site(p, a) or stand_in.set_aside(
                 doc, start, end, lambda t, a=a: places.may_name(t, a)) for a in allowed):
             return o, True
     return found
+
+
+def _allowed_aside(doc: Any, text: str, prep: Any, allowed: Sequence[places.Place]) -> bool:
+    """Does the sentence of a place phrase tell an allowed place out of use or set aside ("because the charging
+    cabinet was full, the battery was charged on the bench")? Then the claim itself takes its thing for one the
+    rule sends there, though it names the thing without the rule's narrowing words (``stand_in``)."""
+    start, end = sentence_span(text, prep.idx, prep.idx + len(prep.text))
+    return any(stand_in.set_aside(doc, start, end, lambda t, a=a: places.may_name(t, a)) for a in allowed)
 
 
 def check_places(forms: Sequence[Form], claim: Claim) -> list[Finding]:
@@ -4224,13 +4236,14 @@ def check_places(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         if not allowed:
             continue
         things = places.rule_things(f.text, f.place_thing)
+        doings = places.rule_doings(f.text)
         qualifiers = set(f.subject) - set(things) - GENERIC
         # a rule of a route or a source is broken by the same preposition ("run from the team leader's car")
         route = {f.place_prep} & places.ROUTE_PREPS
         for p in doc:
             if p.dep_ != "prep" or p.lower_ not in places.PLACE_PREPS | places.OUTSIDE_PREPS | route:
                 continue
-            thing = next((t for k in things if (t := places.thing_in(p, k)) is not None), None)
+            thing = next((t for k in things if (t := places.thing_in(p, k, doing=k in doings)) is not None), None)
             by_kind = False
             if thing is None:  # a kind of the rule's thing ("pizza" for "food")
                 thing = next((t for k in things if (t := places.thing_in(p, k, categories.phrase_of(f.text, k)))
@@ -4268,7 +4281,10 @@ def check_places(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 other, level = (listed, True) if listed is not None else (other, False)
             if other is None:
                 continue
-            sure = level and (not qualifiers or bool(_stem_hits(qualifiers, c.keys) or _kin_hits(qualifiers, c.keys)))
+            # the thing is the rule's: it carries the rule's narrowing words, or the sentence tells an allowed place
+            # out of use, so the claim itself sends the thing there
+            sure = level and (not qualifiers or bool(_stem_hits(qualifiers, c.keys) or _kin_hits(qualifiers, c.keys))
+                              or _allowed_aside(doc, claim.text, p, allowed))
             phrase = doc[min(w.i for w in other.subtree): max(w.i for w in other.subtree) + 1].text
             where = f"outside {phrase!r}" if p.lower_ in places.OUTSIDE_PREPS else repr(phrase)
             out.append(_finding(f, claim, c.start, c.end, "allow_list",

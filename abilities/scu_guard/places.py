@@ -30,7 +30,7 @@ land are a maybe (REVIEW). Words such as "locked", "secure", "licensed" describe
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from abilities.scu_guard import categories, legends, measure, place_scale, wordnet
@@ -83,6 +83,7 @@ class Place:
     materials: frozenset[str] = frozenset()  # what it is made of ("plastic", "metal"), by WordNet
     air: str = ""  # "open" or "roof" when a word says the place is in the open or under a roof
     word: str = ""  # the head noun's lemma, for WordNet
+    aliases: tuple[Place, ...] = ()  # the same place named again in apposition ("the pre-PCR lab, Room 2.14")
 
 
 def _is_code(t: Any) -> bool:
@@ -187,8 +188,8 @@ def surely_other(claim_place: Place, allowed: Place) -> bool:
     """Is the claim's place surely not the allowed one? Someone's own place against one that is nobody's own;
     a label with another code ("Building A" for "Building C"); or the place or what holds it told apart from
     the allowed place or what holds that, kind by kind."""
-    if claim_place.own and not any(p.own for p in _chain(allowed)):
-        return True
+    if claim_place.own and not any(p.own or _district(p.word) for p in _chain(allowed)):
+        return True  # someone's own place; but a district ("within Harris County") may hold someone's home
     claim_labels = frozenset().union(*(p.labels for p in _chain(claim_place)))
     allowed_labels = frozenset().union(*(p.labels for p in _chain(allowed)))
     for label, code in claim_labels:
@@ -196,6 +197,12 @@ def surely_other(claim_place: Place, allowed: Place) -> bool:
         if codes and code not in codes:
             return True
     return any(_told_apart(c, a) for c in _chain(claim_place) for a in _chain(allowed))
+
+
+def _district(word: str) -> bool:
+    """Does the head noun name a district marked off for administration ("county", "town", "borough"), which
+    holds people's homes, by WordNet?"""
+    return bool(word) and bool(wordnet.is_a(word, "region")) and wordnet.is_a(word, "district") is not False
 
 
 def other_site(claim_place: Place, allowed: Place) -> bool:
@@ -329,21 +336,42 @@ def allowed_places(phrases: Sequence[str]) -> list[Place]:
         doc = parse(ph)
         root = next((t for t in doc if t.dep_ == "ROOT"), None)
         if root is not None:
-            out.append(place_of(root))
+            aliases = tuple(place_of(a) for a in root.children if a.dep_ == "appos" and a.pos_ in ("NOUN", "PROPN"))
+            out.append(replace(place_of(root), aliases=aliases))
     return out
 
 
-def thing_in(prep: Any, thing: str, kind_of: str | None = None, depth: int = 0) -> Any | None:
+def names_alias(claim_place: Place, allowed: Place) -> bool:
+    """Does the claim name the allowed place by the other name its rule gives it in apposition ("Room 2.14" for
+    "the pre-PCR laboratory, Room 2.14", "Cellar 3" for "the Reserve Room (Cellar 3)")? Then it is that place."""
+    return any(_names(claim_place, a) for a in allowed.aliases)
+
+
+def rule_doings(text: str) -> frozenset[str]:
+    """The keys of a rule's things that name a doing by a noun made from its verb ("DNA extraction", "Welding":
+    extract, weld; not "Aviation fuel"), by WordNet's derivations: a claim may tell such a doing by its verb."""
+    doc = parse(text)
+    subj = _thing(doc)
+    if subj is None:
+        return frozenset()
+    return frozenset(key(t) for t in [subj, *subj.conjuncts] if t.pos_ == "NOUN" and
+                     wordnet.verbs_of_noun(t.lemma_.lower()))
+
+
+def thing_in(prep: Any, thing: str, kind_of: str | None = None, depth: int = 0,
+             doing: bool = False) -> Any | None:
     """The rule's thing where the place phrase puts it: the noun the phrase hangs from, or an argument (subject,
     object, or one joined to them) of the verb it hangs from. With ``kind_of`` (the WordNet phrase of the rule's
     thing), a noun that is a kind of it counts too ("pizza" for "food", ``categories``)."""
     head = prep.head
-    if head.pos_ in ("NOUN", "PROPN") and (key(head) == thing or (kind_of and categories.is_kind(head, kind_of))):
-        return head
+    if head.pos_ in ("NOUN", "PROPN") and (named := _named_thing(head, thing, kind_of)) is not None:
+        return named
     if head.pos_ in ("NOUN", "PROPN") and head.dep_ == "pobj" and head.head.lower_ in PLACE_PREPS and depth < 3:
         # a place inside a place phrase ("on padded racks in the north aisle", "on the rail, outside the gown
         # room"): the thing is where the outer phrase puts it
-        return thing_in(head.head, thing, kind_of, depth + 1)
+        return thing_in(head.head, thing, kind_of, depth + 1, doing)
+    if doing and head.pos_ == "VERB" and key(head) == thing:
+        return head  # the rule's doing told by its verb: "the swabs were extracted in Room 2.15" for "DNA extraction"
     verb = head if head.pos_ in ("VERB", "AUX") else None
     if verb is None:
         return None
@@ -355,9 +383,25 @@ def thing_in(prep: Any, thing: str, kind_of: str | None = None, depth: int = 0) 
     for arg in verb.children:
         if arg.dep_ in ("nsubj", "nsubjpass", "dobj"):
             for t in [arg, *arg.conjuncts, *_of_things(arg)]:
-                if t.pos_ in ("NOUN", "PROPN") and (key(t) == thing or (kind_of and categories.is_kind(t, kind_of))):
-                    return t
+                if t.pos_ in ("NOUN", "PROPN") and (named := _named_thing(t, thing, kind_of)) is not None:
+                    return named
     return None
+
+
+# words that say a vessel holds nothing ("the empty acid drums" are no acid)
+_EMPTY = frozenset({"empty", "emptied"})
+
+
+def _named_thing(t: Any, thing: str, kind_of: str | None) -> Any | None:
+    """The claim noun as the rule's thing: the noun itself (its key, or a kind of the rule's thing), or the word
+    before a vessel that says what it holds ("the caustic soda drums" for "Caustic soda must be stored ...": the
+    soda, kept where its drums are; ``categories.holds_content``); an empty vessel holds no thing."""
+    if key(t) == thing or (kind_of and categories.is_kind(t, kind_of)):
+        return t
+    content = categories.holds_content(t) if t.pos_ == "NOUN" else None
+    if content is None or key(content) != thing or any(w.lower_ in _EMPTY for w in t.subtree):
+        return None
+    return content
 
 
 def _of_things(noun: Any) -> list[Any]:
