@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from abilities.scu_guard import joins, measure
+from abilities.scu_guard.allowed_times import flagged_time_allowed
 from abilities.scu_guard.allowed_way import done_the_allowed_way
 from abilities.scu_guard.amount_ties import outranked, own_reading, question_ties, record_ties
 from abilities.scu_guard.amounts import OTHER_THING_DOUBTS, kept_by_its_own_rule
@@ -381,6 +382,9 @@ def _readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
         elif f.constraint in measured and f.rule == "numeric_bound" and f.constraint in by_text and \
                 _unmeasured_amount(by_text[f.constraint], f):
             out.put(out.suspected, f, f"{kind} amount the typed reading left unread")
+        elif f.constraint in measured and f.rule == "temporal" and f.constraint in by_text and \
+                flagged_time_allowed(by_text[f.constraint], f.detail):
+            out.put(out.cleared, f, f"{kind} a time the rule allows")  # "the 14:00 show" for "not before 10:00"
         elif f.constraint in measured:
             # the typed reading, the authority on amounts, measured this constraint in the claim and found
             # it kept: the word-level amount (a label, a number without its unit or direction) is refuted

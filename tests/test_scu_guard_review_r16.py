@@ -1,0 +1,95 @@
+"""scu_guard round 16: doubts that the claim's own grammar settles, so the claim is not held for review. Three
+readings. A rule that names the allowed way beside the forbidden one ("only in the red fire-safe bin, never in the
+general waste") is kept by a claim that does the act through a phrase naming the whole allowed alternative and names
+the forbidden one nowhere but in a denied clause. A denial of another act than the one a duty requires ("No
+passengers stayed on the car deck" beside "Every trailer must be chained to the deck") drops nothing: what a denial
+denies is the verb of its "not"/"never", the doer of its "nobody"/"no passenger", and neither it, the clause's verb
+nor its subject or object is the rule's. A plain duty told done, its own verb on its own bearer ("Each of the six
+hire cars ... was photographed"), keeps it. Sentences written for these tests, none is in the labelled sets; real
+spaCy parses. The breaches beside them must stay held or rejected: the forbidden alternative named, also later in
+the claim; the duty's own act or thing denied; a thing had "with no" inspection; a duty never done."""
+
+from __future__ import annotations
+
+from abilities.scu_guard.allowed_way import alternatives, done_the_allowed_way
+from abilities.scu_guard.combined import understood
+from abilities.scu_guard.duty_done import tells_duty_done
+from abilities.scu_guard.judge import read_claim
+from abilities.scu_guard.negated_acts import denies_another_act
+from tests.scu_guard_support import OK, REJECT
+from tests.scu_guard_support import verdict_beside as _v
+
+RAGS = "Oily rags must be disposed of only in the red fire-safe bin, never in the general waste."
+PUPPIES = "Puppies may be bathed only in the grooming room, never in the kennel yard."
+TYRES = "Tyres must be stored only in the tyre cage, never in the wash bay."
+WELDING = "Welding must be done only in the ventilated bay, never in the paint shop."
+TRAILERS = "Every trailer must be chained to the deck before sailing."
+LADDERS = "Every ladder must be inspected by the site foreman before use."
+APIARY = "If a hive shows signs of foulbrood, the whole apiary must be quarantined."
+HIRE_CARS = "Every hire car returned must be photographed at drop-off."
+BIKES = "Every customer bike must be tagged at drop-off."
+
+
+def test_the_rules_two_alternatives_are_read_apart() -> None:
+    alt = alternatives(RAGS)
+    assert alt is not None
+    assert {"red", "bin"} <= alt.allowed and "wast" not in alt.allowed
+    assert alt.forbidden and not alt.forbidden & alt.allowed
+    # a plain prohibition names no allowed way
+    assert alternatives("Visitors must not use white light on the observing floor.") is None
+
+
+def test_the_act_done_the_allowed_way_is_no_reason_for_review() -> None:
+    assert _v(RAGS, "All the oily rags from the engine overhaul were disposed of in the red fire-safe bin.") == OK
+    assert _v(PUPPIES, "Both puppies were bathed in the grooming room after their walk.") == OK
+    assert _v(TYRES, "The winter tyres were stored in the tyre cage over the summer.") == OK
+    # the forbidden place named only in a denied clause
+    assert _v(WELDING, "Nothing was welded in the paint shop; the bracket welding was done in the ventilated bay.") == OK
+
+
+def test_the_forbidden_alternative_named_keeps_the_doubt() -> None:
+    assert _v(RAGS, "The oily rags were put in the general waste.") != OK
+    assert _v(RAGS, "The oily rags were disposed of in the red fire-safe bin, and the rest went in the general "
+                    "waste.") != OK
+    assert _v(PUPPIES, "Both puppies were bathed in the kennel yard after their walk.") != OK
+    assert _v(TYRES, "The winter tyres were stored in the wash bay over the summer.") != OK
+    assert _v(TYRES, "The winter tyres were stored in the tyre cage, then moved to the wash bay.") != OK
+
+
+def test_the_allowed_phrase_must_be_named_whole() -> None:
+    claim = "The rags went in the red crate by the door."
+    assert not done_the_allowed_way(RAGS, claim, 0, len(claim), [])
+
+
+def test_a_denial_of_another_act_drops_no_duty() -> None:
+    assert _v(TRAILERS, "No passengers stayed on the car deck once we sailed.") == OK
+    claim = "Nobody smoked near the ladders during the refit."
+    assert denies_another_act(LADDERS, claim, 0, len(claim))
+    claim = "Visitors weren't let in after the foulbrood check."
+    assert denies_another_act(APIARY, claim, 0, len(claim))
+
+
+def test_a_denial_of_the_duty_itself_still_counts() -> None:
+    assert _v(TRAILERS, "The trailer was never chained to the deck.") == REJECT
+    assert _v(APIARY, "Hive 4 showed foulbrood, but the apiary wasn't quarantined.") != OK
+    assert _v(LADDERS, "The ladders went up with no inspection.") != OK
+    for claim in ("Nobody inspected the ladders before the refit.",  # the rule's own verb
+                  "No ladder was looked at before the refit.",  # the rule's own thing denied as the doer's
+                  "The crew used the ladders with no inspection.",  # a thing had "with no"
+                  "The foreman didn't need to inspect the ladders.",  # a word of omission
+                  "Two ladders went up uninspected and nobody noticed."):  # a rule word with a negative prefix
+        assert not denies_another_act(LADDERS, claim, 0, len(claim)), claim
+
+
+def test_a_duty_told_done_is_no_reason_for_review() -> None:
+    assert _v(HIRE_CARS, "Each of the six hire cars returned on Sunday was photographed by Dan at the desk.") == OK
+    claim = "Each of the six hire cars returned on Sunday was photographed by Dan at the desk."
+    assert tells_duty_done(understood(HIRE_CARS), read_claim(claim).clauses, 0, len(claim))
+
+
+def test_a_duty_not_told_done_keeps_the_doubt() -> None:
+    assert _v(BIKES, "Two customer bikes were never tagged.") != OK
+    for claim in ("The hire car was never photographed.",  # denied
+                  "The hire car could be photographed later.",  # a permission, not a fact
+                  "The desk photographed the damage form, not the car."):  # another thing
+        assert not tells_duty_done(understood(HIRE_CARS), read_claim(claim).clauses, 0, len(claim)), claim
