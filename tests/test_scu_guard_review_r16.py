@@ -5,12 +5,14 @@ the forbidden one nowhere but in a denied clause. A denial of another act than t
 passengers stayed on the car deck" beside "Every trailer must be chained to the deck") drops nothing: what a denial
 denies is the verb of its "not"/"never", the doer of its "nobody"/"no passenger", and neither it, the clause's verb
 nor its subject or object is the rule's. A plain duty told done, its own verb on its own bearer ("Each of the six
-hire cars ... was photographed"), keeps it. Sentences written for these tests, none is in the labelled sets; real
+hire cars ... was photographed"), keeps it. And a time of day the word-level reading flags that the rule's own window
+allows ("back at the car park by 16:45" for "only between 09:00 and 17:00") cannot break that window. Sentences written for these tests, none is in the labelled sets; real
 spaCy parses. The breaches beside them must stay held or rejected: the forbidden alternative named, also later in
 the claim; the duty's own act or thing denied; a thing had "with no" inspection; a duty never done."""
 
 from __future__ import annotations
 
+from abilities.scu_guard.allowed_times import flagged_time_allowed
 from abilities.scu_guard.allowed_way import alternatives, done_the_allowed_way
 from abilities.scu_guard.combined import understood
 from abilities.scu_guard.duty_done import tells_duty_done
@@ -28,6 +30,9 @@ LADDERS = "Every ladder must be inspected by the site foreman before use."
 APIARY = "If a hive shows signs of foulbrood, the whole apiary must be quarantined."
 HIRE_CARS = "Every hire car returned must be photographed at drop-off."
 BIKES = "Every customer bike must be tagged at drop-off."
+RINKS = "Ice resurfacing may only be carried out between 22:00 and 06:00."
+WALKS = "Guided walks may run only between 09:00 and 17:00."
+BLOWERS = "Leaf blowers must not be used before 08:00 or after 18:00."
 
 
 def test_the_rules_two_alternatives_are_read_apart() -> None:
@@ -93,3 +98,19 @@ def test_a_duty_not_told_done_keeps_the_doubt() -> None:
                   "The hire car could be photographed later.",  # a permission, not a fact
                   "The desk photographed the damage form, not the car."):  # another thing
         assert not tells_duty_done(understood(HIRE_CARS), read_claim(claim).clauses, 0, len(claim)), claim
+
+
+def test_a_time_the_rules_window_allows_is_no_reason_for_review() -> None:
+    assert _v(RINKS, "Rinks 1 and 2 were both resurfaced overnight, the first from 22:30 to 01:00 and the second "
+                     "from 02:00 to 05:30.") == OK
+    assert _v(WALKS, "Walks set off from 09:30 to a last start at 15:30, with everyone back at the car park by "
+                     "16:45.") == OK
+    assert _v(BLOWERS, "Before 08:00 only rakes and brooms were used, and the blower was started at 08:10.") == OK
+
+
+def test_a_time_inside_the_forbidden_window_still_counts() -> None:
+    assert _v(RINKS, "Rink 1 was resurfaced from 14:00 to 15:00 on Sunday.") == REJECT
+    assert _v(BLOWERS, "The blower was started at 07:15 on Monday.") == REJECT
+    assert _v(WALKS, "The last walk set off at 17:45 and was back after dark.") != OK
+    assert not flagged_time_allowed(understood(WALKS), "'17:45' falls in a forbidden time window")
+    assert not flagged_time_allowed(understood(WALKS), "a forbidden weekday (5) is named")  # no time quoted
