@@ -4,19 +4,16 @@ general waste") is kept by a claim that does the act through a phrase naming the
 the forbidden one nowhere but in a denied clause. A denial of another act than the one a duty requires ("No
 passengers stayed on the car deck" beside "Every trailer must be chained to the deck") drops nothing: what a denial
 denies is the verb of its "not"/"never", the doer of its "nobody"/"no passenger", and neither it, the clause's verb
-nor its subject or object is the rule's. A plain duty told done, its own verb on its own bearer ("Each of the six
-hire cars ... was photographed"), keeps it. And a time of day the word-level reading flags that the rule's own window
-allows ("back at the car park by 16:45" for "only between 09:00 and 17:00") cannot break that window. Sentences written for these tests, none is in the labelled sets; real
-spaCy parses. The breaches beside them must stay held or rejected: the forbidden alternative named, also later in
-the claim; the duty's own act or thing denied; a thing had "with no" inspection; a duty never done."""
+nor its subject or object is the rule's. And a time of day the word-level reading flags that the rule's own window
+allows ("back at the car park by 16:45" for "only between 09:00 and 17:00") cannot break that window. Sentences
+written for these tests, none is in the labelled sets; real spaCy parses. The breaches beside them must stay held or rejected: the forbidden alternative named, also later in
+the claim; the duty's own act or thing denied; a thing had "with no" inspection; a time inside the window."""
 
 from __future__ import annotations
 
 from abilities.scu_guard.allowed_times import flagged_time_allowed
 from abilities.scu_guard.allowed_way import alternatives, done_the_allowed_way
 from abilities.scu_guard.combined import understood
-from abilities.scu_guard.duty_done import tells_duty_done
-from abilities.scu_guard.judge import read_claim
 from abilities.scu_guard.negated_acts import denies_another_act
 from tests.scu_guard_support import OK, REJECT
 from tests.scu_guard_support import verdict_beside as _v
@@ -28,8 +25,6 @@ WELDING = "Welding must be done only in the ventilated bay, never in the paint s
 TRAILERS = "Every trailer must be chained to the deck before sailing."
 LADDERS = "Every ladder must be inspected by the site foreman before use."
 APIARY = "If a hive shows signs of foulbrood, the whole apiary must be quarantined."
-HIRE_CARS = "Every hire car returned must be photographed at drop-off."
-BIKES = "Every customer bike must be tagged at drop-off."
 RINKS = "Ice resurfacing may only be carried out between 22:00 and 06:00."
 WALKS = "Guided walks may run only between 09:00 and 17:00."
 BLOWERS = "Leaf blowers must not be used before 08:00 or after 18:00."
@@ -84,20 +79,6 @@ def test_a_denial_of_the_duty_itself_still_counts() -> None:
                   "The foreman didn't need to inspect the ladders.",  # a word of omission
                   "Two ladders went up uninspected and nobody noticed."):  # a rule word with a negative prefix
         assert not denies_another_act(LADDERS, claim, 0, len(claim)), claim
-
-
-def test_a_duty_told_done_is_no_reason_for_review() -> None:
-    assert _v(HIRE_CARS, "Each of the six hire cars returned on Sunday was photographed by Dan at the desk.") == OK
-    claim = "Each of the six hire cars returned on Sunday was photographed by Dan at the desk."
-    assert tells_duty_done(understood(HIRE_CARS), read_claim(claim).clauses, 0, len(claim))
-
-
-def test_a_duty_not_told_done_keeps_the_doubt() -> None:
-    assert _v(BIKES, "Two customer bikes were never tagged.") != OK
-    for claim in ("The hire car was never photographed.",  # denied
-                  "The hire car could be photographed later.",  # a permission, not a fact
-                  "The desk photographed the damage form, not the car."):  # another thing
-        assert not tells_duty_done(understood(HIRE_CARS), read_claim(claim).clauses, 0, len(claim)), claim
 
 
 def test_a_time_the_rules_window_allows_is_no_reason_for_review() -> None:

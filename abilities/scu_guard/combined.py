@@ -30,7 +30,6 @@ from abilities.scu_guard.conditions import unmet
 from abilities.scu_guard.consequences import stance
 from abilities.scu_guard.counts import count_elsewhere, restated_bound
 from abilities.scu_guard.detect import EVENT_RULES, Finding, cached_rule, find_contradictions
-from abilities.scu_guard.duty_done import tells_duty_done
 from abilities.scu_guard.ellipsis import with_rebuilt
 from abilities.scu_guard.evidence import RELATIVE_DOUBT, doubt, unrelated_duration
 from abilities.scu_guard.forms import HAVE, Form, understand
@@ -376,9 +375,6 @@ def _readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
         elif f.rule == "require" and (f.constraint in typed_texts or f.constraint in measured) and \
                 _another_act_denied(claim, f, chunk_texts):
             out.put(out.cleared, f, f"{kind} another act denied")  # the typed reading understood the duty
-        elif f.rule == "forbid" and f.constraint in typed_texts and _duty_done(claim, by_text[f.constraint], f,
-                                                                                chunk_texts):
-            out.put(out.cleared, f, f"{kind} duty told done")  # "was photographed by Sophie" for "must be photographed"
         elif f.constraint in measured and f.rule == "numeric_bound" and f.constraint in by_text and \
                 _unmeasured_amount(by_text[f.constraint], f):
             out.put(out.suspected, f, f"{kind} amount the typed reading left unread")
@@ -420,12 +416,6 @@ def _another_act_denied(claim: str, f: Finding, chunk_texts: Sequence[str]) -> b
     """``negated_acts.denies_another_act`` at the finding, in the reading ``doubt`` weighs."""
     moved, read = _read_at(claim, f, chunk_texts)
     return denies_another_act(f.constraint, read.text, moved.start, moved.end)
-
-
-def _duty_done(claim: str, form: Form, f: Finding, chunk_texts: Sequence[str]) -> bool:
-    """``duty_done.tells_duty_done`` at the finding, in the reading ``doubt`` weighs."""
-    moved, read = _read_at(claim, f, chunk_texts)
-    return tells_duty_done(form, read.clauses, moved.start, moved.end)
 
 
 def _allowed_way(claim: str, f: Finding, chunk_texts: Sequence[str]) -> bool:

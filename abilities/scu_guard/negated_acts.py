@@ -21,7 +21,7 @@ from abilities.scu_guard.nlp import NEGATIVE_PREFIXES, key, parse, word_key
 _NEGATOR_WORDS = frozenset({"not", "n't", "never", "no", "nobody", "none", "nothing", "neither", "nor", "nowhere"})
 _NEGATIVE_PRONOUNS = frozenset({"nobody", "none", "nothing", "nowhere", "neither"})
 # words that tell a thing left out or made optional: a clause holding one may well drop the duty
-OMISSION = frozenset(word_key(w) for w in (
+_OMISSION = frozenset(word_key(w) for w in (
     "without skip omit waive forgo bypass optional need require necessary lack miss forget leave "
     "voluntary exempt".split())) | NEGATING
 _CORE_ARGS = frozenset({"nsubj", "nsubjpass", "dobj", "attr", "oprd"})
@@ -70,7 +70,7 @@ def denies_another_act(rule: str, claim: str, start: int, end: int) -> bool:
     if not negs:
         return False
     for t in span:
-        if key(t) in OMISSION or t.lower_ in OMISSION or _prefixed_rule_word(t, words):
+        if key(t) in _OMISSION or t.lower_ in _OMISSION or _prefixed_rule_word(t, words):
             return False
     for n in negs:
         denied = _denied_words(n)
