@@ -22,6 +22,8 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from abilities.scu_guard import joins, measure
+from abilities.scu_guard.allowed_times import flagged_time_allowed
+from abilities.scu_guard.allowed_way import done_the_allowed_way
 from abilities.scu_guard.amount_ties import outranked, own_reading, question_ties, record_ties
 from abilities.scu_guard.amounts import OTHER_THING_DOUBTS, kept_by_its_own_rule
 from abilities.scu_guard.conditions import unmet
@@ -35,6 +37,7 @@ from abilities.scu_guard.judge import Claim, _in_band, read_claim
 from abilities.scu_guard.lexicon import GENERIC as LEX_GENERIC
 from abilities.scu_guard.listed_amounts import listed_elsewhere
 from abilities.scu_guard.named import with_labels
+from abilities.scu_guard.negated_acts import denies_another_act
 from abilities.scu_guard.nlp import light_keys, parse
 from abilities.scu_guard.permits import grants_against
 from abilities.scu_guard.text import tokenize
@@ -349,6 +352,12 @@ def _readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
                                                                 _read_at(claim, f, chunk_texts)[1], forms):
             # the amount is not this rule's; the rule that bounds what it measures is kept
             out.put(out.cleared, f, f"{kind} kept by its own rule")
+        elif f.rule == "require" and _another_act_denied(claim, f, chunk_texts):
+            # "Nobody smoked on the scaffold" for "Scaffolding must be inspected ...": another act denied
+            out.put(out.cleared, f, f"{kind} another act denied")
+        elif f.rule == "forbid" and _allowed_way(claim, f, chunk_texts):
+            # "taken to the reclaim room" for "... reclaimed only in the reclaim room and must never go down the sinks"
+            out.put(out.cleared, f, f"{kind} done the allowed way")
         elif f.rule == "forbid" and two_named_doers(f.constraint, claim):
             # a rule keeping two acts from one doer, each act done by another named person: nothing to review
             out.put(out.cleared, f, f"{kind} two named doers")
@@ -363,9 +372,15 @@ def _readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
         kind = f"lexicon {f.rule}"
         if f.constraint in by_text and unmet(by_text[f.constraint], claim):
             out.put(out.cleared, f, f"{kind} condition unmet")
+        elif f.rule == "require" and (f.constraint in typed_texts or f.constraint in measured) and \
+                _another_act_denied(claim, f, chunk_texts):
+            out.put(out.cleared, f, f"{kind} another act denied")  # the typed reading understood the duty
         elif f.constraint in measured and f.rule == "numeric_bound" and f.constraint in by_text and \
                 _unmeasured_amount(by_text[f.constraint], f):
             out.put(out.suspected, f, f"{kind} amount the typed reading left unread")
+        elif f.constraint in measured and f.rule == "temporal" and f.constraint in by_text and \
+                flagged_time_allowed(by_text[f.constraint], f.detail):
+            out.put(out.cleared, f, f"{kind} a time the rule allows")  # "the 14:00 show" for "not before 10:00"
         elif f.constraint in measured:
             # the typed reading, the authority on amounts, measured this constraint in the claim and found
             # it kept: the word-level amount (a label, a number without its unit or direction) is refuted
@@ -395,6 +410,20 @@ def _names_nothing_of(f: Finding) -> bool:
     if not words:
         return False
     return not (words & {s for t in tokenize(f.text) for s in t.stems})
+
+
+def _another_act_denied(claim: str, f: Finding, chunk_texts: Sequence[str]) -> bool:
+    """``negated_acts.denies_another_act`` at the finding, in the reading ``doubt`` weighs."""
+    moved, read = _read_at(claim, f, chunk_texts)
+    return denies_another_act(f.constraint, read.text, moved.start, moved.end)
+
+
+def _allowed_way(claim: str, f: Finding, chunk_texts: Sequence[str]) -> bool:
+    """``allowed_way.done_the_allowed_way`` at the finding, with the claim's denied clauses as the only places
+    the forbidden alternative may be named ("Neither panel was held on the production floor; both ...")."""
+    moved, read = _read_at(claim, f, chunk_texts)
+    denied = [(c.start, c.end) for c in read.clauses if c.negated]
+    return done_the_allowed_way(f.constraint, read.text, moved.start, moved.end, denied)
 
 
 def _unrelated_duration(claim: str, form: Form, f: Finding, chunk_texts: Sequence[str]) -> bool:
