@@ -22,18 +22,35 @@ from dateutil.easter import easter
 
 from abilities.scu_guard import measure
 
-# days of the year known by a name of their own, on a fixed date ("on New Year's Eve" is 31 December)
+# days of the year known by a name of their own, on a fixed date ("on New Year's Eve" is 31 December); a day
+# whose date differs by country or church ("Independence Day", "Epiphany", "May Day") is not among them
 FIXED_DAYS = {"new year's eve": 1231, "new year's day": 101, "christmas eve": 1224, "christmas day": 1225,
               "boxing day": 1226, "halloween": 1031, "valentine's day": 214, "st patrick's day": 317,
-              "st. patrick's day": 317, "guy fawkes night": 1105, "bonfire night": 1105}
+              "guy fawkes night": 1105, "bonfire night": 1105, "april fools' day": 401, "april fool's day": 401,
+              "april fools day": 401, "bastille day": 714, "walpurgis night": 430, "burns night": 125,
+              "st andrew's day": 1130, "st george's day": 423, "st david's day": 301, "hogmanay": 1231}
 FIXED_DAY_RE = re.compile(r"\b(?:new year['’]s (?:eve|day)|christmas (?:eve|day)|boxing day|halloween|"
-                          r"valentine['’]s day|st\.? patrick['’]s day|guy fawkes night|bonfire night)\b(?!-)", re.I)
+                          r"valentine['’]s day|st\.? (?:patrick|andrew|george|david)['’]s day|guy fawkes night|"
+                          r"bonfire night|april fool(?:s['’]?|['’]s) day|bastille day|walpurgis night|burns night|"
+                          r"hogmanay)\b(?!-)", re.I)
+
+
+def fixed_day(name: str) -> int:
+    """The month * 100 + day of a fixed day's name as ``FIXED_DAY_RE`` finds it, however it is spelled."""
+    return FIXED_DAYS[re.sub(r"\s+", " ", name.lower().replace("’", "'").replace("st. ", "st "))]
+
+
 # days counted from Easter Sunday: (first, last) offsets; "Easter" alone and "the Easter weekend" run from Good
 # Friday to Easter Monday, the widest of their readings
 _EASTER = {"good friday": (-2, -2), "easter saturday": (-1, -1), "easter sunday": (0, 0), "easter day": (0, 0),
-           "easter monday": (1, 1), "easter weekend": (-2, 1), "easter": (-2, 1)}
+           "easter monday": (1, 1), "easter weekend": (-2, 1), "easter": (-2, 1), "shrove tuesday": (-47, -47),
+           "ash wednesday": (-46, -46), "palm sunday": (-7, -7), "maundy thursday": (-3, -3),
+           "ascension day": (39, 39), "whit sunday": (49, 49), "whitsunday": (49, 49), "pentecost": (49, 49),
+           "whit monday": (50, 50), "whitmonday": (50, 50)}
 # "Easter" alone dates only after a preposition of time ("over Easter", "at Easter"): "the Easter rota" names one
-_EASTER_RE = re.compile(r"\b(?:good friday|easter\s+(?:saturday|sunday|day|monday|weekend)|(?:(?<=\bat\s)|(?<=\bby\s)|"
+_EASTER_RE = re.compile(r"\b(?:good friday|easter\s+(?:saturday|sunday|day|monday|weekend)|shrove tuesday|"
+                        r"ash wednesday|palm sunday|maundy thursday|ascension day|whit\s?(?:sunday|monday)|pentecost|"
+                        r"(?:(?<=\bat\s)|(?<=\bby\s)|"
                         r"(?<=\bfor\s)|(?<=\bover\s)|(?<=\bafter\s)|(?<=\buntil\s)|(?<=\bsince\s)|(?<=\bbefore\s)|"
                         r"(?<=\bduring\s))easter)\b(?!-)", re.I)
 _ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
@@ -90,7 +107,7 @@ def named_dates(text: str, year: int | None, default_year: int = 2000) -> list[m
 
     for m in FIXED_DAY_RE.finditer(text):
         y, end, written = year_of(m.end())
-        md = FIXED_DAYS[m.group(0).lower().replace("’", "'")]
+        md = fixed_day(m.group(0))
         day = dt.date(y or default_year, md // 100, md % 100)
         add(day, day, written, m.start(), end)
     for m in _EASTER_RE.finditer(text):

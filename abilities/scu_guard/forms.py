@@ -253,21 +253,27 @@ _CLOSED_RE = re.compile(r"\b(?:closed|shut|off[- ]limits|banned|prohibited|forbi
 _ONLY_RE = re.compile(r"\bonly\b[^.;]*$")
 
 
+def rule_dates(text: str) -> list[measure.DateMention]:
+    """The dates a rule's text gives, without the modal read as a month ("Rooftop level 6 may be opened", "under
+    18 may not work"): a rule writes the month with its capital, and a lower-case "may" is the modal."""
+    return [d for d in measure.find_dates(text) if not re.search(r"\bmay\b", text[d.start : d.end])]
+
+
 def allowed_period(form: Form) -> bool:
     """Does a calendar rule name the period its event may happen in ("offered only between 15 October and 15
     December", "must be held between 1 May and 30 June"), so the forbidden window is the rest of the year? A
     state ("must be kept short from 1 April") or a closure ("is closed from 1 November") names no such period."""
     low = form.text.lower()
-    dates = measure.find_dates(form.text)
+    dates = rule_dates(form.text)
     if len(dates) < 2:
         return False
     head = low[: dates[0].start]
     return bool(_ONLY_RE.search(head) or (
-        _event_due(form, low) and re.search(r"\b(?:must|shall)\b", head) and not _CLOSED_RE.search(low)
+        event_due(form, low) and re.search(r"\b(?:must|shall)\b", head) and not _CLOSED_RE.search(low)
         and re.search(r"\b(?:between|from)\s+(?:the\s+)?$", head)))
 
 
-def _event_due(form: Form, low: str) -> bool:
+def event_due(form: Form, low: str) -> bool:
     """Is the rule a duty to do its event by a time or after one ("must be delivered before 18:00", "must start
     after 20:00")? Then the forbidden window is the other side of the time named."""
     return form.modality == "must" and not _STATE_RE.search(low)
@@ -435,15 +441,15 @@ def _understand(text: str, grammar_pairs: bool = True) -> Form | None:
                 form.window = Window(kind="clock", start=times[1].minutes, end=t0.minutes)
         elif re.search(r"\bbefore\b", low[: t0.start]):
             form.window = Window(kind="clock", start=t0.minutes, end=24 * 60) if only_allowed or \
-                (_event_due(form, low) and not as_fact) else Window(kind="clock", start=0, end=t0.minutes)
+                (event_due(form, low) and not as_fact) else Window(kind="clock", start=0, end=t0.minutes)
         elif re.search(r"\bafter\b", low[: t0.start]):
             form.window = Window(kind="clock", start=0, end=t0.minutes) if only_allowed or \
-                (_event_due(form, low) and not as_fact) else Window(kind="clock", start=t0.minutes, end=24 * 60)
+                (event_due(form, low) and not as_fact) else Window(kind="clock", start=t0.minutes, end=24 * 60)
         if form.window is not None and re.search(r"\bclosed\b", low):
             form.modality = "must_not"
             form.action = ["open"]
     # calendar windows ("from June through September", "between 1 March and 30 April")
-    dates = measure.find_dates(text)
+    dates = rule_dates(text)
     if len(dates) >= 2 and form.window is None:
         import datetime as dt
 

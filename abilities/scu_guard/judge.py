@@ -30,6 +30,7 @@ from abilities.scu_guard import (
     count_scope,
     denials,
     event_kinds,
+    event_words,
     events,
     given_names,
     kept_logs,
@@ -53,7 +54,17 @@ from abilities.scu_guard import together as together_
 from abilities.scu_guard.absent import minimum_absent
 from abilities.scu_guard.conditions import condition_keys, trigger_keys
 from abilities.scu_guard.detect import Finding
-from abilities.scu_guard.forms import GENERIC, HAVE, Band, Form, allowed_period, keys, pair_by_grammar
+from abilities.scu_guard.forms import (
+    GENERIC,
+    HAVE,
+    Band,
+    Form,
+    allowed_period,
+    event_due,
+    keys,
+    pair_by_grammar,
+    rule_dates,
+)
 from abilities.scu_guard.nlp import key, light_keys, parse, span_head, word_key
 from abilities.scu_guard.reserved import MEMBER_NOUNS, alternatives, desc_keys, has_key
 from abilities.scu_guard.spent import place_unnamed, spent_elsewhere
@@ -3525,10 +3536,11 @@ def check_windows(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                     else:
                         bad = _in_clock(w.start, w.end, m, end_point=False)
                     if bad and not PROHIBITIVE_RE.search(c.text):
+                        sure = day is True and not _place_unnamed(f, claim) and not _timed_other_verb(f, claim, t)
                         out.append(_finding(f, claim, c.start, c.end, "temporal",
-                                            f"the claim's time falls in the window {f.text!r} forbids",
-                                            sure=day is True and not _place_unnamed(f, claim)
-                                            and not _timed_other_verb(f, claim, t)))
+                                            f"the claim's time falls in the window {f.text!r} forbids", sure=sure,
+                                            firm=sure and t in claim.clocks and _timed_event(f, claim, t,
+                                                                                            claim.clocks)))
                         break
             else:
                 for d in claim.dates:
@@ -3552,19 +3564,41 @@ def _dated_event(form: Form, claim: Claim, d: measure.DateMention) -> bool:
     ("the course ran over the Easter weekend" for "courses may only run ..."), the sentence names the rule's
     thing, and the date is the only one that verb is told with? A date on a noun ("the Christmas Eve request")
     or on another verb ("pushed back from 26 June") dates something else."""
-    action = set(form.action) - GENERIC
-    things = (set(form.subject) | set(form.object)) - GENERIC - action
-    if not action or not things or form.quantity is not None or form.trigger is not None:
-        return False  # a season a repeated duty is counted in ("every 7 days during the season") is no window
     if form.modality != "must_not" and not allowed_period(form):
         return False  # a duty of a state over a period ("must be kept short from 1 April") forbids no days
+    return _said_of_event(form, claim, d, claim.dates)
+
+
+def _timed_event(form: Form, claim: Claim, t: measure.Clock, clocks: Sequence[measure.Clock]) -> bool:
+    """Is the time of day said of the rule's own event, as a date is (``_said_of_event``)? Only for a rule that
+    forbids its event in the window, or allows it only outside ("may only", "is allowed only", "must start
+    between"); a state held over the hours ("must be kept locked between") forbids no event. A time told with
+    another time on one verb is a range of that event ("ran from 06:00 to 09:30"), kept as one telling."""
+    low = form.text.lower()
+    if not (form.modality == "must_not" or re.search(r"\bonly\b", low) or event_due(form, low)):
+        return False
+    return _said_of_event(form, claim, t, clocks, ranged=True)
+
+
+def _said_of_event(form: Form, claim: Claim, d: Any, told: Sequence[Any], ranged: bool = False) -> bool:
+    """Is the date or time ``d`` said of the rule's own event (see ``_dated_event``); ``told`` are the claim's
+    dates or times of the same sort, none other of which may be told on the same verb (with ``ranged``, the
+    other end of a range may: "from 06:00 to 09:30"). The rule's event is its
+    action, or, where its verb only permits or places it ("Plant production is permitted only ..."), the verb
+    its noun of a doing is formed from (``event_words``)."""
+    named = event_words.event_keys(form.text)
+    action = (set(form.action) - GENERIC) if not named else set(named)
+    things = (set(form.subject) | set(form.object)) - GENERIC - action - event_words.event_nouns(form.text)
+    if not action or not things or form.quantity is not None or form.trigger is not None:
+        return False  # a season a repeated duty is counted in ("every 7 days during the season") is no window
     doc = parse(claim.text)
-    spans = _date_spans(claim, claim.dates)
+    spans = _date_spans(claim, told)
     anchor, listed = _date_anchor(doc, d, spans)
     if anchor is None or listed is not None or anchor.pos_ not in ("VERB", "AUX") or \
             not _stem_hits(action, {key(anchor)}):
         return False
-    same = [x for x in claim.dates if x is not d and _date_anchor(doc, x, spans)[0] is anchor]
+    same = [x for x in told if x is not d and not (ranged and x.role in ("from", "until"))
+            and _date_anchor(doc, x, spans)[0] is anchor]
     return not same and _stem_hits(things, {key(t) for t in anchor.sent})
 
 
@@ -3578,13 +3612,11 @@ def _window_day(form: Form, claim: Claim, c: Clause) -> bool | None:
     """Whether the claim's time is on the day a clock window is bound to ("No checks on 31 December after
     20:00"): True when the rule names no day or the clause's date is one it names, False on another date, None
     when the claim gives no date for it (then the time alone cannot break the rule)."""
-    days = {_month_day(d.first) for d in measure.find_dates(form.text) if d.first == d.last
-            and not re.search(r"\bmay\b", form.text[d.start : d.end])}  # "under 18 may not work": the modal
+    days = {_month_day(d.first) for d in rule_dates(form.text) if d.first == d.last}
     if not days:
         return True
     mine = [d for d in claim.dates if c.start <= d.start < c.end or len(claim.clauses) == 1]
-    named = {calendar_days.FIXED_DAYS[m.group(0).lower().replace("’", "'")]
-             for m in calendar_days.FIXED_DAY_RE.finditer(claim.text)}
+    named = {calendar_days.fixed_day(m.group(0)) for m in calendar_days.FIXED_DAY_RE.finditer(claim.text)}
     if not mine and not named:
         return None
     return bool(named & days) or any(_month_day(o) in days for d in mine for o in range(d.first, d.last + 1))

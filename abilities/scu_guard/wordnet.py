@@ -410,6 +410,12 @@ def _is_act(offset: int) -> bool:
     return wn is not None and bool(events) and events[0] in wn.closure(offset)
 
 
+def is_doing(noun: str) -> bool:
+    """Is the noun's most common sense a doing ("production", "fishing"), not a thing ("plant", "pool")?"""
+    ss = senses(noun)
+    return bool(ss) and _is_act(ss[0])
+
+
 def noun_senses(phrase: str, n: int = CATEGORY_SENSES) -> tuple[int, ...]:
     """The phrase's first ``n`` common-noun senses."""
     return senses(phrase)[:n]
