@@ -1911,7 +1911,8 @@ def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             # consequence sit in different clauses of one sentence
             consequence = set(f.object) | set(f.action)
             clause = _sentence_of(claim, own_clause, consequence)
-            if not consequence & {key(t) for t in parse(claim.text) if clause.start <= t.idx < clause.end}:
+            joined = not consequence & {key(t) for t in parse(claim.text) if clause.start <= t.idx < clause.end}
+            if joined:
                 # "the site logged 38 °F at 07:00; we shipped the mix anyway": a semicolon joins the condition
                 # met and the duty's fate in one sentence
                 clause = _sentence_of(claim, own_clause, consequence, ".!?")
@@ -1952,6 +1953,8 @@ def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 undoing = clause.negverb and not (consequence & NEGATING)
                 broken = denied or undone or alone or other or (undoing and bool(said)) or (
                     clause.permissive and not said) or bool(re.search(r"\bdespite\b", clause.text, re.I))
+                if joined and _duty_done(consequence, claim, clause):
+                    broken = False  # "...; the archive store was evacuated and the front office stayed open"
             if broken:
                 out.append(_finding(f, claim, clause.start, clause.end, "conditional",
                                     f"{a.text!r} triggers {f.text!r}, and the claim breaks it",
@@ -1960,6 +1963,13 @@ def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                                     not re.search(r"\b(?:before|until|after|unless|without|except)\b", f.text, re.I)
                                     else "trigger_chunk"))
     return out
+
+
+def _duty_done(consequence: set[str], claim: Claim, sentence: Clause) -> bool:
+    """Does a clause of the sentence say the duty done, in its own words, not denied, undone or merely allowed?
+    Then what else the joined halves say ("the front office stayed open") is of other things."""
+    return any(consequence & (c.keys | c.facts) and not (c.negated or c.negverb or c.permissive or c.optional)
+               and not consequence & c.denied for c in claim.clauses if sentence.start <= c.start < sentence.end)
 
 
 def _thing_held_back(subject: set[str], consequence: set[str], claim: Claim, sentence: Clause) -> bool:
