@@ -100,6 +100,20 @@ def _simple_number(t: Any) -> float | None:
     return None
 
 
+def _compound(doc: Any, i: int) -> tuple[float, int] | None:
+    """A number word at token ``i`` with the units word a tens word takes ("eighty-two", "thirty five"), else
+    the word alone: (value, index after it). Read apart, "eighty-two passengers" would count two."""
+    first = _simple_number(doc[i])
+    if first is None:
+        return None
+    if doc[i].lower_ in measure.NUMBER_WORDS and 20 <= first <= 90 and first % 10 == 0:
+        j = i + 2 if i + 1 < len(doc) and doc[i + 1].text == "-" else i + 1
+        unit = _simple_number(doc[j]) if j < len(doc) and doc[j].lower_ in measure.NUMBER_WORDS else None
+        if unit is not None and 1 <= unit <= 9:
+            return first + unit, j + 1
+    return first, i + 1
+
+
 def _value(doc: Any, i: int) -> tuple[float, int] | None:
     """A number phrase starting at token ``i``: (value, index after it). "half a dozen" 6, "two dozen" 24,
     "a dozen and a half" 18, "a score of" 20, "4" 4; "a"/"an" alone is no number."""
@@ -118,8 +132,9 @@ def _value(doc: Any, i: int) -> tuple[float, int] | None:
             j += 1
         head = _head_after(doc, j)
         return (2.0, j) if head is not None and head.tag_ in ("NNS", "NNPS") else None
-    first = _simple_number(doc[i])
-    j = i + 1 if first is not None else i + 1 if low[0] in ("a", "an") else None
+    whole = _compound(doc, i)
+    first = whole[0] if whole is not None else None
+    j = whole[1] if whole is not None else i + 1 if low[0] in ("a", "an") else None
     if j is None:
         return None
     mult = first if first is not None else 1.0
@@ -131,9 +146,9 @@ def _value(doc: Any, i: int) -> tuple[float, int] | None:
             return None  # "a couple of hundred fans", "hundreds of": a rough number
         v = mult * _MULTIPLIERS[doc[j].lower_]
         j += 1
-        if j + 1 < n and doc[j].lower_ == "and" and _simple_number(doc[j + 1]) is not None:
-            v += _simple_number(doc[j + 1]) or 0.0
-            j += 2
+        rest = _compound(doc, j + 1) if j + 1 < n and doc[j].lower_ == "and" else None
+        if rest is not None:
+            v, j = v + rest[0], rest[1]  # "a hundred and fifty-two"
         return v, j
     if j < n and doc[j].lower_ in ("dozen", "score") and (doc[j].lower_ == "dozen" or (
             j + 1 < n and doc[j + 1].lower_ == "of")):
@@ -394,6 +409,8 @@ def _core(text: str, noun: str) -> _Core | None:
         p = p.head
     preds = [p] + [c for c in p.children if c.dep_ in ("acomp", "xcomp") and c.pos_ == "VERB"]
     verb_tok = next((v for v in reversed(preds) if v.pos_ == "VERB" and key(v) not in _LIGHT), None)
+    if verb_tok is None and p.pos_ == "ADJ" and p.dep_ == "acomp":
+        verb_tok = p  # "may be responsible for more than 4 patients": the predicate adjective names the event
     verb = key(verb_tok) if verb_tok is not None else ""
     places: list[frozenset[str]] = []
     per_unit: set[str] = set()
@@ -542,6 +559,8 @@ def _spread(doc: Any, clause_start: int, clause_end: int, core: _Core, counted: 
     for t in doc:
         if not clause_start <= t.idx < clause_end or any(s <= t.idx < e for s, e in appos):
             continue
+        if t.lower_ == "between" and any(c.dep_ == "pobj" and c.pos_ == "NUM" for c in t.children):
+            continue  # "between 14:00 and 15:00": a span of time, nothing spread over places
         if key(t) in _SPREAD_VERBS or (t.lower_ in _SPREAD_WORDS and not (t.lower_ == "each" and t.idx - 1 in ends)):
             return True
         if key(t) in core.per_unit and (t.tag_ in ("NNS", "NNPS") or any(c.dep_ == "conj" for c in t.children)):
@@ -713,7 +732,10 @@ def count_totals(forms: Sequence[Form], claim: Any) -> list[Finding]:
                              or core.lemma and categories.does_kind_of(gov, core.lemma)) \
                     and not any(_other_place(scope, gov, pl) for pl in core.places)  # "in the weaving room"
                 own = k == noun or kind
-                slot = k not in (MEMBERS, PEOPLE) and same_slot and len(c.counts) == 1 or k == MEMBERS and same_slot
+                # another noun in the slot counts as the rule's things only where the claim never names them: "carried
+                # 43 bags and 30 passengers" tells the bags from the passengers
+                slot = k not in (MEMBERS, PEOPLE) and same_slot and len(c.counts) == 1 and not named or \
+                    k == MEMBERS and same_slot
                 # people of another noun counted as the rule's: "two pairs of flyers and a trio of catchers" for
                 # "performers" (but engineers in the booth may be no "visitors": whose role, WordNet cannot say)
                 by_person = not own and not slot and person and k in (key(head), PEOPLE) and event

@@ -51,7 +51,9 @@ _ONE_COMPOUND_RE = re.compile(r"\bone-(?=[a-z])", re.I)
 # "No one may go onto the roof": "no one" is the pronoun nobody, no amount
 _NO_ONE_RE = re.compile(r"\bno[- ]one\b", re.I)
 # "at one time", "in one visit", "in a single session": the unit a bound counts over, not a second amount
-_ONE_SCOPE_RE = re.compile(r"\b(?:at|in|on|per|during|within)\s+(?:any\s+)?(?:one|a single)\s+[a-z]+", re.I)
+# "to any one motorcycle rail", "of any one vintage": "any one" picks each unit in turn, whatever the preposition
+_ONE_SCOPE_RE = re.compile(r"\b(?:(?:at|in|on|per|during|within)\s+(?:any\s+)?(?:one|a single)|any\s+one)\s+[a-z]+",
+                           re.I)
 # "in any 24-hour period", "per 8-hour shift": the window a bound is counted over, not a second amount
 _WINDOW_SCOPE_RE = re.compile(rf"\b(?:in|within|during|over|per)\s+(?:any|each|every|a|one|the same)\s+"
                               rf"(?:rolling\s+|single\s+|consecutive\s+)?(?:\d+|{_NUMBER_WORDS})[- ]"

@@ -537,6 +537,12 @@ def _understand(text: str, grammar_pairs: bool = True) -> Form | None:
     unit_keys = {k for a in measure.find_amounts(text) for k in keys(parse(a.text))} | {"least", "most"}
     form.object = [k for k in form.object if k not in unit_keys]
     form.subject = [k for k in form.subject if k not in unit_keys]
+    if form.modality == "may" and form.trigger is not None and form.quantity is None and any(
+            t.dep_ == "det" and t.lower_ == "no" and t.head.dep_ in ("nsubj", "nsubjpass") and t.head.head.i == root.i
+            for t in doc):
+        # "If the air is below 5 °C, no surface-course mix may be shipped": the condition's duty denies the main
+        # clause's whole subject, however many words it has
+        form.modality = "must_not"
     if as_fact and not (form.quantity or form.trigger or form.window or form.order):
         return None  # "Quality comes first", "X rejects null keys": no duty word; left to the lexicon
     if not form.checkable() and held_duty(action_tok, form):

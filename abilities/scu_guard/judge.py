@@ -1451,11 +1451,12 @@ def _relative_days(claim: Claim) -> list[tuple[int, int, int]]:
     return out
 
 
-def sentence_span(text: str, start: int, end: int) -> tuple[int, int]:
+def sentence_span(text: str, start: int, end: int, stops: str = ".!?;") -> tuple[int, int]:
     """(start, end) of the sentence of ``text`` holding ``text[start:end]``: from just after the last
-    ".", "!", "?" or ";" and space before ``start`` to just after the first one from ``end`` on."""
-    s0 = max([0] + [m.end() for m in re.finditer(r"[.!?;]\s+", text[:start])])
-    stop = re.search(r"[.!?;](?:\s|$)", text[end:])
+    ".", "!", "?" or ";" and space before ``start`` to just after the first one from ``end`` on. ``stops``:
+    the marks that end a sentence (".!?" reads two halves joined by a semicolon as one sentence)."""
+    s0 = max([0] + [m.end() for m in re.finditer(rf"[{stops}]\s+", text[:start])])
+    stop = re.search(rf"[{stops}](?:\s|$)", text[end:])
     return s0, end + stop.end() if stop else len(text)
 
 
@@ -1943,9 +1944,14 @@ def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 continue
             # "The shipment worth 4,000 dollars left without a declaration": the amount and the broken
             # consequence sit in different clauses of one sentence
-            clause = _sentence_of(claim, own_clause, set(f.object) | set(f.action))
-            topic = _overlap(f, clause)
             consequence = set(f.object) | set(f.action)
+            clause = _sentence_of(claim, own_clause, consequence)
+            joined = not consequence & {key(t) for t in parse(claim.text) if clause.start <= t.idx < clause.end}
+            if joined:
+                # "the site logged 38 °F at 07:00; we shipped the mix anyway": a semicolon joins the condition
+                # met and the duty's fate in one sentence
+                clause = _sentence_of(claim, own_clause, consequence, ".!?")
+            topic = _overlap(f, clause)
             if topic == 0 and consequence & clause.denied:
                 # "The 1.5 m trench was left unshored" for "Excavations deeper than 1.2 m must be shored": the
                 # consequence denied by its prefix, said of a kind of the rule's subject
@@ -1963,7 +1969,7 @@ def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 subject_denied = bool(subject) and any(
                     subject & c.denied and consequence & (c.keys | c.facts) for c in claim.clauses)
                 broken = not clause.negated and not PROHIBITIVE_RE.search(clause.text) and not undone and \
-                    not subject_denied
+                    not subject_denied and not _thing_held_back(subject, consequence, claim, clause)
             else:
                 carried_on = bool(consequence & STOP_CONSEQUENCE) and bool(re.search(
                     r"\b(?:kept|keeps|keep|continued|continues|carried on|went ahead|goes ahead|stayed open|"
@@ -1982,6 +1988,8 @@ def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 undoing = clause.negverb and not (consequence & NEGATING)
                 broken = denied or undone or alone or other or (undoing and bool(said)) or (
                     clause.permissive and not said) or bool(re.search(r"\bdespite\b", clause.text, re.I))
+                if joined and _duty_done(consequence, claim, clause):
+                    broken = False  # "...; the archive store was evacuated and the front office stayed open"
             if broken:
                 out.append(_finding(f, claim, clause.start, clause.end, "conditional",
                                     f"{a.text!r} triggers {f.text!r}, and the claim breaks it",
@@ -1990,6 +1998,28 @@ def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                                     not re.search(r"\b(?:before|until|after|unless|without|except)\b", f.text, re.I)
                                     else "trigger_chunk"))
     return out
+
+
+def _duty_done(consequence: set[str], claim: Claim, sentence: Clause) -> bool:
+    """Does a clause of the sentence say the duty done, in its own words, not denied, undone or merely allowed?
+    Then what else the joined halves say ("the front office stayed open") is of other things."""
+    return any(consequence & (c.keys | c.facts) and not (c.negated or c.negverb or c.permissive or c.optional)
+               and not consequence & c.denied for c in claim.clauses if sentence.start <= c.start < sentence.end)
+
+
+def _thing_held_back(subject: set[str], consequence: set[str], claim: Claim, sentence: Clause) -> bool:
+    """Does the sentence name the forbidden thing most fully in a clause that puts it off or denies it, while the
+    forbidden act is said of something named less fully ("only BC-20 base course was shipped; the surface course
+    was put off" for "no surface-course mix may be shipped")? The act was done to another thing."""
+    same = [c for c in claim.clauses if sentence.start <= c.start < sentence.end]
+    if len(subject) < 2 or not same:
+        return False
+    def cover(c: Clause) -> int:
+        return len(subject & (c.keys | c.facts))
+    held = max(same, key=cover)
+    acts = [c for c in same if consequence & (c.keys | c.facts | c.verbs)]
+    return (held.negated or held.negverb) and cover(held) >= 2 and bool(acts) and \
+        all(cover(c) < cover(held) for c in acts)
 
 
 def _kept_as_was(form: Form, claim: Claim, clause: Clause) -> bool:
@@ -2033,10 +2063,10 @@ def _stopped_event_done(form: Form, claim: Claim, clause: Clause) -> bool:
     return False
 
 
-def _sentence_of(claim: Claim, clause: Clause, consequence: set[str]) -> Clause:
+def _sentence_of(claim: Claim, clause: Clause, consequence: set[str], stops: str = ".!?;") -> Clause:
     """The clauses of the sentence holding ``clause``, merged: words, denials, modifiers; negation and
     permission from the clauses that speak of the consequence (or from ``clause`` itself)."""
-    start, end = sentence_span(claim.text, clause.start, clause.end)
+    start, end = sentence_span(claim.text, clause.start, clause.end, stops)
     same = [c for c in claim.clauses if start <= c.start < end] or [clause]
     speaking = [c for c in same if consequence & (c.keys | c.facts | c.denied)] or [clause]
     merged = Clause(start=start, end=end, text=claim.text[start:end], keys=set().union(*(c.keys for c in same)),
