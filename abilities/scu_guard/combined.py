@@ -32,6 +32,7 @@ from abilities.scu_guard.counts import count_elsewhere, restated_bound
 from abilities.scu_guard.detect import EVENT_RULES, Finding, cached_rule, find_contradictions
 from abilities.scu_guard.ellipsis import with_rebuilt
 from abilities.scu_guard.evidence import RELATIVE_DOUBT, doubt, unrelated_duration
+from abilities.scu_guard.foreign_gaps import unnamed_deadline_gap
 from abilities.scu_guard.forms import HAVE, Form, understand
 from abilities.scu_guard.judge import Claim, _in_band, read_claim
 from abilities.scu_guard.lexicon import GENERIC as LEX_GENERIC
@@ -318,6 +319,9 @@ def _readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
             if settled:  # the claim shows the rule's condition unmet: nothing to review
                 out.put(out.cleared, f, f"{kind} condition unmet")
                 continue
+            if f.basis == "gap" and unnamed_deadline_gap(by_text[f.constraint], claim):
+                out.put(out.cleared, f, f"{kind} gap of an event the deadline does not name")
+                continue
             # no text can tell who a name is, nor what a guessed band meant
             out.put(out.suspected, f, f"{kind} {'by_name' if f.by_name else 'unarbitrable'}")
             continue
@@ -333,6 +337,10 @@ def _readings(claim: str, constraints: Sequence[str], forms: Sequence[Form],
             out.put(out.cleared, f, f"{kind} own amounts keep")
         elif settled:
             out.put(out.cleared, f, f"{kind} condition unmet")
+        elif f.basis == "gap" and unnamed_deadline_gap(by_text[f.constraint], claim):
+            # "inspected on 3 March, and the next inspection was on 14 March" against "a spill must be reported
+            # within 2 working days": the dates are of another event, the interval no deadline's
+            out.put(out.cleared, f, f"{kind} gap of an event the deadline does not name")
         elif f.basis == "amount" and not f.sure and _unrelated_duration(claim, by_text[f.constraint], f, chunk_texts):
             out.put(out.cleared, f, f"{kind} duration of another event")
         elif f.basis == "amount" and not f.sure and f.rule == "numeric_bound":

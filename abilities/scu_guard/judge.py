@@ -25,6 +25,7 @@ from abilities.scu_guard import (
     ages,
     apart,
     attributive,
+    bare_days,
     calendar_days,
     categories,
     count_scope,
@@ -1253,7 +1254,8 @@ def _repeat_gaps(form: Form, claim: Claim) -> list[tuple[float, bool, int, int, 
     object, after a support verb: "passed its inspection") and no date of the chain is said of another
     event, unless the claim says it recurs ("examined on 10 January and seen again on 2 April")."""
     ev = (set(form.action) | set(form.object)) - GENERIC - LIGHT_VERBS
-    dates = recurrence.listed_dates(claim.text, claim.dates)
+    # days told by their ordinal alone ("its next one on Friday the 8th") are days of the month told before
+    dates = bare_days.with_bare_days(claim.text, recurrence.listed_dates(claim.text, claim.dates))
     if len(dates) < 2 or not ev:
         return []
     doc = parse(claim.text)
