@@ -8,7 +8,7 @@ be rejected: the thing held back while the step is pending, something else put o
 
 from __future__ import annotations
 
-from tests.scu_guard_support import OK, REJECT
+from tests.scu_guard_support import OK, REJECT, REVIEW
 from tests.scu_guard_support import verdict_beside as _v
 
 CRATE = "Every sample crate must be sealed by the site chemist."
@@ -29,19 +29,27 @@ def test_a_step_pending_while_the_thing_is_held_back_keeps_it() -> None:
     assert _v(CRATE, "Sample crate 14 was sealed by the chemist; its courier booking is still pending.") == OK
 
 
-def test_a_step_the_doer_had_yet_to_do() -> None:
+def test_a_step_the_doer_had_yet_to_do_told_beside_the_event_is_reviewed() -> None:
+    # "yet" may be of an earlier moment than the outing: a suspicion, not a sure break
     claim = "Rental kayak 7 went out on the lake at 10:00; the instructor had yet to inspect it."
-    assert _v(KAYAK, claim) == REJECT
+    assert _v(KAYAK, claim) == REVIEW
 
 
-def test_yet_to_do_while_the_thing_stayed_back_is_no_reject() -> None:
-    claim = "Rental kayak 7 stayed on the rack because the instructor had yet to inspect it."
+def test_yet_to_do_while_the_thing_stayed_back_or_was_passed_later_is_no_reject() -> None:
+    assert _v(KAYAK, "Rental kayak 7 stayed on the rack because the instructor had yet to inspect it.") == OK
+    claim = "The instructor had yet to inspect rental kayak 7 when I called at nine; it went out at ten after she " \
+            "passed it."
     assert _v(KAYAK, claim) != REJECT
 
 
 def test_a_thing_to_be_sent_later() -> None:
     claim = "Outgoing parcel 88 left the post room on Friday, with its customs declaration to be sent later."
     assert _v(PARCEL, claim) == REJECT
+
+
+def test_a_thing_to_be_sent_later_while_the_parcel_was_held_keeps_it() -> None:
+    claim = "Outgoing parcel 88 was held in the post room, with its customs declaration to be sent later."
+    assert _v(PARCEL, claim) == OK
 
 
 def test_another_thing_to_be_sent_later_keeps_it() -> None:

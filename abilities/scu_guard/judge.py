@@ -2403,6 +2403,9 @@ def check_omitted(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         for g in found:
             if not omitted.how_matched(step, g) or omitted.done_elsewhere(step, g, doc):
                 continue
+            went = omitted.went_on(g) if g.put_off else "with"
+            if not went:
+                continue  # a step still to come while nothing went on: nothing is broken yet
             if key(withheld.clause_verb(g.at)) in NEGATING and key(g.at) not in NEGATING:
                 continue  # "requests without TLS are rejected": what lacks the step is turned away, as the rule wants
             exception = omitted.excepted(step, doc)
@@ -2416,7 +2419,7 @@ def check_omitted(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 break  # neither whom the rule binds nor where or when it holds: the claim may be outside it
             sure = exception is None and not step.deadline and subject and scope and omitted.tied(step, g) and \
                 omitted.narrowed_named(step, doc) and omitted.placed(step, g) and \
-                not omitted.held_elsewhere(step, g, doc) and (not g.put_off or omitted.went_on(g))
+                not omitted.held_elsewhere(step, g, doc) and went == "with"
             if not sure and f.action == [HAVE]:
                 break  # a duty to hold a thing: the word-level reading keeps its own say, which a guess would hide
             out.append(_finding(f, claim, g.token.sent.start_char, g.token.sent.end_char, "require",

@@ -401,15 +401,26 @@ def done_elsewhere(step: Step, gap: Gap, doc: Any) -> bool:
     return False
 
 
-def went_on(gap: Gap) -> bool:
-    """Does the gap's sentence tell, as a fact, an event that went on while the step was still to come ("The van
-    left at noon with the sign-off still pending")? A step put off before anything happened ("the sign-off is
-    still pending, so the van waits") breaks nothing yet."""
+def _event(v: Any) -> bool:
+    """Is the verb an event told as a past fact, not a thing held back ("stayed on the rack", "was postponed")?"""
+    return v.pos_ == "VERB" and v.tag_ in ("VBD", "VBN") and v.dep_ not in ("amod", "acl") and \
+        _lemma(v) not in _HELD_BACK and not reported(v) and told(v)
+
+
+def went_on(gap: Gap) -> str:
+    """Did an event go on while the step was still to come? "with": the step put off is told as the very event's
+    circumstance ("The van left at noon with the sign-off still pending"); "beside": the sentence tells such an
+    event apart from it ("Kayak 7 went out; the instructor had yet to inspect it": whether the step was done before
+    it went is not told, "yet" may be of an earlier moment); "" when nothing went on ("the sign-off is still
+    pending, so the van waits"): a step put off before anything happened breaks nothing yet."""
+    if gap.said_of is not None:
+        v = gap.said_of.head
+        if _event(v) and v.i not in {x.i for x in gap.token.subtree}:
+            return "with"
     inside = {x.i for w in (gap.token, gap.at) if w is not None for x in w.subtree}
     if gap.at is not None:
         inside.add(gap.at.head.i)  # "had" of "had yet to sign"
-    return any(v.i not in inside and v.pos_ == "VERB" and v.tag_ in ("VBD", "VBN") and v.dep_ not in ("amod", "acl")
-               and _lemma(v) not in _HELD_BACK and not reported(v) and told(v) for v in gap.token.sent)
+    return "beside" if any(v.i not in inside and _event(v) for v in gap.token.sent) else ""
 
 
 def tied(step: Step, gap: Gap) -> bool:
