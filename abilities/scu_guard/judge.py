@@ -74,7 +74,7 @@ from abilities.scu_guard.while_scope import bare_while, scope_told
 PERMISSIVE = frozenset({"may", "can", "allow", "permit", "welcome", "fine", "ok", "okay", "acceptable", "free",
                         "enough", "sufficient", "could", "open", "accept", "possible"})
 OPTIONAL_RE = re.compile(
-    r"\b(?:optional|recommend\w*|not (?:required|mandatory|needed|necessary|compulsory|obligatory)|"
+    r"\b(?:optional|recommend\w*|(?:not|\w+n't) (?:required|mandatory|needed|necessary|compulsory|obligatory)|"
     r"(?:do|does|did)(?: not|n't) (?:need|have) to|(?:do|does|did)(?: not|n't) need|no need|needn't|"
     r"not need|not have to|up to the|voluntary|at (?:their|his|her|your) discretion)\b", re.I)
 PROHIBITIVE_RE = re.compile(r"\b(?:not allowed|prohibited|forbidden|banned|may not|cannot|can't|must not|"
@@ -2470,6 +2470,9 @@ def check_omitted(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         for g in found:
             if not omitted.how_matched(step, g) or omitted.done_elsewhere(step, g, doc):
                 continue
+            went = omitted.went_on(g) if g.put_off else "with"
+            if not went:
+                continue  # a step still to come while nothing went on: nothing is broken yet
             if key(withheld.clause_verb(g.at)) in NEGATING and key(g.at) not in NEGATING:
                 continue  # "requests without TLS are rejected": what lacks the step is turned away, as the rule wants
             exception = omitted.excepted(step, doc)
@@ -2483,7 +2486,7 @@ def check_omitted(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 break  # neither whom the rule binds nor where or when it holds: the claim may be outside it
             sure = exception is None and not step.deadline and subject and scope and omitted.tied(step, g) and \
                 omitted.narrowed_named(step, doc) and omitted.placed(step, g) and \
-                not omitted.held_elsewhere(step, g, doc)
+                not omitted.held_elsewhere(step, g, doc) and went == "with"
             if not sure and f.action == [HAVE]:
                 break  # a duty to hold a thing: the word-level reading keeps its own say, which a guess would hide
             out.append(_finding(f, claim, g.token.sent.start_char, g.token.sent.end_char, "require",

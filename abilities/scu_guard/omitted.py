@@ -6,7 +6,10 @@ be witnessed ...", "Meteorite specimens may leave ... only with a signed loan fo
 what it requires as missing, and writers tell that in a few grammatical shapes whatever the domain: "without" with
 a noun or a gerund ("without a permit", "without being stencilled", "without the form being signed"), a participle
 with "un-" ("unwitnessed", "unwashed", "ungoggled"), a verb that leaves a step out ("was skipped", "omitted"), a
-thing "left blank", and a subject that denies ("none were worn", "no attendant was assigned", "nothing recording").
+thing "left blank", a subject that denies ("none were worn", "no attendant was assigned", "nothing recording"), a
+thing under "no" where it would be held ("with no helmet", "there was no signed form on file"), and, since round 16,
+a step told as still to come while the event went on ("with the seal still pending", "had yet to sign", "the list to
+be emailed later", "the codes were to follow"): a step put off is a step not done when it was due.
 What is missing is matched to what the rule requires by the rule's own words or their WordNet derivations
 ("photo"/"photograph", "signature"/"sign", "unattended"/"attendant"), on the head of the missing phrase (or a
 gerund naming the step: "the sanitising step"). Whether the claim's event is one the rule governs is the caller's
@@ -37,6 +40,13 @@ _LEAVING_OUT = frozenset({"skip", "omit", "miss", "forgo", "forego", "bypass", "
 # what a thing left untouched is left as
 _LEFT_AS = frozenset({"blank", "empty", "undone", "incomplete", "unfilled", "unsigned", "unchecked"})
 _DENYING = frozenset({"none", "nothing", "nobody", "noone"})
+# what a step not done yet is said to be: "the sign-off was still pending", "with the permit outstanding"
+_PUT_OFF = frozenset({"pending", "outstanding", "overdue"})
+# words that put an infinitive's act after the event: "the list to be emailed later", "codes were to follow"
+_LATER = frozenset({"later", "afterwards", "afterward", "subsequently", "tomorrow", "next"})
+# verbs that tell a thing held back, not an event that went on: "Kayak 7 stayed on the rack"
+_HELD_BACK = frozenset({"stay", "remain", "wait", "sit", "keep", "hold", "park", "postpone", "cancel", "delay",
+                        "stop", "halt", "defer", "suspend", "have", "be"})
 _EXCEPT_RE = re.compile(r"\b(?:except|unless|other than|apart from|excluding|exempt)\b(.*)$", re.I)
 _DEADLINE_RE = re.compile(r"\b(?:within|later than|at the latest|until|by (?:the )?(?:end|close|noon|midnight|\d)|"
                           r"\d+\s*(?:working |business |calendar )?(?:minute|hour|day|week|month)s?)\b", re.I)
@@ -72,6 +82,7 @@ class Gap:
     of: frozenset[str] = frozenset()  # what the missing act or thing is of ("the weighing of the empty pallets")
     at: Any = None  # the word that says it is missing ("without", "skipped", the verb of "none were worn")
     said_of: Any = None  # who or what went without it ("Leo rode without it", "the crates went back unwashed")
+    put_off: bool = False  # the step told as still to come ("still pending", "had yet to", "to follow"), not refused
 
 
 def _lemma(t: Any) -> str:
@@ -155,9 +166,13 @@ def required_step(text: str) -> Step | None:
 
 
 def _heads_of(t: Any) -> set[str]:
-    """The words that name what a missing phrase is: its head, its conjuncts, and a gerund or participle that
-    names the step ("the sanitising step", "a signed form"), never a light verb."""
+    """The words that name what a missing phrase is: its head, its conjuncts, the verb of a hyphened head
+    ("sign-off", "check-in"), and a gerund or participle that names the step ("the sanitising step", "a signed
+    form"), never a light verb."""
     out = {_lemma(x) for x in (t, *t.conjuncts) if x.pos_ in ("NOUN", "PROPN", "VERB")}
+    doc = t.doc
+    out |= {_lemma(doc[x.i - 2]) for x in (t, *t.conjuncts) if x.i >= 2 and doc[x.i - 1].text == "-" and
+            doc[x.i - 2].head.i == x.i}
     out |= {_lemma(c) for x in (t, *t.conjuncts) for c in x.children
             if c.dep_ in ("amod", "compound", "acl", "relcl") and c.tag_ in ("VBG", "VBN")}
     return out - _LIGHT
@@ -262,6 +277,75 @@ def _denied_subject(v: Any) -> Gap | None:
     return None
 
 
+def _with_doer(t: Any) -> Any | None:
+    """Who went with what a "with" phrase holds ("the van left with the sign-off still pending"): the doer of the
+    verb the phrase hangs from; None when the phrase is no "with"."""
+    if t.dep_ == "advcl" and any(c.dep_ == "mark" and c.lower_ == "with" for c in t.children):
+        return _doer(t.head)  # "left on Friday, with its declaration to be sent later"
+    w = t
+    while w.head.i != w.i and w.dep_ not in ("pobj", "pcomp"):
+        w = w.head
+    return _doer(w.head.head) if w.dep_ in ("pobj", "pcomp") and w.head.lower_ == "with" else None
+
+
+def _owner(v: Any) -> Any | None:
+    """The noun a state or an infinitive is told of: its own subject ("the approval still pending"), the subject of
+    the verb it completes ("the signature was still outstanding", "the codes were to follow"), or the noun it
+    describes ("the list to be emailed later")."""
+    own = next((c for c in v.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    if own is None and v.dep_ in ("acomp", "xcomp", "attr"):
+        own = next((c for c in v.head.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    if own is None and v.dep_ in ("acl", "relcl", "amod"):
+        own = v.head
+    return own if own is not None and own.pos_ in ("NOUN", "PROPN") else None
+
+
+def _put_off(t: Any) -> Gap | None:
+    """A step told as still to come, not done when the event went on: "with the sign-off still pending", "the
+    signature was still outstanding", "the driver had yet to sign the sheet", "its permit is yet to be issued",
+    "the list to be emailed later", "their lot codes were to follow by email". A thing merely described so ("the
+    pending order") is no step put off."""
+    if t.lower_ in _PUT_OFF and t.dep_ in ("acomp", "pcomp", "advcl", "xcomp"):
+        own = _owner(t)
+        return Gap(frozenset(_heads_of(own)), frozenset(), own, said_of=_with_doer(t), put_off=True) \
+            if own is not None else None
+    if t.lower_ == "yet" and t.dep_ == "advmod" and _lemma(t.head) in ("have", "be"):
+        v = next((c for c in t.head.children if c.dep_ == "xcomp" and c.pos_ in ("VERB", "AUX")), None)
+        if v is None:
+            return None
+        heads = _gerund_heads(v)
+        if any(c.dep_ == "auxpass" for c in v.children):  # "its permit is yet to be issued"
+            own = _owner(t.head)
+            heads |= _heads_of(own) if own is not None else set()
+        return Gap(frozenset(heads), frozenset(), v, put_off=True)
+    if t.pos_ == "VERB" and (t.dep_ in ("acl", "relcl", "pcomp", "xcomp") or _with_doer(t) is not None) and \
+            any(c.dep_ == "aux" and c.lower_ == "to" for c in t.children) and \
+            (_lemma(t) == "follow" or any(w.lower_ in _LATER for c in t.children if c.dep_ in ("advmod", "npadvmod")
+                                          for w in c.subtree)):
+        if t.dep_ == "xcomp" and _lemma(t.head) != "be":
+            return None  # "they planned to fill it in later": an intention, told by the verb above
+        own = _owner(t)
+        if own is None:
+            return None
+        act = set() if _lemma(t) == "follow" else _gerund_heads(t)
+        return Gap(frozenset(_heads_of(own) | act), frozenset(), own, said_of=_with_doer(t), put_off=True)
+    return None
+
+
+def _none_held(t: Any) -> Gap | None:
+    """A thing under "no" where it would be held: "went ahead with no signed permit", "had no consent form",
+    "there was no signed form on file". Not "no more than", not "no" before an amount."""
+    if t.pos_ != "NOUN" or not any(c.dep_ == "det" and c.lower_ == "no" for c in t.children):
+        return None
+    v = t.head
+    held = (t.dep_ == "pobj" and v.lower_ == "with") or (t.dep_ == "dobj" and _lemma(v) in _HOLDING) or \
+        (t.dep_ == "attr" and _lemma(v) == "be" and any(c.dep_ == "expl" for c in v.children))
+    if not held or any(c.pos_ == "NUM" or c.like_num for c in t.children):
+        return None
+    said_of = _doer(v.head) if v.lower_ == "with" else None
+    return Gap(frozenset(_heads_of(t)), frozenset(), t, said_of=said_of)
+
+
 def gaps(doc: Any, start: int = 0, end: int | None = None) -> list[Gap]:
     """Every statement in the span that something was not done or not there, told as a fact (no modal, no
     question, not reported, not itself denied again: "nobody left without a permit")."""
@@ -271,7 +355,7 @@ def gaps(doc: Any, start: int = 0, end: int | None = None) -> list[Gap]:
         if not (start <= t.idx < end):
             continue
         g = (_without(t) if t.lower_ == "without" else None) or _un_participle(t) or _left_out(t) or \
-            _left_blank(t) or _denied_subject(t)
+            _left_blank(t) or _denied_subject(t) or _put_off(t) or _none_held(t)
         if g is None or not (g.heads or g.antecedents) or reported(g.token) or not told(t, own=t if g.token is not t else None):
             continue
         if g.token is not t and not told(g.token, own=t):
@@ -315,6 +399,28 @@ def done_elsewhere(step: Step, gap: Gap, doc: Any) -> bool:
         if not reported(v) and not v.sent.text.rstrip().endswith("?"):
             return True
     return False
+
+
+def _event(v: Any) -> bool:
+    """Is the verb an event told as a past fact, not a thing held back ("stayed on the rack", "was postponed")?"""
+    return v.pos_ == "VERB" and v.tag_ in ("VBD", "VBN") and v.dep_ not in ("amod", "acl") and \
+        _lemma(v) not in _HELD_BACK and not reported(v) and told(v)
+
+
+def went_on(gap: Gap) -> str:
+    """Did an event go on while the step was still to come? "with": the step put off is told as the very event's
+    circumstance ("The van left at noon with the sign-off still pending"); "beside": the sentence tells such an
+    event apart from it ("Kayak 7 went out; the instructor had yet to inspect it": whether the step was done before
+    it went is not told, "yet" may be of an earlier moment); "" when nothing went on ("the sign-off is still
+    pending, so the van waits"): a step put off before anything happened breaks nothing yet."""
+    if gap.said_of is not None:
+        v = gap.said_of.head
+        if _event(v) and v.i not in {x.i for x in gap.token.subtree}:
+            return "with"
+    inside = {x.i for w in (gap.token, gap.at) if w is not None for x in w.subtree}
+    if gap.at is not None:
+        inside.add(gap.at.head.i)  # "had" of "had yet to sign"
+    return "beside" if any(v.i not in inside and _event(v) for v in gap.token.sent) else ""
 
 
 def tied(step: Step, gap: Gap) -> bool:
