@@ -76,3 +76,19 @@ def test_a_time_said_of_another_verb_than_the_rules() -> None:
     claim = "The complaint about Tuesday's sashimi was emailed to the manager at 07:45 on Wednesday."
     assert verdict(rules, claim) != REJECT
     assert verdict(rules, "The sashimi was sliced at 07:45 on Wednesday.") == REJECT
+
+
+def test_a_lead_told_with_off_before_an_event_the_rule_does_not_name() -> None:
+    rule = ("Every relief crew member needs a signed contract on file with the depot manager at least 3 working days "
+            "before their first shift.")
+    claim = "The drill ran two hours, then the crew had twenty minutes off before the debrief."
+    assert _v(rule, claim) == OK
+    assert _v(rule, "The relief crew member's contract was signed one day before her first shift.") == REJECT
+
+
+def test_a_rule_naming_both_states_requires_neither() -> None:
+    # "opens or closes": the word-level reading of "closes" as a required closed state does not hold
+    rule = "Only the lock keeper opens or closes the lock gates between the canal and the basin."
+    assert _v(rule, "Mia cleared the litter from the gate paddles, and Tom, the lock keeper, then opened the gate.") == OK
+    rule = "The fire doors between the wards must be kept closed."
+    assert _v(rule, "The fire doors between the wards were propped open all night.") != OK

@@ -294,7 +294,8 @@ def _find_polar(rule: Rule, seg: Segment, sent: set[str], claim: set[str]) -> st
     )
     for side_a, pattern in OPPOSITE_STATE:
         if rule_words & side_a and subj_here and pol > 0 and re.search(pattern, seg.text, re.I):
-            if not (seg.stems & side_a):
+            # a rule naming both states ("opens or closes the sluice gates") requires neither of them
+            if not (seg.stems & side_a) and not re.search(pattern, rule.constraint, re.I):
                 return "asserts the opposite state of what the constraint requires"
     for side_a, side_b in ANTONYMS:
         if rule_words & side_a and seg.stems & side_b and not (seg.stems & side_a & rule_words):

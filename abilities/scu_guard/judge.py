@@ -1585,12 +1585,15 @@ def _other_side_of_reference(form: Form, claim: Claim, a: measure.Amount, clause
     return side != band.reference_side and bool(head) and _stem_hits(head, set(light_keys(m.group("what")))) > 0
 
 
+_OFF_RE = re.compile(r"^\s*(?:off|later|earlier|early|late)\b", re.I)
+
+
 def _lead_to_other_event(form: Form, claim: Claim, a: measure.Amount) -> bool:
     """Is the claim's length of time a lead to or from an event of which the rule names nothing, on another scale
     than the rule's ("two minutes before the 4 o'clock lock-up" against "listed for adoption no sooner than 7 days
     after intake")? It measures a stretch the rule does not bound."""
     band = form.quantity
-    m = _ANCHOR_RE.match(claim.text[a.end :])
+    m = _ANCHOR_RE.match(_OFF_RE.sub("", claim.text[a.end :], count=1))  # "half an hour off before the sectionals"
     if band is None or m is None or not band.reference or a.dim != "[time]":
         return False
     what = set(light_keys(m.group("what"))) - GENERIC
