@@ -91,8 +91,8 @@ HELD_OUT = {
     # v55-v56: written at the start of round 16, sealed until its end, first run on the starting code
     # (bench/results/scu_guard_firstrun_v55_v56_round16_start.json: 0.48 / 0.79 and 0.51 / 0.86) and on round 16's
     # final code (..._firstrun_v55_v56_round16.json: 0.49 / 0.80 and 0.54 / 0.87), then development data; v55 keeps
-    # three false REJECTs read after the sealed run and not yet fixed (docs, "Round 16, measured")
-    "heldout_v55.jsonl": (0.48, 0.80), "heldout_v56.jsonl": (0.53, 0.98),
+    # two false REJECTs read after the sealed run and not yet fixed (docs, "Round 16, measured")
+    "heldout_v55.jsonl": (0.49, 0.85), "heldout_v56.jsonl": (0.53, 0.98),
     # v57-v58: near misses (84 OK claims, 28 contradictions each), written at the start of round 16, first run on
     # the starting code (..._firstrun_v57_v58_round16_start.json: 0.63 / 0.45 and 0.65 / 0.75), then development data
     "heldout_v57.jsonl": (0.65, 0.98), "heldout_v58.jsonl": (0.66, 0.98),

@@ -92,3 +92,9 @@ def test_a_rule_naming_both_states_requires_neither() -> None:
     assert _v(rule, "Mia cleared the litter from the gate paddles, and Tom, the lock keeper, then opened the gate.") == OK
     rule = "The fire doors between the wards must be kept closed."
     assert _v(rule, "The fire doors between the wards were propped open all night.") != OK
+
+
+def test_a_verbless_ban_whose_head_noun_the_parser_takes_for_its_act() -> None:
+    rule = "No glass on the pool deck during swim meets."
+    assert _v(rule, "Ravi was allowed to stay on, so he sat on the pool deck beside the timekeeper.") == OK
+    assert _v(rule, "Parents were allowed to bring glass bottles onto the pool deck during the meet.") != OK

@@ -40,11 +40,12 @@ def _places(tokens: list[Any], preps: frozenset[str] = _PLACE_PREPS) -> list[Any
 
 def _grants_other_thing(form: Form, tokens: list[Any]) -> bool:
     """Is the rule a ban of things without a verb of its own ("Glass bottles and selfie sticks are not allowed in
-    the gondolas") and does the permission name none of them, nor a kind of one ("those already on were allowed
+    the gondolas", "No alcohol on the ice") and does the permission name none of them, nor a kind of one ("those already on were allowed
     to finish their turn")? Then it permits another thing than the rule's."""
-    if form.modality != "must_not" or form.action or not form.subject:
+    if form.modality != "must_not" or any(t.pos_ in ("VERB", "AUX") and key(t) in form.action for t in parse(form.text)):
         return False
-    things = [(k, p) for k, p in categories.rule_nouns(form.text) if k in form.subject]
+    # a verbless rule's head noun may stand as its "action" ("No alcohol on the ice": alcohol is the thing banned)
+    things = [(k, p) for k, p in categories.rule_nouns(form.text) if k in set(form.subject) | set(form.action)]
     if not things:
         return False
     nouns = [t for t in tokens if t.pos_ in ("NOUN", "PROPN")]
