@@ -224,7 +224,7 @@ def does_kind_of(t: Any, rule_verb: str) -> bool:
 
 
 @lru_cache(maxsize=4096)
-def _rule_verbs(text: str, actions: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+def rule_verbs(text: str, actions: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     """(key, lemma) of the rule's verbs that are its action."""
     return tuple((key(t), t.lemma_.lower()) for t in parse(text) if t.pos_ == "VERB" and key(t) in actions)
 
@@ -232,7 +232,7 @@ def _rule_verbs(text: str, actions: tuple[str, ...]) -> tuple[tuple[str, str], .
 def verb_kind_keys(rule_text: str, actions: tuple[str, ...], doc: Any, start: int, end: int) -> set[str]:
     """The keys of the rule's action verbs that a verb of the claim's span does a manner of ("stroked" for
     "must not touch")."""
-    wanted = _rule_verbs(rule_text, actions)
+    wanted = rule_verbs(rule_text, actions)
     if not wanted or not wordnet.available():
         return set()
     return {k for t in doc if start <= t.idx < end and t.pos_ == "VERB" for k, lemma in wanted

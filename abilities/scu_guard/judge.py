@@ -66,7 +66,7 @@ from abilities.scu_guard.forms import (
     pair_by_grammar,
     rule_dates,
 )
-from abilities.scu_guard.nlp import key, light_keys, parse, span_head, word_key
+from abilities.scu_guard.nlp import key, light_keys, parse, span_head, verb_at_or_above, word_key
 from abilities.scu_guard.reserved import MEMBER_NOUNS, alternatives, desc_keys, has_key
 from abilities.scu_guard.spent import place_unnamed, spent_elsewhere
 from abilities.scu_guard.while_scope import bare_while, scope_told
@@ -2903,7 +2903,7 @@ def _kindred_act(form: Form, c: Clause, text: str, claim: Claim) -> set[str]:
     lemmas = {t.lemma_.lower() for t in parse(claim.text) if c.start <= t.idx < c.end and t.pos_ == "VERB"
               and key(t) == verb}
     out = set()
-    for k, rule_lemma in categories._rule_verbs(form.text, tuple(form.action)):
+    for k, rule_lemma in categories.rule_verbs(form.text, tuple(form.action)):
         if any(lm in wordnet.first_verb_sense(rule_lemma) or wordnet.verb_sense_is_a(lm, rule_lemma)
                for lm in lemmas):
             out.add(k)
@@ -3506,11 +3506,8 @@ def _said_to_be(form: Form, doer: str) -> bool:
 
 def _clock_verb(claim: Claim, t: Any) -> Any | None:
     """The verb a clock time of the claim is said of: the parse climbs from the time to the first verb."""
-    doc = parse(claim.text)
-    tok = next((x for x in doc if x.idx <= t.start < x.idx + len(x.text)), None)
-    while tok is not None and tok.pos_ not in ("VERB", "AUX") and tok.head.i != tok.i:
-        tok = tok.head
-    return tok if tok is not None and tok.pos_ in ("VERB", "AUX") else None
+    tok = verb_at_or_above(_token_at(parse(claim.text), t.start))
+    return tok if tok.pos_ in ("VERB", "AUX") else None
 
 
 def _timed_other_verb(form: Form, claim: Claim, t: Any) -> bool:
@@ -3522,8 +3519,8 @@ def _timed_other_verb(form: Form, claim: Claim, t: Any) -> bool:
     verb = _clock_verb(claim, t)
     if verb is None or verb.pos_ != "VERB" or wordnet.verb_is_a(verb.lemma_.lower(), "communicate") is not True:
         return False
-    lemmas = [x.lemma_.lower() for x in parse(form.text) if x.pos_ == "VERB" and key(x) in form.action]
-    return not any(wordnet.verb_is_a(v, "communicate") is True for v in lemmas)
+    return not any(wordnet.verb_is_a(lemma, "communicate") is True
+                   for _, lemma in categories.rule_verbs(form.text, tuple(form.action)))
 
 
 def _clocks_of_verb(form: Form, claim: Claim, clocks: list[Any]) -> list[Any]:

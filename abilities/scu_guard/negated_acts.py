@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from abilities.scu_guard.judge import NEGATING, _content_keys
-from abilities.scu_guard.nlp import NEGATIVE_PREFIXES, key, parse, word_key
+from abilities.scu_guard.nlp import NEGATIVE_PREFIXES, key, parse, verb_at_or_above, word_key
 
 _NEGATOR_WORDS = frozenset({"not", "n't", "never", "no", "nobody", "none", "nothing", "neither", "nor", "nowhere"})
 _NEGATIVE_PRONOUNS = frozenset({"nobody", "none", "nothing", "nowhere", "neither"})
@@ -38,12 +38,6 @@ def _denied_words(neg: Any) -> list[Any] | None:
     if t.dep_ in ("nsubj", "nsubjpass") or (t.dep_ == "pobj" and t.head.lower_ == "at"):
         return [t]
     return None
-
-
-def _clause_verb(t: Any) -> Any:
-    while t.pos_ not in ("VERB", "AUX") and t.head.i != t.i:
-        t = t.head
-    return t
 
 
 def _prefixed_rule_word(t: Any, rule: frozenset[str]) -> bool:
@@ -76,7 +70,7 @@ def denies_another_act(rule: str, claim: str, start: int, end: int) -> bool:
         denied = _denied_words(n)
         if denied is None:
             return False
-        verb = _clause_verb(n)
+        verb = verb_at_or_above(n)
         told = denied + [verb] + [c for c in verb.children if c.dep_ in _CORE_ARGS]
         if any(key(t) in words for t in told if t.pos_ not in ("PRON", "DET", "AUX") or t.lower_ in _NEGATIVE_PRONOUNS):
             return False

@@ -80,6 +80,14 @@ def word_key(word: str) -> str:
     return norm_stem(word.lower())
 
 
+def verb_at_or_above(t: Any) -> Any:
+    """The token itself when it is a verb, else the first verb above it; the root when none is (the verb a
+    word's clause is told with: "09:15" in "was reported ... at 09:15" -> "reported")."""
+    while t.pos_ not in ("VERB", "AUX") and t.head.i != t.i:
+        t = t.head
+    return t
+
+
 def governing_verb(t: Any) -> Any:
     """The verb a token hangs from, through prepositions, nouns and coordination (at most eight steps up), or
     None: the doing a phrase such as "for at least 12 hours" or "all 14 dogs" belongs to."""
