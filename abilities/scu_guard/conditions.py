@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from abilities.scu_guard import measure
+from abilities.scu_guard import measure, wordnet
 from abilities.scu_guard.forms import Form, _condition_clause, keys
 from abilities.scu_guard.nlp import key, parse
 
@@ -48,6 +48,60 @@ def _condition_nouns(text: str) -> frozenset[str]:
     inside = {t.i for t in verb.subtree}
     main = {key(t) for t in doc if t.i not in inside}
     return frozenset(key(t) for t in verb.subtree if t.pos_ in ("NOUN", "PROPN") and key(t) not in main)
+
+
+@lru_cache(maxsize=4096)
+def reading_nouns(text: str) -> frozenset[str]:
+    """The thing a when/if condition's amount is read on ("the river gauge" in "If the river gauge reads above
+    1.8 metres, no boat is locked through"): the condition's own nouns, less its units. Empty when the rule's
+    amount does not sit in such a clause."""
+    doc = parse(text)
+    verb = _condition_clause(doc)
+    if verb is None:
+        return frozenset()
+    lo, hi = min(t.idx for t in verb.subtree), max(t.idx + len(t) for t in verb.subtree)
+    spans = [(a.start, a.end) for a in measure.find_amounts(text) if lo <= a.start < hi]
+    if not spans:
+        return frozenset()
+    nouns = _condition_nouns(text)
+    return frozenset(k for t in verb.subtree if (k := key(t)) in nouns
+                     and not any(s <= t.idx < e for s, e in spans) and t.lower_ not in measure.UNIT_WORDS)
+
+
+def reading_unnamed(rule: str, claim: str) -> bool:
+    """Does a claim's amount fall outside what a rule's condition reads? The condition reads a thing of its own
+    ("the river gauge"), and every claim amount of its dimension gives the size of some other thing ("Kingfisher,
+    21.9 m overall", "the 38 m barge") while the claim never names the read thing, by its word or a word WordNet
+    puts with it ("a 70 km/h gust" is a reading of "the wind speed"). A bare reading ("the depot thermometer at
+    84 °F", "gusts of 30 mph") is left to count."""
+    nouns = reading_nouns(rule)
+    if not nouns:
+        return False
+    dims = {a.dim for a in measure.find_amounts(rule)}
+    mine = [a for a in measure.find_amounts(claim) if a.dim in dims]
+    if not mine:
+        return False
+    doc = parse(claim)
+    if nouns & {key(t) for t in doc} or not all(_sized(doc, a.end) for a in mine):
+        return False
+    words = _reading_words(rule)
+    # a verb too: the parser takes "gust" in "the 70 km/h gust" for one
+    said = {t.lemma_.lower() for t in doc if t.pos_ in ("NOUN", "PROPN", "VERB") and t.lower_ not in measure.UNIT_WORDS}
+    return not any(wordnet.related(s, w) for s in said for w in words)
+
+
+def _sized(doc: Any, end: int) -> bool:
+    """Does the amount ending at ``end`` give a thing's size: a size word after it ("21.9 m overall", "38 m
+    long") or the thing's noun ("a 13.5 m trailer")?"""
+    nxt = next((t for t in doc if t.idx >= end and t.text not in ("-",)), None)
+    return nxt is not None and nxt.pos_ in ("NOUN", "PROPN", "ADJ") and nxt.lower_ not in measure.UNIT_WORDS
+
+
+@lru_cache(maxsize=4096)
+def _reading_words(text: str) -> tuple[str, ...]:
+    """The lemmas of the nouns a rule's condition reads (``reading_nouns``), for WordNet."""
+    nouns = reading_nouns(text)
+    return tuple(dict.fromkeys(t.lemma_.lower() for t in parse(text) if t.pos_ == "NOUN" and key(t) in nouns))
 
 
 def _phrase_head(t: Any) -> Any:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from abilities.scu_guard.attach import said_of_other_nouns
+from abilities.scu_guard.conditions import reading_unnamed
 from abilities.scu_guard.lexicon import (
     ACTION_CONCEPTS,
     ANTONYMS,
@@ -543,6 +544,8 @@ def _find_conditional(
     sent = {st for seg in segs for st in seg.stems}
     if not (rule.keys & sent) or not _triggered(cond, claim, s0, s1, masked):
         return None
+    if reading_unnamed(rule.constraint, claim):
+        return None  # the claim's amount measures another thing than the one the condition reads
     what = f"where the trigger of the constraint holds ({cond.form} {cond.dim})"
     if then.kind == "forbid":
         hits = [seg for seg in segs if _action_hit(then, seg)]

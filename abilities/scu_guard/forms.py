@@ -10,6 +10,7 @@ the form themselves (``Inputs.forms``); a constraint that yields nothing checkab
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from functools import lru_cache
 from typing import Any, Literal
@@ -144,6 +145,13 @@ def band_from(amount: measure.Amount, text: str, deny: bool) -> Band:
 
 _SOONER_RE = re.compile(r"\b(?:sooner|earlier)\s+than\s*$", re.I)
 _NOT_SOONER_RE = re.compile(r"\b(?:no|not|never|n't)\s+(?:\w+\s+){0,3}(?:sooner|earlier)\s+than\s*$", re.I)
+
+
+def _hours_then_ban(low: str, range_end: int, deny: bool) -> bool:
+    """Is a range of hours stated as a plain fact before a ban in a later clause ("Open studio runs from 10 am
+    to 9 pm; members may not stay on after 9 pm")? The range is the open time; the ban falls outside it."""
+    cut = min((i for i in (low.find(";"), low.find(". ")) if i >= range_end), default=-1)
+    return deny and cut > 0 and not re.search(r"\b(?:not|no|never|nobody|none)\b|n't\b", low[:cut])
 
 
 def _lead_before(lead: str, direction: str) -> str:
@@ -411,7 +419,10 @@ def _understand(text: str, grammar_pairs: bool = True) -> Form | None:
             form.quantity = band_from(a, text, False)
             form.modality = "must"
         elif a is not None and (in_subject or (in_cond and not deny)):
-            trig = band_from(a, text, False)
+            # the comparative alone names the things meant: "No vessel longer than 72 feet is allowed" bans
+            # vessels over 72 feet; the "no" is the rule's own denial, read into its modality
+            own = measure.direction_info(text, a.start, a.end, outer=False)[0]
+            trig = band_from(dataclasses.replace(a, direction=own) if in_subject else a, text, False)
             if _STRICT_RE.search(text[: a.start]):  # "a delay longer than 45 minutes": 45 minutes does not trigger
                 trig = trig.model_copy(update={"strict": True})
             elif trig.low is not None and trig.low == trig.high and _REACH_RE.search(text[: a.start]):
@@ -429,10 +440,10 @@ def _understand(text: str, grammar_pairs: bool = True) -> Form | None:
         # "permitted only between 20:00 and 06:00", "may only begin after 20:00": the time named is the allowed one
         only_allowed = not deny and bool(re.search(
             r"\b(?:permitted|allowed|may|can)\b.{0,30}\bonly\b|\bonly\b.{0,30}\b(?:permitted|allowed|may|can)\b",
-            low[: t0.start]))
+            low[: t0.start])) or not deny and bool(re.search(r"\bonly\s+(?:from|between)\s*$", low[: t0.start]))
         if len(times) >= 2 and re.search(r"\bbetween\b|\bfrom\b", low):
             form.window = Window(kind="clock", start=t0.minutes, end=times[1].minutes)
-            if only_allowed:  # the rest is closed
+            if only_allowed or _hours_then_ban(low, times[1].end, deny):  # the rest is closed
                 form.window = Window(kind="clock", start=times[1].minutes, end=t0.minutes)
             elif form.modality == "must" and not deny and re.search(r"\bbetween\b", low[: t0.start]) and \
                     not re.search(r"\bmust\s+(?:be|remain|stay|keep|not)\b", low):

@@ -53,7 +53,7 @@ from abilities.scu_guard import (
 )
 from abilities.scu_guard import together as together_
 from abilities.scu_guard.absent import minimum_absent
-from abilities.scu_guard.conditions import condition_keys, trigger_keys
+from abilities.scu_guard.conditions import condition_keys, reading_unnamed, trigger_keys
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import (
     GENERIC,
@@ -1947,6 +1947,8 @@ def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 continue  # "Under-8s and adults must never share a bed": two groups kept apart, read as such
             if not _in_band(a.lo, a.hi, band):
                 continue
+            if id(a) in own and reading_unnamed(f.text, claim.text):
+                continue  # "Kingfisher, 21.9 m overall" is no reading of "the river gauge" a rule's condition reads
             # "The shipment worth 4,000 dollars left without a declaration": the amount and the broken
             # consequence sit in different clauses of one sentence
             consequence = set(f.object) | set(f.action)
@@ -1964,6 +1966,8 @@ def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                                                                   clause.keys | clause.facts))
             if topic == 0 and a.dim not in ("age",) and not claim.chunk_amounts:
                 continue
+            if topic == 0 and f.modality == "must_not" and id(a) in own:
+                continue  # "Sixteen-year-old cadet Ellis stayed ashore": the banned act and its thing unsaid
             said = consequence & (clause.keys | clause.facts)
             denied = bool(consequence & clause.denied) or (clause.negated and bool(said))
             if f.modality == "must_not":
@@ -1993,7 +1997,7 @@ def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 undoing = clause.negverb and not (consequence & NEGATING)
                 broken = denied or undone or alone or other or (undoing and bool(said)) or (
                     clause.permissive and not said) or bool(re.search(r"\bdespite\b", clause.text, re.I))
-                if joined and _duty_done(consequence, claim, clause):
+                if (joined or (carried_on or other) and not denied) and _duty_done(consequence, claim, clause, f):
                     broken = False  # "...; the archive store was evacuated and the front office stayed open"
             if broken:
                 out.append(_finding(f, claim, clause.start, clause.end, "conditional",
@@ -2005,11 +2009,15 @@ def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
     return out
 
 
-def _duty_done(consequence: set[str], claim: Claim, sentence: Clause) -> bool:
-    """Does a clause of the sentence say the duty done, in its own words, not denied, undone or merely allowed?
-    Then what else the joined halves say ("the front office stayed open") is of other things."""
-    return any(consequence & (c.keys | c.facts) and not (c.negated or c.negverb or c.permissive or c.optional)
-               and not consequence & c.denied for c in claim.clauses if sentence.start <= c.start < sentence.end)
+def _duty_done(consequence: set[str], claim: Claim, sentence: Clause, form: Form | None = None) -> bool:
+    """Does a clause of the sentence say the duty done, in its own words, not denied, undone or merely allowed
+    (and, given the rule, not of another kind of its thing)? Then what else the sentence says ("the front office
+    stayed open", "the indoor pool stayed open" beside "the outdoor pools were cleared") is of other things."""
+    # "the outdoor stages were closed": a duty to close is done by the closing word itself
+    return any(consequence & (c.keys | c.facts) and not (c.negated or c.permissive or c.optional)
+               and not (c.negverb and not consequence & NEGATING)
+               and not consequence & c.denied and (form is None or not _other_kind(form, c))
+               for c in claim.clauses if sentence.start <= c.start < sentence.end)
 
 
 def _thing_held_back(subject: set[str], consequence: set[str], claim: Claim, sentence: Clause) -> bool:

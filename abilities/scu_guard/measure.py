@@ -304,9 +304,11 @@ def _number(text: str) -> float | None:
     return None
 
 
-def direction_info(text: str, start: int, end: int) -> tuple[str, bool]:
+def direction_info(text: str, start: int, end: int, outer: bool = True) -> tuple[str, bool]:
     """('max' | 'min' | 'eq', whether a negation was already read into it) from the words right before
-    (or after) the amount: "at most 3", "never run fewer than 13" (= at least 13), "must not exceed 5"."""
+    (or after) the amount: "at most 3", "never run fewer than 13" (= at least 13), "must not exceed 5".
+    Without ``outer`` a negation before the comparative is left out: in "No vessel longer than 72 feet" the
+    "no" denies the vessel's passage, while the comparative alone says which vessels are meant."""
     before = re.sub(r"(?<=[a-z])-$", " ", text[max(0, start - 40) : start].lower())  # "under-8s" as "under 8s"
     after = text[end : end + 14].lower()
     best, where = "eq", 10**9
@@ -319,7 +321,7 @@ def direction_info(text: str, start: int, end: int) -> tuple[str, bool]:
                 if m.start() < where:
                     best, where = d, m.start()
     negated = best != "eq" and bool(re.search(r"\b(?:not|no|never|n't)\b", before[where:]))
-    if best != "eq" and not negated and re.search(r"\b(?:never|not|n't|no)\s+(?:\w+\s+){0,2}$", before[:where]):
+    if outer and best != "eq" and not negated and re.search(r"\b(?:never|not|n't|no)\s+(?:\w+\s+){0,2}$", before[:where]):
         best = "min" if best == "max" else "max"  # "never run fewer than 13": at least 13
         negated = True
     if best == "eq":
