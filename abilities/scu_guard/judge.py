@@ -1966,8 +1966,10 @@ def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                                                                   clause.keys | clause.facts))
             if topic == 0 and a.dim not in ("age",) and not claim.chunk_amounts:
                 continue
-            if topic == 0 and f.modality == "must_not" and id(a) in own:
-                continue  # "Sixteen-year-old cadet Ellis stayed ashore": the banned act and its thing unsaid
+            if topic == 0 and f.modality == "must_not" and id(a) in own and re.match(r"\s*no\b", f.text, re.I):
+                # "No volunteer under 18 may form part of a launch crew" against "Sixteen-year-old cadet Ellis
+                # stayed ashore": a ban of its whole subject is broken by the act, and the claim says none of it
+                continue
             said = consequence & (clause.keys | clause.facts)
             denied = bool(consequence & clause.denied) or (clause.negated and bool(said))
             if f.modality == "must_not":
@@ -1997,7 +1999,11 @@ def check_triggers(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 undoing = clause.negverb and not (consequence & NEGATING)
                 broken = denied or undone or alone or other or (undoing and bool(said)) or (
                     clause.permissive and not said) or bool(re.search(r"\bdespite\b", clause.text, re.I))
-                if (joined or (carried_on or other) and not denied) and _duty_done(consequence, claim, clause, f):
+                # "the outdoor pools were cleared, while the indoor pool stayed open": what carried on is of
+                # another kind of the rule's thing, beside the duty done on its own
+                beside = (carried_on or other) and not denied and any(
+                    _other_kind(f, c) for c in claim.clauses if clause.start <= c.start < clause.end)
+                if (joined or beside) and _duty_done(consequence, claim, clause, f):
                     broken = False  # "...; the archive store was evacuated and the front office stayed open"
             if broken:
                 out.append(_finding(f, claim, clause.start, clause.end, "conditional",
