@@ -4197,6 +4197,9 @@ def check_named_members(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                     all(x.text.lower() in f.text.lower() for x in run):
                 continue  # the rule's own words
             words, verbs = _clause_words(claim, doc, c)
+            # the rule's doing told by a manner of its verb ("bought" for "purchased") is the rule's doing
+            kinds = categories.verb_kind_keys(f.text, tuple(f.action), doc, c.start, c.end)
+            words, verbs = words | kinds, verbs | kinds
             kind_named = not f.member_prep and bool(f.member_kind) and (any(
                 key(x) == f.member_kind or key(x.head) == f.member_kind for x in run) or
                 _kind_before(doc, run[0].i, f.member_kind))
