@@ -137,8 +137,8 @@ def _outsider(f: Form, u: UseList, claim: Claim, v: Any, sentence: str, start: i
         if kind is False and slot_sorts.same_slot(u.prep, prep) and slot_sorts.rival(
                 noun, phrase(noun), u.members, _rule_verb(u, v)):
             kind = True  # "paid by cheque" for "by card or bank transfer": a rival of the members' own sort
-        if kind is False or (kind is None and prep != (u.prep or "with")):
-            continue
+        if kind is False or (kind is None and (prep != (u.prep or "with") or u.any_doing)):
+            continue  # a name in a list of whatever may be used on a thing: any doing, any name, no guess
         met = _bounded(f, sentence)
         if met is False:
             return None  # "The winner's £1,950 was paid in cash": the rule speaks of prizes over £2,000
