@@ -4211,6 +4211,11 @@ def check_named_members(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                     all(x.text.lower() in f.text.lower() for x in run):
                 continue  # the rule's own words
             words, verbs = _clause_words(claim, doc, c)
+            # the rule's doing told by a manner of its verb ("bought" for "purchased"), the very verb the name's
+            # slot hangs from, is the rule's doing
+            slot_verb = verb_at_or_above(run[0])
+            kinds = categories.verb_kind_keys(f.text, tuple(f.action), doc, slot_verb.idx, slot_verb.idx + 1)
+            words, verbs = words | kinds, verbs | kinds
             kind_named = not f.member_prep and bool(f.member_kind) and (any(
                 key(x) == f.member_kind or key(x.head) == f.member_kind for x in run) or
                 _kind_before(doc, run[0].i, f.member_kind))

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from abilities.scu_guard import measure, stand_in, wordnet
+from abilities.scu_guard import measure, slot_sorts, stand_in, wordnet
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import Form
 from abilities.scu_guard.judge import Claim, _finding, _in_band, _owner, sentence_span
@@ -72,7 +72,10 @@ def _scoped(u: UseList, v: Any, words: frozenset[str]) -> bool:
     if u.thing:
         args = [c for c in v.children if c.dep_ in ("nsubj", "nsubjpass", "dobj")]
         args += [x for a in args for x in a.conjuncts] + ([v.head] if v.dep_ == "acl" else [])
-        if not any(key(w) == u.thing for a in args for w in a.subtree):
+        # for a list of whatever may be used on a thing, the thing itself, not a thing near it ("the brass frame
+        # around the lens" is no lens)
+        words = ([w for a in args for w in (a, *a.lefts)] if u.any_doing else [w for a in args for w in a.subtree])
+        if not any(key(w) == u.thing for w in words):
             return False  # "... and then cleaned the cab floor with bleach": another thing
     return not u.scope or bool(set(u.scope) & words)
 
@@ -117,6 +120,12 @@ def _undated(things: list[tuple[Any, str]], claim: Claim) -> list[tuple[Any, str
     return out
 
 
+def _rule_verb(u: UseList, v: Any) -> str:
+    """The rule's verb the claim's verb does: itself where the rule names it, else the rule's first verb."""
+    low = v.lemma_.lower()
+    return low if low in u.verbs else (u.verbs[0] if u.verbs else "")
+
+
 def _outsider(f: Form, u: UseList, claim: Claim, v: Any, sentence: str, start: int,
               end: int) -> Finding | None:
     """The finding for the first thing in the verb's slot of means that is of the list's kind (sure) or unknown
@@ -125,8 +134,11 @@ def _outsider(f: Form, u: UseList, claim: Claim, v: Any, sentence: str, start: i
         if is_member(noun, u.members) or wordnet.names_person(noun.lemma_.lower()):
             continue
         kind = of_kind(noun, u.kinds)
-        if kind is False or (kind is None and prep != (u.prep or "with")):
-            continue
+        if kind is False and slot_sorts.same_slot(u.prep, prep) and slot_sorts.rival(
+                noun, phrase(noun), u.members, _rule_verb(u, v)):
+            kind = True  # "paid by cheque" for "by card or bank transfer": a rival of the members' own sort
+        if kind is False or (kind is None and (prep != (u.prep or "with") or u.any_doing)):
+            continue  # a name in a list of whatever may be used on a thing: any doing, any name, no guess
         met = _bounded(f, sentence)
         if met is False:
             return None  # "The winner's £1,950 was paid in cash": the rule speaks of prizes over £2,000

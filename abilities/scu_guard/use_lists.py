@@ -52,6 +52,7 @@ class UseList:
     kinds: frozenset[int]
     thing: str
     scope: tuple[str, ...]
+    any_doing: bool = False  # "Only X or Y may be used on the lens": whatever is done to the thing with a means
 
 
 def _list_tokens(doc: Any, start: int) -> list[Any]:
@@ -91,8 +92,9 @@ def _when_or_how_much(member: str) -> bool:
 def _scope(subj: Any) -> tuple[str, ...]:
     """Keys of the words that narrow a doing named by a noun ("PIV flow seeding", "Flavourings in the Heritage
     range"): its compounds and the nouns of its phrases."""
+    # a word for the doer ("Customer payments") narrows who pays, which the claim tells by name
     return tuple(dict.fromkeys(key(w) for w in subj.subtree if w.i != subj.i and (
-        w.pos_ in ("NOUN", "PROPN") or w.dep_ == "compound")))  # "Coating repairs": the tagger may call it a verb
+        w.pos_ in ("NOUN", "PROPN") or w.dep_ == "compound") and not wordnet.names_person(w.lemma_.lower())))  # "Coating repairs": the tagger may call it a verb
 
 
 @lru_cache(maxsize=1024)
@@ -109,6 +111,8 @@ def read_uses(text: str) -> UseList | None:
     subj = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass") and c.pos_ in ("NOUN", "PROPN")), None)
     if subj is None or any(c.dep_ == "neg" for c in root.children):
         return None
+    if root.lemma_ in _USING and subj.dep_ == "nsubjpass" and doc[subj.left_edge.i].lower_ == "only":
+        return _only_used(doc, root, subj)
     limiting = root.lemma_ in _LIMITING and any(c.dep_ == "prep" and c.lower_ == "to" for c in root.children)
     if not limiting and not any(t.lower_ == "only" for t in doc):
         return None
@@ -122,7 +126,12 @@ def read_uses(text: str) -> UseList | None:
     elif root.lemma_ == "use" and (obj := next((c for c in root.children if c.dep_ == "dobj"), None)) is not None:
         start = obj.left_edge.i  # "PIV flow seeding may use only DEHS droplets, ..."
     else:
-        opener = next((c for c in root.children if c.dep_ in ("prep", "agent") and c.lower_ in SLOT_PREPS), None)
+        # the list's preposition hangs from the verb, or from its object or another preposition ("settle
+        # purchases only by ...", "be paid for only by ...")
+        hangs = [root, *(c for c in root.children if c.dep_ == "dobj" or c.dep_ == "prep" and c.lower_ not in
+                         SLOT_PREPS and not any(g.dep_ == "pobj" for g in c.children))]
+        opener = next((c for h in hangs for c in h.children if c.dep_ in ("prep", "agent") and c.lower_ in SLOT_PREPS),
+                      None)
         if opener is None:
             return None
         start, prep = opener.i + 1, opener.lower_
@@ -143,8 +152,44 @@ def read_uses(text: str) -> UseList | None:
     known = [m for m in members if wordnet.senses(m) or wordnet.senses(m.split()[-1])]
     if len(known) >= max(2, len(members) - 1):
         kinds |= wordnet.common_kinds(tuple(m if wordnet.senses(m) else m.split()[-1] for m in known))
-    thing = "" if nominal else key(subj)
+    # a doer ("Customers may pay only by ...") is no thing the doing is done to
+    thing = "" if nominal or wordnet.names_person(subj.lemma_.lower()) else key(subj)
     return UseList(tuple(verbs), tuple(nominal), prep, members, frozenset(kinds), thing, _scope(subj) if nominal else ())
+
+
+# verbs that put means to a thing without naming the doing ("may be used on", "may be applied to")
+_USING = frozenset({"use", "apply"})
+
+
+def _only_used(doc: Any, root: Any, subj: Any) -> UseList | None:
+    """"Only m1, m2 or m3 may be used on T" / "applied to T" / "used to V T": the means are the subject's list
+    (or the list after a colon, for "Only these lubricants may be applied to the sheaves: ..."), the thing is
+    T; the doing is V, else whatever the claim does to T with a means."""
+    colon = next((t for t in doc if t.text == ":" and t.i > root.i), None)
+    kinds: set[int] = set()
+    if colon is not None and any(c.dep_ == "det" and c.lower_ in ("these", "the", "following") for c in subj.children):
+        members = _members(_list_tokens(doc, colon.i + 1))
+        kinds |= set(wordnet.noun_senses(subj.lemma_.lower()))  # "these lubricants"
+    else:
+        members = _members([t for t in doc[subj.left_edge.i + 1: root.i] if t.dep_ not in ("aux", "auxpass", "neg")])
+    if len(members) < 2 or any(_when_or_how_much(m) for m in members):
+        return None
+    if any(wordnet.names_person(m.split()[-1].lower()) for m in members):
+        return None  # "Only a nurse or a doctor may be ...": doers
+    xcomp = next((c for c in root.children if c.dep_ == "xcomp" and c.pos_ == "VERB"), None)
+    if xcomp is not None and xcomp.lemma_ not in wordnet.TOO_GENERAL_VERBS:
+        obj = next((c for c in xcomp.children if c.dep_ == "dobj"), None)
+        verbs: tuple[str, ...] = (xcomp.lemma_,)
+    else:
+        target = next((c for c in root.children if c.dep_ == "prep" and c.lower_ in ("on", "to")), None)
+        obj = next((c for c in target.children if c.dep_ == "pobj"), None) if target is not None else None
+        verbs = ()
+    if obj is None or obj.pos_ not in ("NOUN", "PROPN"):
+        return None
+    known = [m if wordnet.senses(m) else m.split()[-1] for m in members
+             if wordnet.senses(m) or wordnet.senses(m.split()[-1])]
+    kinds |= wordnet.common_kinds(tuple(known))
+    return UseList(verbs, (), "with", members, frozenset(kinds), key(obj), (), any_doing=not verbs)
 
 
 def does(verb: str, u: UseList) -> bool:
@@ -154,8 +199,10 @@ def does(verb: str, u: UseList) -> bool:
     then selects the sense."""
     if verb in wordnet.TOO_GENERAL_VERBS:
         return False
+    if u.any_doing:
+        return True
     return verb in u.verbs or any(wordnet.verb_is_a(verb, g) for g in u.verbs) or any(
-        wordnet.verb_sense_is_a(g, verb, None) for g in u.nominal)
+        wordnet.verb_sense_is_a(g, verb, None) for g in u.nominal or u.verbs[:1])
 
 
 _DENYING = frozenset({"not", "never", "no", "nor"})
@@ -216,6 +263,21 @@ def phrase(noun: Any) -> str:
     return noun.doc[first: noun.i + 1].text
 
 
+# clauses hung on a noun that tell something else of it ("a personal cheque, which Rosa accepted after their
+# card was declined"): their words do not name the thing
+_CLAUSES = frozenset({"relcl", "acl", "advcl", "ccomp"})
+
+
+def own_words(noun: Any) -> list[Any]:
+    """The words of the noun's phrase, without the clauses hung on it."""
+    out, stack = [], [noun]
+    while stack:
+        t = stack.pop()
+        out.append(t)
+        stack += [c for c in t.children if c.dep_ not in _CLAUSES]
+    return out
+
+
 def is_member(noun: Any, members: tuple[str, ...]) -> bool:
     """Is the claim's thing one of the members, or may it be: a word of a member in its phrase ("Visa debit
     card" for "card", "salt flakes" for "sea salt"), a member's initials, a kind of a member or a member of it
@@ -224,7 +286,7 @@ def is_member(noun: Any, members: tuple[str, ...]) -> bool:
     cand = names.member_of(text)
     listed = [names.member_of(m) for m in members]
     if names.matches(cand, listed) or any(key(w) in {key(x) for x in parse(m)} for m in members
-                                          for w in noun.subtree if w.pos_ in ("NOUN", "PROPN", "ADJ")):
+                                          for w in own_words(noun) if w.pos_ in ("NOUN", "PROPN", "ADJ")):
         return True
     heads = [m.split()[-1] for m in members]
     return any(wordnet.related(text, m) or wordnet.related(noun.lemma_, h) for m, h in zip(members, heads, strict=True))

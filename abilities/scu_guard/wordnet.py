@@ -514,3 +514,26 @@ def verb_lexfiles(verb: str, n: int = 1) -> tuple[int, ...]:
         end = wn.data.find(b"\n", off)
         out.append(int(wn.data[off:end].split(maxsplit=2)[1]))
     return tuple(out)
+
+
+def offset_lexfile(offset: int) -> int:
+    """The lexicographer file of a noun synset (WordNet's broad sort of noun: 13 food, 21 possession, 27
+    substance, ...); -1 when WordNet is absent."""
+    wn = _load()
+    if wn is None:
+        return -1
+    end = wn.data.find(b"\n", offset)
+    return int(wn.data[offset:end].split(maxsplit=2)[1])
+
+
+def offset_depth(offset: int) -> int:
+    """How far a noun synset lies below the top of the hierarchy (0 when WordNet is absent)."""
+    wn = _load()
+    return 0 if wn is None else wn.depth(offset)
+
+
+@lru_cache(maxsize=16384)
+def noun_lexfiles(phrase: str, n: int = 1) -> tuple[int, ...]:
+    """The lexicographer files of the phrase's first ``n`` common-noun senses, in order; empty when WordNet does
+    not know it."""
+    return tuple(offset_lexfile(off) for off in senses(phrase)[:n])
