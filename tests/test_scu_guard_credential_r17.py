@@ -59,3 +59,9 @@ def test_the_holder_away_but_the_act_done_by_a_holder_keeps_it() -> None:
     assert _v(SCAN, "The CT scanner was operated by a registered radiographer while the senior radiographer was "
                     "away.") == OK
     assert _v(HARBOUR, "The boatyard foreman moved the dinghies while the harbourmaster was away.") == OK
+
+
+def test_a_stand_in_with_the_holder_held_up_breaks_it() -> None:
+    assert _v(HARBOUR, "With the harbourmaster stuck in traffic, a berth was assigned to the visiting yacht by the "
+                       "café owner.") == REJECT
+    assert _v(SCAN, "The CT scanner was operated by the ward clerk, J. Amos, who is unregistered.") == REJECT

@@ -23,11 +23,12 @@ from abilities.scu_guard.reserved import alternatives
 
 # a state of being elsewhere, told right after the holder: "was away", "was off sick", "was on her meal break",
 # "was on leave", "was at the fair", "took a break"
-_AWAY_RE = re.compile(r"^(?:was|were|is|are|had\s+been|has\s+been)\s+(?:away|absent|off\b|out\s+(?:of|on|at)\b|"
+_AWAY_RE = re.compile(r"^(?:was|were|is|are|had\s+been|has\s+been)\s+(?:away|absent|elsewhere|off\b|out\s+(?:of|on|at)\b|"
+                      r"(?:stuck|held\s+up|delayed|tied\s+up)\b|"
                       r"on\s+(?:\w+\s+){0,2}(?:break|leave|holiday|vacation)\b|at\s+(?:the|a|an|another|her|his|their)\b)"
                       r"|^(?:took|had|was\s+taking)\s+(?:a|her|his|their)\s+(?:\w+\s+)?break\b", re.I)
 # a subordinate clause that sets the holder's absence beside the act
-_BESIDE = frozenset(("while", "whilst", "as", "since", "because", "when"))
+_BESIDE = frozenset(("while", "whilst", "as", "since", "because", "when", "with"))
 # words that put the beginner's state in the past or say the credential is had ("a former apprentice")
 _PAST_RE = re.compile(r"\b(?:former|formerly|ex-|no longer|once|qualified|fully)\b", re.I)
 _PRONOUNS = frozenset("who that which it they he she we i you someone somebody one".split())
@@ -35,7 +36,7 @@ _PRONOUNS = frozenset("who that which it they he she we i you someone somebody o
 
 def _own_nouns(tok: Any) -> list[Any]:
     """The doer's head noun with its left modifiers and the head of a role in apposition to it."""
-    out = [t for t in tok.subtree if t.i <= tok.i and (t.i == tok.i or t.dep_ in ("compound", "amod", "nmod"))
+    out = [t for t in tok.subtree if t.i == tok.i or t.i < tok.i and t.dep_ in ("compound", "amod", "nmod")
            and t.head.i == tok.i]
     for c in tok.children:
         if c.dep_ == "appos" and c.pos_ == "NOUN":
@@ -56,14 +57,14 @@ def lacks(form: Form, claim_text: str, doer_text: str) -> set[str] | None:
     if not form.agents or not wordnet.available():
         return None
     tok = roles.doer_token(parse(claim_text), doer_text)
-    if tok is None or not (tok.pos_ == "NOUN" or tok.pos_ == "PROPN" and any(
-            c.dep_ == "appos" and c.pos_ == "NOUN" for c in tok.children)):
+    reserved = _rule_words(form)
+    denied = denials.names_credential(denials.lacked_keys(doer_text), reserved)
+    if tok is None or not (tok.pos_ == "NOUN" or tok.pos_ == "PROPN" and (denied or any(
+            c.dep_ == "appos" and c.pos_ == "NOUN" for c in tok.children))):
         return None  # a common noun, or a name with a role in apposition ("Liam Byrne, a trainee whose ...")
     own = _own_nouns(tok)
-    reserved = _rule_words(form)
     novice = [t for t in own if t.pos_ == "NOUN" and key(t) not in reserved
               and wordnet.is_a(t.lemma_.lower(), "beginner") is True]
-    denied = denials.names_credential(denials.lacked_keys(doer_text), reserved)
     if not (novice or denied) or _PAST_RE.search(doer_text) or roles.describes(form, doer_text) is True:
         return None
     return set(light_keys(doer_text)) | {"lacking"}
@@ -81,12 +82,19 @@ def _away_holder(form: Form, doc: Any, sent: Any) -> Any | None:
     """The rule's holder, said in the sentence to be elsewhere in a clause set beside another ("while the nurse
     was off sick")."""
     for t in sent:
-        if t.dep_ != "nsubj" or not _holder(form, t):
+        if not _holder(form, t):
             continue
         v = t.head
-        if not any(c.dep_ == "mark" and c.lower_ in _BESIDE for c in v.children):
+        if t.dep_ == "pobj" and v.lower_ == "with" and v.i < t.i:  # "With the commissaire stuck in traffic, ..."
+            if _AWAY_RE.search("was " + doc[t.i + 1: max(w.i for w in v.subtree) + 1].text):
+                return t
             continue
-        after = doc[t.i + 1: max(w.i for w in v.subtree) + 1].text
+        if t.dep_ != "nsubj":
+            continue
+        mark = next((c.lower_ for c in v.children if c.dep_ == "mark" and c.lower_ in _BESIDE), None)
+        if mark is None:
+            continue
+        after = ("was " if mark == "with" else "") + doc[t.i + 1: max(w.i for w in v.subtree) + 1].text
         if _AWAY_RE.search(after):
             return t
     return None
@@ -96,7 +104,7 @@ def stand_in(form: Form, claim_text: str, doer_text: str) -> set[str] | None:
     """Keys saying the doer stood in for the rule's holder, where the claim's sentence says the holder was away
     and the doer is another: called by another role that the role reader rules out ("the guest presenter" while
     "the duty technician was on break"), or anyone but a holder the rule names by name; None otherwise."""
-    if not form.agents or not re.search(r"\b(?:while|whilst|as|since|because|when)\b", claim_text, re.I):
+    if not form.agents or not re.search(r"\b(?:while|whilst|as|since|because|when|with)\b", claim_text, re.I):
         return None
     doc = parse(claim_text)
     tok = roles.doer_token(doc, doer_text)
