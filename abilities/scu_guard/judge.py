@@ -29,6 +29,7 @@ from abilities.scu_guard import (
     calendar_days,
     categories,
     count_scope,
+    credential,
     denials,
     event_kinds,
     event_words,
@@ -2837,6 +2838,9 @@ def check_agents(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 role = role if holds is not None else None  # a state the rule does not name: unknown
                 if role is not None and _doer_thing_other(f, c, text, claim):
                     continue  # "ran the bouldering taster sessions" for "run top-rope induction sessions"
+                if role is None:  # "a trainee miner"; "the guest presenter" while "the duty technician was on break"
+                    role = (None if text in c.named else credential.lacks(f, claim.text, text)) or \
+                        credential.stand_in(f, claim.text, text)
                 if role is not None and not act:  # a doer ruled out, doing the rule's act in other words
                     act = _kindred_act(f, c, text, claim)
                 if not (act or len(obj) >= 2) and (role is None or not _firm_doing(f, c, act)):
@@ -3512,10 +3516,11 @@ def _said_to_be(form: Form, doer: str) -> bool:
     """Does the doer's own phrase say it is one of the rule's reserved doers ("his uncle Paul, who is his legal
     guardian" for "a parent or guardian")?"""
     m = _WHO_IS_RE.search(doer)
+    what = re.split(r"\b(?:while|whilst|since|because|when|until)\b", m.group("what"), maxsplit=1)[0] if m else ""
     if m is None or re.search(r"\b(?:not|no|never|yet|un[a-z]+ed|non-?[a-z]+|former|ex-?[a-z]+|trainee|acting|"
-                              r"assistant|deputy)\b", m.group("what"), re.I):
+                              r"assistant|deputy)\b", what, re.I):
         return False  # "who is an as-yet-unregistered pharmacist", "who is not his guardian"
-    return bool(set(light_keys(m.group("what"))) & set(form.agents).union(*alternatives(form)))
+    return bool(set(light_keys(what)) & set(form.agents).union(*alternatives(form)))
 
 
 def _clock_verb(claim: Claim, t: Any) -> Any | None:

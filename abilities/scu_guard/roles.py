@@ -198,7 +198,7 @@ def describes(form: Form, desc: str) -> bool | None:
 
 # ---- the claim's own words ----------------------------------------------------------------------------
 
-def _doer_token(doc: Any, text: str) -> Any | None:
+def doer_token(doc: Any, text: str) -> Any | None:
     """The token whose subtree is the doer's text (as the clause reader wrote it)."""
     for t in doc:
         if " ".join(w.lower_ for w in t.subtree) == text:
@@ -219,7 +219,7 @@ def claim_descriptions(claim_text: str, doer_text: str) -> tuple[list[str], list
     name ("stillman Rory Abernethy"), an apposition ("Jake Whitlock, a second-year apprentice"), or the
     role the name is in apposition to ("a non-clinical dispatcher, Omar Said")."""
     doc = parse(claim_text)
-    tok = _doer_token(doc, doer_text)
+    tok = doer_token(doc, doer_text)
     if tok is None:
         return [], []
     descs: list[str] = []
@@ -303,7 +303,7 @@ def _own_tokens(tok: Any) -> list[Any]:
 
 def doer_keys(claim_text: str, doer_text: str) -> set[str] | None:
     """The keys of a doer's own noun phrase (see ``_own_tokens``), None when the phrase is not found."""
-    tok = _doer_token(parse(claim_text), doer_text)
+    tok = doer_token(parse(claim_text), doer_text)
     if tok is None:
         return None
     return {key(t) for t in _own_tokens(tok) if t.pos_ in ("NOUN", "PROPN", "ADJ", "VERB", "NUM")}
@@ -312,7 +312,7 @@ def doer_keys(claim_text: str, doer_text: str) -> set[str] | None:
 def is_patient(claim_text: str, doer_text: str) -> bool:
     """Is a clause's subject what is done to, with the doer after "by" ("The M2 eight was coxed by Jamie
     Cole", parsed with "coxed" as the complement of "was")?"""
-    tok = _doer_token(parse(claim_text), doer_text)
+    tok = doer_token(parse(claim_text), doer_text)
     if tok is None or tok.dep_ not in ("nsubj", "nsubjpass"):
         return False
     verbs = [tok.head, *(c for c in tok.head.children if c.dep_ in ("acomp", "xcomp") and c.tag_ == "VBN")]
@@ -431,7 +431,7 @@ def named_role(form: Form, claim_text: str, doer_text: str,
 
 
 @lru_cache(maxsize=2048)
-def _credential_keys(form_text: str, agents: tuple[str, ...]) -> frozenset[str]:
+def credential_keys(form_text: str, agents: tuple[str, ...]) -> frozenset[str]:
     """Keys of what a rule's reserved noun must hold ("sworn inspectors holding a warrant card" -> warrant,
     card): the object of a "holding"/"having"/"with" phrase hanging from the noun."""
     tok = next((t for t in parse(form_text) if t.pos_ in ("NOUN", "PROPN") and key(t) in agents), None)
@@ -449,7 +449,7 @@ def _holds_credential(form: Form, descs: Sequence[str]) -> bool:
     """Do a doer's descriptions, the record's and the claim's together, give the reserved noun and every word of
     the credential it must hold ("inspector M. Hofer" in the log, "Martin Hofer, warrant card 118" in the
     claim), with none denying anything?"""
-    cred = _credential_keys(form.text, tuple(form.agents))
+    cred = credential_keys(form.text, tuple(form.agents))
     if not cred or any(describes(form, d) is False for d in descs):
         return False
     heads = {key(h) for h in map(_head_noun, (d.strip(" ,;.:" + _DASH) for d in descs if d.strip())) if h is not None}
@@ -478,7 +478,7 @@ def states_credential(form: Form, doer_text: str) -> bool:
     holding, deny or defer nothing, and name the credential by every word that says which one it is (an
     abbreviation the rule writes in capitals is enough: "NPLQ"); words of paper ("card", "licence") and of force
     ("valid") may differ."""
-    cred = _credential_keys(form.text, tuple(form.agents))
+    cred = credential_keys(form.text, tuple(form.agents))
     if not cred or not _HOLDING_RE.search(doer_text) or _STATED_DENY_RE.search(doer_text):
         return False
     got = desc_keys(doer_text)
