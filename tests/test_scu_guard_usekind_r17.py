@@ -69,3 +69,9 @@ def test_a_ban_stated_by_no_and_its_things_alone() -> None:
 def test_a_ban_of_two_places_joined_by_and_holds_in_each() -> None:
     assert _v(JETTY, "After the race the crews drank beer on the jetty.") == REJECT
     assert _v(JETTY, "After the race the crews drank lemonade on the jetty.") == OK
+
+
+def test_a_ban_by_no_anywhere_in_a_place() -> None:
+    rule = "No smoking or vaping anywhere on the factory floor."
+    assert _v(rule, "A fitter was puffing on a Vuse at the lathe on the factory floor.") == REJECT
+    assert _v(rule, "A fitter was puffing on a Vuse in the car park behind the factory.") == OK

@@ -131,10 +131,12 @@ def _no_ban(root: Any, text: str) -> Ban | None:
     """A ban stated by "no" and its things alone ("No food or drink on the platform", "No eating or drinking in
     the lab"): the things are the root noun and those joined to it, the places the phrases they hold."""
     members = [root, *root.conjuncts]
+    anywhere = [a for m in members for a in m.children if a.dep_ == "advmod" and a.lower_ in _ANY_PLACE]
     if any(m.pos_ not in ("NOUN", "VERB") or any(c.dep_ not in ("det", "cc", "conj", "prep", "punct", "compound",
-                                                               "amod") for c in m.children) for m in members):
+                                                               "amod") and c not in anywhere for c in m.children)
+           for m in members):
         return None  # "No food or open drinks": a word the parser hung where it narrows no thing it names
-    places = _places(members)
+    places = _places(members + anywhere)
     return None if places is None else _ban_of(members, places, text)
 
 
