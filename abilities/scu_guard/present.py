@@ -18,7 +18,10 @@ doer, and a phrase of that verb (or of its thing), or one nested in it with "in 
 head noun (or a kind of it) with every word that narrows it. A thing denied ("no food"), a sentence that removes
 or keeps it away, a place only near ("next to", "outside") or a part of it ("the door of") tell no presence; a
 rule with a condition, an exception, a time, an allowed alternative or two things kept apart is not plain, and is
-left to the other readings.
+left to the other readings. A ban stated by "no" and its things alone ("No food or drink on the bandstand", "No
+smoking anywhere on the mill floor") is read the same way; places joined by "and" are each the ban's place; a
+thing beside, under or by another that a phrase puts in the place is there too ("under her chair on the
+platform"); and a thing named by a brand is of the ban's kind when the claim's use of it says so (``use_kinds``).
 """
 
 from __future__ import annotations
