@@ -44,7 +44,8 @@ def test_a_verbless_rule_names_its_things() -> None:
     assert _v(rule, "A reader drank a pint of lager in the reading room.") == REVIEW
     assert _v(rule, "Two readers ate sandwiches in the garden.") == OK
     glass = "No glass containers on the production floor."
-    assert _v(glass, "A glass jar of instant coffee sat on the production floor all shift.") == REVIEW
+    # round 17: a ban stated by "no" and its things alone is read as a ban of them from its place (``present``)
+    assert _v(glass, "A glass jar of instant coffee sat on the production floor all shift.") == REJECT
     assert _v(glass, "A glass jar of instant coffee sat in the canteen all shift.") == OK
 
 

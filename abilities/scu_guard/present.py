@@ -18,7 +18,10 @@ doer, and a phrase of that verb (or of its thing), or one nested in it with "in 
 head noun (or a kind of it) with every word that narrows it. A thing denied ("no food"), a sentence that removes
 or keeps it away, a place only near ("next to", "outside") or a part of it ("the door of") tell no presence; a
 rule with a condition, an exception, a time, an allowed alternative or two things kept apart is not plain, and is
-left to the other readings.
+left to the other readings. A ban stated by "no" and its things alone ("No food or drink on the bandstand", "No
+smoking anywhere on the mill floor") is read the same way; places joined by "and" are each the ban's place; a
+thing beside, under or by another that a phrase puts in the place is there too ("under her chair on the
+platform"); and a thing named by a brand is of the ban's kind when the claim's use of it says so (``use_kinds``).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from abilities.scu_guard import categories, events, wordnet
+from abilities.scu_guard import categories, events, use_kinds, wordnet
 from abilities.scu_guard.detect import Finding
 from abilities.scu_guard.forms import GENERIC, Form
 from abilities.scu_guard.judge import Claim, _finding
@@ -56,6 +59,8 @@ _APART_RE = re.compile(r"\b(?:same|different|separate|other|together|apart|share
 # verbs of putting, bringing or keeping a thing somewhere: a rule that forbids one of them in a place bans the thing
 # from the place ("Glass items must never be brought into the packing hall")
 _PLACING = frozenset({"bring", "take", "carry", "store", "keep", "leave", "place", "put", "hold", "stock", "use"})
+# prepositions that put a thing by another, not away from it ("beside the enlarger in the darkroom")
+_NEAR = frozenset({"beside", "by", "near", "alongside", "under", "underneath", "beneath", "behind", "against"})
 # a word that makes the place the whole site ("everywhere", "anywhere"): it narrows nothing
 _ANY_PLACE = frozenset({"everywhere", "anywhere", "all", "any", "every"})
 
@@ -107,6 +112,8 @@ def read_ban(text: str) -> Ban | None:
         return None
     root = roots[0]
     subj = next((c for c in root.children if c.dep_ in ("nsubjpass", "nsubj")), None)
+    if root.pos_ == "NOUN" and any(c.dep_ == "det" and c.lower_ == "no" for c in root.children):
+        return _no_ban(root, text)
     if root.lower_ not in _BANNED | _ALLOWED and root.lemma_.lower() not in _PLACING:
         return _doing_ban(root, subj, text)
     if not _ban_word(root):
@@ -120,7 +127,25 @@ def read_ban(text: str) -> Ban | None:
     places = _places([root] + [a for a in root.children if a.dep_ == "advmod" and a.lower_ in _ANY_PLACE])
     if places is None:
         return None  # a ban with no place: where the claim's thing was is no question here
-    acts = tuple(v[0] for m in members if m.lower_.endswith("ing") and (v := wordnet.verbs_of_noun(m.lemma_.lower())))
+    return _ban_of(members, places, text)
+
+
+def _no_ban(root: Any, text: str) -> Ban | None:
+    """A ban stated by "no" and its things alone ("No food or drink on the platform", "No eating or drinking in
+    the lab"): the things are the root noun and those joined to it, the places the phrases they hold."""
+    members = [root, *root.conjuncts]
+    anywhere = [a for m in members for a in m.children if a.dep_ == "advmod" and a.lower_ in _ANY_PLACE]
+    if any(m.pos_ not in ("NOUN", "VERB") or any(c.dep_ not in ("det", "cc", "conj", "prep", "punct", "compound",
+                                                               "amod") and c not in anywhere for c in m.children)
+           for m in members):
+        return None  # "No food or open drinks": a word the parser hung where it narrows no thing it names
+    places = _places(members + anywhere)
+    return None if places is None else _ban_of(members, places, text)
+
+
+def _ban_of(members: list[Any], places: tuple[tuple[tuple[str, frozenset[str]], ...], ...], text: str) -> Ban | None:
+    """The ban of the things or the doings the rule names (gerunds name doings), in its places."""
+    acts = tuple(v[0] for m in members if m.lower_.endswith("ing") and (v := wordnet.verbs_of_noun(m.lower_)))
     gerunds = [m for m in members if m.lower_.endswith("ing")]
     if gerunds and len(gerunds) != len(members):
         return None  # an activity beside a thing: which is which is not read here
@@ -136,7 +161,8 @@ def _places(holders: list[Any]) -> tuple[tuple[tuple[str, frozenset[str]], ...],
     for p in (c for h in holders for c in h.children if c.dep_ == "prep"):
         if p.lower_ not in _IN_PREPS:
             return None  # "from the dye house", "near the pool", "for a patient": another relation
-        nouns = [n for o in p.children if o.dep_ == "pobj" for n in (o, *o.conjuncts) if n.pos_ == "NOUN"]
+        nouns = [n for q in (p, *(c for c in p.children if c.dep_ == "conj" and c.pos_ == "ADP"))
+                 for o in q.children if o.dep_ == "pobj" for n in (o, *o.conjuncts) if n.pos_ == "NOUN"]
         if not nouns or any(_when(n) for n in nouns):
             return None  # a time, or a place named only by a name: not read here
         places.append(tuple((key(n), _mods(n)) for n in nouns))
@@ -200,7 +226,17 @@ def _place_phrases(w: Any, t: Any | None) -> list[Any]:
     heads = [w] + ([t] if t is not None else [])
     if t is not None:
         heads += [c for c in t.children if c.dep_ == "acl" and c.tag_ == "VBN"]
-    return [p for h in heads for p in h.children if p.dep_ == "prep" and p.lower_ in _IN_PREPS]
+    own = [p for h in heads for p in h.children if p.dep_ == "prep" and p.lower_ in _IN_PREPS]
+    return own + [q for h in heads for o in _beside(h) for q in o.children if q.dep_ == "prep" and q.lower_ in _IN_PREPS]
+
+
+def _beside(h: Any) -> list[Any]:
+    """The nouns the word is said to be beside, under or by ("beside the enlarger", "next to the hopper", "under
+    her chair"): what stands in a place ("the enlarger in the darkroom") has what is beside it there too."""
+    preps = [p for p in h.children if p.dep_ == "prep" and p.lower_ in _NEAR]
+    preps += [p for a in h.children if a.dep_ == "advmod" and a.lower_ == "next" for p in a.children
+              if p.dep_ == "prep" and p.lower_ == "to"]
+    return [o for p in preps for o in p.children if o.dep_ == "pobj" and o.pos_ in ("NOUN", "PROPN")]
 
 
 def _phrase_nouns(p: Any) -> list[Any]:
@@ -256,7 +292,17 @@ def _thing_here(ban: Ban, t: Any) -> bool:
         ev = events.RuleEvent("", head, mods, False, None, (), ban.text)
         if events._named_as_rule(ev, t):
             return True
+        phrase = None if mods else categories.phrase_of(ban.text, head)
+        if phrase is not None and use_kinds.used_as(t, phrase):
+            return True  # "sipped from a can of Red Bull" for "drink": the kind told by its use
     return False
+
+
+def _things_of(w: Any) -> list[Any]:
+    """The verb's subject and object, and what it is done to through "on / from" ("puffing on a Juul")."""
+    out = [c for c in w.children if c.dep_ in ("nsubj", "nsubjpass", "dobj")]
+    return out + [o for p in w.children if p.dep_ == "prep" and p.lower_ in ("on", "from") for o in p.children
+                  if o.dep_ == "pobj" and use_kinds.named_thing(o) is not None]
 
 
 def present_at(form: Form, doc: Any, start: int, end: int) -> Any | None:
@@ -272,11 +318,16 @@ def present_at(form: Form, doc: Any, start: int, end: int) -> Any | None:
             continue
         if ban.activities:
             lemmas = {w.lemma_.lower(), *wordnet.verb_lemmas(w.lower_)}  # "swam": the parser's lemma may miss it
+            obj = next((c for c in w.children if c.dep_ == "dobj"), None)  # "sipped his tea in the lab"
             if any(a in lemmas or categories.does_kind_of(w, a) for a in ban.activities) and _doer_fits(ban, w) \
-                    and _names_place(ban, _place_phrases(w, None)):
+                    and _names_place(ban, _place_phrases(w, obj)):
                 return w
+            for t in (c for c in w.children if c.dep_ in ("dobj", "nsubj", "nsubjpass")):
+                if any(use_kinds.done_by_use(t, a) for a in ban.activities) and not _denied(t) and \
+                        _doer_fits(ban, w) and _names_place(ban, _place_phrases(w, t)):
+                    return w  # "had a lit Marlboro inside the loft": the doing told by its thing
             continue
-        for t in (c for c in w.children if c.dep_ in ("nsubj", "nsubjpass", "dobj")):
+        for t in _things_of(w):
             if any(_thing_here(ban, x) for x in (t, *t.conjuncts)) and _names_place(ban, _place_phrases(w, t)):
                 return w
     return None

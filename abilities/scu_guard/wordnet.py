@@ -537,3 +537,45 @@ def noun_lexfiles(phrase: str, n: int = 1) -> tuple[int, ...]:
     """The lexicographer files of the phrase's first ``n`` common-noun senses, in order; empty when WordNet does
     not know it."""
     return tuple(offset_lexfile(off) for off in senses(phrase)[:n])
+
+
+@lru_cache(maxsize=4096)
+def taken_things(verb: str, up: int = 2) -> frozenset[int]:
+    """The noun synsets a verb's first sense, or a verb up to ``up`` steps above it, is derived to where they are
+    things, not doings or doers ("sip" -> drink -> beverage; "snack" -> snack, and eat -> eater, "green goods
+    good to eat"): what the verb is done to. A claim that sips from a can of a name WordNet does not know tells
+    that the name is a beverage."""
+    wn, nouns = _load_verbs(), _load()
+    offs = wn.index.get(verb, ())[:1] if wn is not None else ()
+    if wn is None or nouns is None or not offs or verb in TOO_GENERAL_VERBS:
+        return frozenset()
+    level, seen = list(offs), set(offs)
+    for _ in range(up):
+        level = [u for v in level for u in wn.synset(v)[1] if u not in seen]
+        seen |= set(level)
+    people = senses("person")[:1]
+    out = {n for v in seen if not set(wn.synset(v)[0]) & TOO_GENERAL_VERBS for n in wn.derived(v, "n")}
+    return frozenset(n for n in out if not _is_act(n) and not (people and people[0] in nouns.closure(n)))
+
+
+def things_are(offsets: frozenset[int], category: str) -> bool:
+    """Does one of the noun synsets lie at or below one of the category's first senses?"""
+    cats, wn = _category(category), _load()
+    return wn is not None and bool(cats) and any(wn.closure(n) & cats for n in offsets)
+
+
+@lru_cache(maxsize=4096)
+def verb_entails(verb: str, category: str) -> bool:
+    """Does a sense of the verb entail one of the category verb's first senses ("light", as in "light up", entails
+    "smoke"): whoever lights a thing of a name WordNet does not know in that sense smokes it."""
+    wn = _load_verbs()
+    if wn is None or category in TOO_GENERAL_VERBS:
+        return False
+    cats = frozenset(wn.index.get(category, ())[:CATEGORY_SENSES])
+    for off in wn.index.get(verb, ()):
+        end = wn.data.find(b"\n", off)
+        parts = wn.data[off:end].decode("latin-1").split()
+        i = 4 + 2 * int(parts[3], 16)
+        if any(parts[i + 1 + 4 * k] == "*" and int(parts[i + 2 + 4 * k]) in cats for k in range(int(parts[i]))):
+            return True
+    return False
