@@ -3,7 +3,7 @@
 A rule of order may end by restating its order ("..., never after", "never the other way round"): that tail
 denies the reverse order, it is no ban of the rule's act and no second order. "Nothing is accepted after that
 day" bounds a time, it orders no two events. A claim's word that in the rule only labels another noun ("stage"
-of "stage lights") does not tell the rule's event when it labels something else ("the stage curtain"), and a
+of "stage lights") does not tell the rule's event when it labels a time ("on stage night"), and a
 kind of the event's doer ("terriers" for "every dog") tells no event that has an act of its own ("wear a
 muzzle"). A place the claim denies ("not in the barn") holds nothing there; and "nothing was welded outside the
 bay" says the welding was done in the bay only. The breaks beside each near miss stay REJECTed.
@@ -50,8 +50,8 @@ def test_breaks_stay_rejected(rule: str, claim: str) -> None:
     (SAMPLES, "The samples were labelled at the bench before they were frozen."),
     # "after that day" bounds a time: no order of two events
     (BALLOTS, "Her ballot, posted on Monday 3 March, reached the office two business days later."),
-    # the rule's label on another thing
-    (STAGE, "The doors opened at 19:00, and the stage curtain rose at 19:30."),
+    # the rule's label on a time
+    (STAGE, "The doors opened at 19:00, and the cast party began at 23:00 on stage night."),
     # a kind of the doer, without the doer's act
     (MUZZLE, "The two terriers ran on their own once the poodle had left the ring."),
     (HANGAR, "The two gliders were towed out on their own once the jet had cleared the hangar."),

@@ -3052,12 +3052,13 @@ def _only_as_modifier(claim: Claim, c: Clause, own: set[str], rule: str = "") ->
     """Is the clause tied to the event only by words that describe another thing ("the safety manager" is no
     safety briefing, "the calibration technician" no calibration run, "on race eve" no setting of "race
     clocks")? Each of its words of the event modifies a noun that is not one of the event's, and that noun
-    names a person (a post, not a doing) or the rule's own word is but the label of another of its nouns."""
+    names a person (a post, not a doing), or a time where the rule's own word is but the label of another of
+    its nouns."""
     toks = [t for t in parse(claim.text) if c.start <= t.idx < c.end and _stem_hits(own, {key(t)})]
     labels = _rule_labels(rule) if rule else frozenset()
     return bool(toks) and all(t.dep_ in ("compound", "amod", "nmod") and t.head.pos_ == "NOUN" and
                               not _stem_hits(own, {key(t.head)}) and
-                              (key(t) in labels or wordnet.names_person(t.head.lemma_.lower()))
+                              (key(t) in labels and apart.is_time(t.head) or wordnet.names_person(t.head.lemma_.lower()))
                               for t in toks)
 
 
