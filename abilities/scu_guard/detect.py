@@ -237,6 +237,25 @@ def _confined_elsewhere(rule: Rule, seg: Segment) -> bool:
     return not (rule.obj_np & place) and not (rule.obj_np & seg.stems)
 
 
+# "outside the back-room booth", "anywhere but the lab": a place named as the one place left out
+_BUT_PLACE_RE = re.compile(r"\b(?:outside|beyond|except|other than|anywhere but)\s+(?:of\s+)?(?:in\s+)?"
+                           r"(?P<place>(?:[\w'’-]+\s*){1,4})", re.I)
+
+
+def _denied_elsewhere(rule: Rule, seg: Segment) -> bool:
+    """Does a denial in the segment deny the act only outside the place a rule of place requires ("Nothing was
+    spray-sealed outside the back-room booth" for "done only in the booth")? Two denials: it was done there only.
+    The place is named nowhere else in the segment ("not in the booth but outside it" is no such saying)."""
+    if not rule.obj_locative:
+        return False
+    m = _BUT_PLACE_RE.search(seg.text)
+    if m is None:
+        return False
+    place = {x for t in tokenize(m.group("place")) for x in t.stems} & (rule.obj - GENERIC)
+    rest = {x for t in tokenize(seg.text[: m.start()] + " " + seg.text[m.end():]) for x in t.stems}
+    return bool(place) and not (place & rest)
+
+
 def _find_polar(rule: Rule, seg: Segment, sent: set[str], claim: set[str]) -> str | None:
     """forbid / require / permit rules: a detail string when the segment contradicts the rule."""
     if not _subject_ok(rule, seg, sent, claim) and not _agent_free(rule, seg):
@@ -284,7 +303,7 @@ def _find_polar(rule: Rule, seg: Segment, sent: set[str], claim: set[str]) -> st
         anchored = rule.subject_head in seg.stems
     if rule.obj_optional and not rule.subject_universal and rule.subject_head in seg.stems:
         anchored = True
-    if anchored and pol < 0:
+    if anchored and pol < 0 and not _denied_elsewhere(rule, seg):
         return "negates, skips or makes optional what the constraint requires"
     rule_words = rule.all_stems
     subj_here = (

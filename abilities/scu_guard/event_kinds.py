@@ -24,13 +24,15 @@ _BROAD_VERBS = frozenset(word_key(w) for w in "be have go come get take put move
 
 @lru_cache(maxsize=2048)
 def _rule_words(rule: str, words: frozenset[str]) -> tuple[tuple[str, str], ...]:
-    """(part of speech, lemma) of the rule's own nouns and verbs among the event's words, broad verbs left out."""
-    out = []
+    """(part of speech, lemma) of the rule's own nouns and verbs among the event's words, broad verbs left out;
+    the event's doer too, where the event has words of its own act ("Every boat has to show a valid licence
+    disc": a kayak is a boat, but a kayak that went down showed no disc)."""
+    out, doers = [], []
     for t in parse(rule):
         k = key(t)
         if k in words and k not in GENERIC and t.pos_ in ("NOUN", "VERB") and k not in _BROAD_VERBS:
-            out.append((t.pos_, t.lemma_.lower()))
-    return tuple(dict.fromkeys(out))
+            (doers if t.dep_ == "nsubj" and t.pos_ == "NOUN" else out).append((t.pos_, t.lemma_.lower()))
+    return tuple(dict.fromkeys(out or doers))
 
 
 def kind_keys(rule: str, words: set[str], claim: str) -> set[str]:

@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from abilities.scu_guard import attributive, measure
-from abilities.scu_guard.apart import member_keys, rule_pair
+from abilities.scu_guard.apart import is_time, member_keys, rule_pair
 from abilities.scu_guard.form_types import Band, Form, Modality, Order, Window
 from abilities.scu_guard.names import read_named_list
 from abilities.scu_guard.nlp import key, parse, word_key
@@ -305,6 +305,32 @@ def understand(text: str, grammar_pairs: bool = True) -> Form | None:
     return form if form.checkable() else Form(text=text, modality="may", use_members=list(uses.members))
 
 
+# a tail that restates the order it follows ("..., never after", "..., not the other way round"): its negation
+# denies the reverse order, not the rule's own act
+_RESTATED_ORDER_RE = re.compile(
+    r",?\s*(?:and\s+|but\s+)?(?:never|not)\s+(?:after(?:wards)?|before(?:hand)?|the other way (?:round|around)|"
+    r"the reverse|in (?:the )?reverse(?: order)?)\s*[.;!]?\s*$", re.I)
+
+
+def restated_order_start(text: str) -> int:
+    """Where a tail restating the rule's order begins ("before basketing starts, never after"), or the text's
+    length: the tail is no second rule, and its "never" makes no prohibition of the rule's act."""
+    tail = _RESTATED_ORDER_RE.search(text)
+    if tail is None or not re.search(r"\b(?:before|after)\b", text[: tail.start()], re.I):
+        return len(text)
+    return tail.start()
+
+
+def _time_bound(marker: Any) -> bool:
+    """Is "before"/"after" a bound in time, not a second event ("nothing is accepted after that day")? Its
+    object is a time the text has named already ("that day", "this date"), with no verb of its own."""
+    if marker.dep_ != "prep":
+        return False
+    obj = next((c for c in marker.children if c.dep_ == "pobj"), None)
+    return obj is not None and any(c.dep_ == "det" and c.lower_ in ("that", "this") for c in obj.children) and \
+        not any(w.pos_ in ("VERB", "AUX") for w in obj.subtree) and is_time(obj)
+
+
 def _understand(text: str, grammar_pairs: bool = True) -> Form | None:
     """The typed form of one constraint as the parser reads it, before the lists of means."""
     doc = parse(text)
@@ -312,12 +338,13 @@ def _understand(text: str, grammar_pairs: bool = True) -> Form | None:
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
     if root is None:
         return None
-    words = {t.lower_ for t in doc}
+    cut = restated_order_start(text)  # "before basketing starts, never after": the tail denies the reverse only
+    words = {t.lower_ for t in doc if t.idx < cut}
     deny = bool(words & {"never", "prohibited", "forbidden", "banned", "neither", "nor", "cannot"}) or any(
-        t.dep_ == "neg" and t.head.i == root.i for t in doc
+        t.dep_ == "neg" and t.head.i == root.i and t.idx < cut for t in doc
     ) or bool(re.search(r"^\s*(?:no|nothing)\b|\bno (?:one|person|vehicle|\w+) (?:may|must|can|shall|is)\b|"
                         r"\bnothing (?:may|must|can|shall|is)\b|not (?:be )?allowed",
-                        low))
+                        low[:cut]))
     only = bool(re.match(r"\s*only\b", low))
     must = bool(words & {"must", "shall", "required", "require", "requires", "mandatory", "need", "needs"})
     modality: Modality = "must_not" if deny else "only" if only else "must" if must else "may"
@@ -344,14 +371,15 @@ def _understand(text: str, grammar_pairs: bool = True) -> Form | None:
         heads |= {c.i for c in conj}
     obj_tokens = [w for t in doc if t.head.i in heads and t.dep_ in
                   ("dobj", "attr", "acomp", "prep", "agent", "dative", "oprd", "xcomp", "advmod")
-                  for w in t.subtree if w.i != action_tok.i]
+                  for w in t.subtree if w.i != action_tok.i and w.idx < cut]
 
     amounts = attributive.stated_amounts(text)
     times = measure.find_clock_times(text)
     form = Form(text=text, modality=modality, subject=keys(subj_tokens), action=action)
 
     # order of two events ("before"/"after"/"only after"/"without" a prior step)
-    marker = next((t for t in doc if t.lower_ in ("before", "after") and t.dep_ in ("mark", "prep")), None)
+    marker = next((t for t in doc if t.lower_ in ("before", "after") and t.dep_ in ("mark", "prep")
+                   and not _time_bound(t)), None)
     order_span: tuple[int, int] | None = None
     # "at least 2 days before": a lead time; "weighed each day before it is flown": how often, then the order
     how_often = re.search(r"\b(?:each|every|per|a|one)\s+(?:single\s+|working\s+|calendar\s+)?(?:day|week|month|"
@@ -365,7 +393,7 @@ def _understand(text: str, grammar_pairs: bool = True) -> Form | None:
             sub = list(marker.subtree)
         order_span = _span_of(sub)
         sub_keys = [k for k in keys(sub) if k not in ("before", "after")]
-        main_keys = [k for k in keys(t for t in doc if not (order_span[0] <= t.idx < order_span[1])
+        main_keys = [k for k in keys(t for t in doc if not (order_span[0] <= t.idx < order_span[1]) and t.idx < cut
                                      and not (how_often and how_often.start() <= t.idx < how_often.end()))]
         if marker.lower_ == "before" and not deny:
             form.order = Order(first=main_keys, then=sub_keys)

@@ -3066,14 +3066,28 @@ def _only_by_doer(claim: Claim, c: Clause, own: set[str], rule: str) -> bool:
     return bool(toks) and not any(t.dep_ in ("nsubj", "nsubjpass") for t in toks)
 
 
-def _only_as_modifier(claim: Claim, c: Clause, own: set[str]) -> bool:
-    """Is the clause tied to the event only by words that describe a person ("the safety manager" is no safety
-    briefing, "the calibration technician" no calibration run)? Each of its words of the event modifies a noun
-    that is not one of the event's and that WordNet says names a person: a post, not a doing."""
+def _only_as_modifier(claim: Claim, c: Clause, own: set[str], rule: str = "") -> bool:
+    """Is the clause tied to the event only by words that describe another thing ("the safety manager" is no
+    safety briefing, "the calibration technician" no calibration run, "on race eve" no setting of "race
+    clocks")? Each of its words of the event modifies a noun that is not one of the event's, and that noun
+    names a person (a post, not a doing), or a time where the rule's own word is but the label of another of
+    its nouns."""
     toks = [t for t in parse(claim.text) if c.start <= t.idx < c.end and _stem_hits(own, {key(t)})]
+    labels = _rule_labels(rule) if rule else frozenset()
     return bool(toks) and all(t.dep_ in ("compound", "amod", "nmod") and t.head.pos_ == "NOUN" and
-                              not _stem_hits(own, {key(t.head)}) and wordnet.names_person(t.head.lemma_.lower())
+                              not _stem_hits(own, {key(t.head)}) and
+                              (key(t) in labels and apart.is_time(t.head) or wordnet.names_person(t.head.lemma_.lower()))
                               for t in toks)
+
+
+@lru_cache(maxsize=4096)
+def _rule_labels(text: str) -> frozenset[str]:
+    """Keys of the rule's words that only label another of its nouns ("race" of "Race clocks"), never a noun or
+    verb of their own."""
+    doc = parse(text)
+    mods = {key(t) for t in doc if t.dep_ in ("compound", "amod", "nmod") and t.head.pos_ in ("NOUN", "PROPN")}
+    heads = {key(t) for t in doc if t.dep_ not in ("compound", "amod", "nmod") and t.pos_ in ("NOUN", "PROPN", "VERB")}
+    return frozenset(mods - heads)
 
 
 def _event_pos(claim: Claim, words: set[str], other: set[str], rule: str = "") -> Clause | None:
@@ -3083,7 +3097,7 @@ def _event_pos(claim: Claim, words: set[str], other: set[str], rule: str = "") -
     best = None
     for c in claim.clauses:
         hit = _stem_hits(own, c.keys | c.verbs)
-        if hit and rule and (_only_by_doer(claim, c, own, rule) or _only_as_modifier(claim, c, own)):
+        if hit and rule and (_only_by_doer(claim, c, own, rule) or _only_as_modifier(claim, c, own, rule)):
             continue
         if hit and (best is None or hit > best[0]):
             best = (hit, c)

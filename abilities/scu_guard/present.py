@@ -222,12 +222,19 @@ def _granted(w: Any) -> bool:
 
 def _place_phrases(w: Any, t: Any | None) -> list[Any]:
     """The phrases that may place what the verb does: its own ("sat in the fridge"), its thing's ("biscuits on the
-    bench"), and those of a participle on its thing ("a yoghurt pot ... stored in the fridge")."""
+    bench"), and those of a participle on its thing ("a yoghurt pot ... stored in the fridge"); not a phrase the
+    claim denies ("smoked out in the car park, not in the loft")."""
     heads = [w] + ([t] if t is not None else [])
     if t is not None:
         heads += [c for c in t.children if c.dep_ == "acl" and c.tag_ == "VBN"]
     own = [p for h in heads for p in h.children if p.dep_ == "prep" and p.lower_ in _IN_PREPS]
-    return own + [q for h in heads for o in _beside(h) for q in o.children if q.dep_ == "prep" and q.lower_ in _IN_PREPS]
+    near = [q for h in heads for o in _beside(h) for q in o.children if q.dep_ == "prep" and q.lower_ in _IN_PREPS]
+    return [p for p in own + near if not _denied_prep(p)]
+
+
+def _denied_prep(p: Any) -> bool:
+    """A place phrase the claim denies ("out in the car park, not in the loft") puts nothing there."""
+    return any(c.dep_ == "neg" for c in p.children) or (p.i > 0 and p.doc[p.i - 1].lower_ in ("not", "never"))
 
 
 def _beside(h: Any) -> list[Any]:
