@@ -9,7 +9,10 @@ with "un-" ("unwitnessed", "unwashed", "ungoggled"), a verb that leaves a step o
 thing "left blank", a subject that denies ("none were worn", "no attendant was assigned", "nothing recording"), a
 thing under "no" where it would be held ("with no helmet", "there was no signed form on file"), and, since round 16,
 a step told as still to come while the event went on ("with the seal still pending", "had yet to sign", "the list to
-be emailed later", "the codes were to follow"): a step put off is a step not done when it was due.
+be emailed later", "the codes were to follow"): a step put off is a step not done when it was due; and, since
+round 17, a thing declared not needed or lifted ("gloves weren't needed", "no ID needed", "waived the form",
+``waived``), placed within the rule by whom it binds or by the occasion its duty is bound to ("for every waxing
+treatment"), unless it is one of several alternatives the rule offers.
 What is missing is matched to what the rule requires by the rule's own words or their WordNet derivations
 ("photo"/"photograph", "signature"/"sign", "unattended"/"attendant"), on the head of the missing phrase (or a
 gerund naming the step: "the sanitising step"). Whether the claim's event is one the rule governs is the caller's

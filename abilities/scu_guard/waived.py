@@ -8,6 +8,9 @@ of a noun phrase that names the rule's own requirement (two of its words, or its
 told as a plain statement (no negation on the verb, no modal, no question, not reported by another verb: "some
 say ..."), the claim says outright that what
 the rule requires need not be done.
+Since round 17 (``waiver_of``) the shapes that lift a thing outright, for the required-step reading: "gloves weren't
+needed", "no ID needed", "contractors don't need dosimeters", "the customer waived the certificate", "made helmets
+optional", whoever decided or said it.
 """
 
 from __future__ import annotations
