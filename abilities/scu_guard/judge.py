@@ -2488,6 +2488,8 @@ def check_omitted(forms: Sequence[Form], claim: Claim) -> list[Finding]:
         for g in found:
             if not omitted.how_matched(step, g) or omitted.done_elsewhere(step, g, doc):
                 continue
+            if g.waived and (only_allows(f) or omitted.one_of_several(f.text, g)):
+                continue  # "the backup screw was optional": a rule of allowed means requires no one of them
             went = omitted.went_on(g) if g.put_off else "with"
             if not went:
                 continue  # a step still to come while nothing went on: nothing is broken yet
@@ -2500,6 +2502,7 @@ def check_omitted(forms: Sequence[Form], claim: Claim) -> list[Finding]:
             # a word narrowing whom the rule binds: a claim need not name it to be within the rule
             doer = frozenset(word_key(w) for w in step.doer_words)
             subject, scope = omitted.names_subject(step, doc), _scope_named(f, claim, but=doer)
+            subject = subject or (g.waived and omitted.occasion_named(step, g, doc))
             if not (subject or (scope and withheld.scope_keys(f.text) - doer)):
                 break  # neither whom the rule binds nor where or when it holds: the claim may be outside it
             sure = exception is None and not step.deadline and subject and scope and omitted.tied(step, g) and \

@@ -9,7 +9,10 @@ with "un-" ("unwitnessed", "unwashed", "ungoggled"), a verb that leaves a step o
 thing "left blank", a subject that denies ("none were worn", "no attendant was assigned", "nothing recording"), a
 thing under "no" where it would be held ("with no helmet", "there was no signed form on file"), and, since round 16,
 a step told as still to come while the event went on ("with the seal still pending", "had yet to sign", "the list to
-be emailed later", "the codes were to follow"): a step put off is a step not done when it was due.
+be emailed later", "the codes were to follow"): a step put off is a step not done when it was due; and, since
+round 17, a thing declared not needed or lifted ("gloves weren't needed", "no ID needed", "waived the form",
+``waived``), placed within the rule by whom it binds or by the occasion its duty is bound to ("for every waxing
+treatment"), unless it is one of several alternatives the rule offers.
 What is missing is matched to what the rule requires by the rule's own words or their WordNet derivations
 ("photo"/"photograph", "signature"/"sign", "unattended"/"attendant"), on the head of the missing phrase (or a
 gerund naming the step: "the sanitising step"). Whether the claim's event is one the rule governs is the caller's
@@ -27,6 +30,7 @@ from typing import Any
 from abilities.scu_guard import wordnet
 from abilities.scu_guard.events import reported
 from abilities.scu_guard.nlp import MODALS, parse
+from abilities.scu_guard.waived import waiver_of
 from abilities.scu_guard.withheld import clause_verb as told_in
 from abilities.scu_guard.withheld import told
 
@@ -68,6 +72,8 @@ class Step:
     # the words of the doer a passive act names ("by a member of staff"): who must do the step, not whom it binds
     doer_words: frozenset[str] = frozenset()
     place: frozenset[str] = frozenset()  # where the subject is bound ("in the quarry lake" in "A diver in the quarry lake")
+    # the occasion the duty's act or thing is bound to ("for every waxing treatment", "on every ride")
+    occasion: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -83,6 +89,7 @@ class Gap:
     at: Any = None  # the word that says it is missing ("without", "skipped", the verb of "none were worn")
     said_of: Any = None  # who or what went without it ("Leo rode without it", "the crates went back unwashed")
     put_off: bool = False  # the step told as still to come ("still pending", "had yet to", "to follow"), not refused
+    waived: bool = False  # the thing declared not needed or lifted ("gloves weren't needed", "waived the form")
 
 
 def _lemma(t: Any) -> str:
@@ -161,8 +168,11 @@ def required_step(text: str) -> Step | None:
     by = {_lemma(w) for t in doers for w in t.subtree if w.pos_ in ("NOUN", "PROPN", "ADJ")}
     place = {_lemma(w) for s in subject for c in s.children if c.dep_ == "prep"
              for w in c.subtree if w.pos_ in ("NOUN", "PROPN") and not w.is_stop}
+    occasion = {_lemma(w) for t in [root, *things] for c in t.children if c.dep_ == "prep" and c.lower_ != "with"
+                for w in c.subtree if w.pos_ in ("NOUN", "VERB") and not w.is_stop} - words - subj
     return Step(frozenset(acts - _LIGHT), frozenset(words), frozenset(subj), exception,
-                bool(_DEADLINE_RE.search(text)), frozenset(narrowing), frozenset(by), frozenset(place))
+                bool(_DEADLINE_RE.search(text)), frozenset(narrowing), frozenset(by), frozenset(place),
+                frozenset(occasion))
 
 
 def _heads_of(t: Any) -> set[str]:
@@ -346,6 +356,19 @@ def _none_held(t: Any) -> Gap | None:
     return Gap(frozenset(_heads_of(t)), frozenset(), t, said_of=said_of)
 
 
+def _waived(t: Any) -> Gap | None:
+    """ "gloves weren't needed", "the customer waived the certificate", "made helmets optional" (``waived``): told
+    as a fact (no modal, no question, no condition, no denial above it), though it may be what someone decided or
+    said ("Jo decided gloves weren't needed"): the waiver is the doing."""
+    w = waiver_of(t)
+    if w is None or not told(t, own=w[1]):
+        return None
+    s = w[0]
+    if s.pos_ == "PRON":
+        return Gap(frozenset(), _earlier_nouns(s), s, at=t, waived=True)
+    return Gap(frozenset(_heads_of(s)), frozenset(), s, at=t, waived=True)
+
+
 def gaps(doc: Any, start: int = 0, end: int | None = None) -> list[Gap]:
     """Every statement in the span that something was not done or not there, told as a fact (no modal, no
     question, not reported, not itself denied again: "nobody left without a permit")."""
@@ -353,6 +376,11 @@ def gaps(doc: Any, start: int = 0, end: int | None = None) -> list[Gap]:
     out = []
     for t in doc:
         if not (start <= t.idx < end):
+            continue
+        w = _waived(t)
+        if w is not None:
+            if w.heads or w.antecedents:
+                out.append(w)
             continue
         g = (_without(t) if t.lower_ == "without" else None) or _un_participle(t) or _left_out(t) or \
             _left_blank(t) or _denied_subject(t) or _put_off(t) or _none_held(t)
@@ -486,6 +514,25 @@ def _of_subject(step: Step, v: Any) -> bool:
         return True
     return any(c.dep_ in ("nsubj", "nsubjpass") and (_lemma(c) in step.subject or _family(_lemma(c)) & step.subject)
                for c in v.children)
+
+
+def one_of_several(rule: str, gap: Gap) -> bool:
+    """Is the waived thing one of the alternatives the rule offers ("concrete or compacted gravel")? Lifting one
+    of them leaves the others to meet the rule."""
+    for t in parse(rule):
+        if _lemma(t) in gap.heads and any(c.lower_ == "or" for w in (t, t.head if t.dep_ == "conj" else t)
+                                          for c in w.subtree):  # "concrete or compacted gravel": or in its words
+            return True
+    return False
+
+
+def occasion_named(step: Step, gap: Gap, doc: Any) -> bool:
+    """Does the claim name, outside the waived phrase, the occasion the duty is bound to ("brow wax" for "for every
+    waxing treatment")? A thing declared not needed on the rule's own occasion is the rule's thing waived there, by
+    whoever did it: the occasion places the claim within the rule as its subject would."""
+    inside = {x.i for x in gap.token.subtree}
+    return any(t.i not in inside and (_lemma(t) in step.occasion or _family(_lemma(t)) & step.occasion)
+               for t in doc if t.pos_ in ("NOUN", "VERB", "PROPN"))
 
 
 def names_subject(step: Step, doc: Any) -> bool:

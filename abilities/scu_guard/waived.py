@@ -8,6 +8,9 @@ of a noun phrase that names the rule's own requirement (two of its words, or its
 told as a plain statement (no negation on the verb, no modal, no question, not reported by another verb: "some
 say ..."), the claim says outright that what
 the rule requires need not be done.
+Since round 17 (``waiver_of``) the shapes that lift a thing outright, for the required-step reading: "gloves weren't
+needed", "no ID needed", "contractors don't need dosimeters", "the customer waived the certificate", "made helmets
+optional", whoever decided or said it.
 """
 
 from __future__ import annotations
@@ -118,3 +121,71 @@ def act_skipped(form: Form, doc: Any, start: int, end: int) -> bool:
                 continue
             return True
     return False
+
+
+# words that call a thing needed: denied ("gloves weren't needed", "photos were not necessary") they waive it
+_NEEDED_RE = re.compile(r"^(?:needed|necessary|required|compulsory|mandatory|obligatory|essential)$", re.I)
+_NEEDLESS_RE = re.compile(r"^(?:unnecessary|unneeded|needless)$", re.I)
+# verbs that lift a requirement from a thing: "the customer waived the certificate", "we dispensed with the photos"
+_WAIVING = frozenset({"waive", "dispense"})
+_CLAUSE_DEPS = ("ROOT", "ccomp", "conj", "xcomp", "advcl", "acomp", "oprd", "parataxis")
+
+
+def _subject(v: Any, deps: tuple[str, ...] = ("nsubj", "nsubjpass")) -> Any | None:
+    return next((c for c in v.children if c.dep_ in deps), None)
+
+
+def _denied(v: Any) -> bool:
+    return any(c.dep_ == "neg" for c in v.children)
+
+
+def waiver_of(t: Any) -> tuple[Any, Any] | None:
+    """(the phrase the word waives, the verb whose own denial is the waiver) when the word declares a thing not
+    needed or lifts it: "gloves weren't needed", "photos beforehand were not necessary", "an escort was
+    unnecessary", "no ID needed", "contractors don't need dosimeters", "the customer waived the certificate",
+    "isolation was waived", "dispensed with the photos",
+    "made helmets optional", "the respirator was considered optional". Why: a claim that says the very thing a rule
+    requires was not needed tells, in its own words, that it was not done. Who waived it ("Jo decided", "they told
+    us") does not matter: the waiver is the act. The phrase is a noun, or a pronoun for an earlier one."""
+    own = t
+    subj = None
+    if _NEEDED_RE.match(t.text) and t.dep_ in _CLAUSE_DEPS:
+        if t.pos_ == "VERB" and t.dep_ != "acomp":  # "was not needed", "no ID needed"
+            subj = _subject(t, ("nsubjpass", "nsubj"))
+            if not (_denied(t) or (subj is not None and any(c.dep_ == "det" and c.lower_ == "no"
+                                                            for c in subj.children))):
+                subj = None
+        elif t.dep_ == "acomp" and t.head.lemma_.lower() in ("be", "seem", "become"):  # "were not necessary"
+            own = t.head
+            subj = _subject(own) if _denied(own) or _denied(t) else None
+    elif _NEEDLESS_RE.match(t.text) and t.dep_ == "acomp" and t.head.lemma_.lower() in ("be", "seem", "become"):
+        own = t.head
+        subj = None if _denied(own) else _subject(own)
+    elif t.pos_ == "VERB" and t.lemma_.lower() == "need" and _denied(t):  # "contractors don't need dosimeters"
+        subj = _subject(t, ("dobj",))
+        if subj is not None and subj.pos_ == "PRON":
+            return None  # "it didn't need one": what it stands for is the speaker's, not the rule's
+    elif t.pos_ == "VERB" and t.lemma_.lower() in _WAIVING and not _denied(t):
+        if t.lemma_.lower() == "dispense":  # "dispensed with the photos", "the photos were dispensed with"
+            subj = _subject(t, ("nsubjpass",)) or next((p for c in t.children if c.dep_ == "prep" and
+                                                        c.lower_ == "with" for p in c.children if p.dep_ == "pobj"),
+                                                       None)
+        else:
+            subj = _subject(t, ("dobj", "nsubjpass"))
+    elif _WAIVER_RE.match(t.text) and t.pos_ in ("ADJ", "NOUN") and t.dep_ in ("acomp", "oprd", "ccomp", "attr",
+                                                                                "pobj"):
+        v = _governing_verb(t) if t.dep_ != "ccomp" else (t.head if t.head.lemma_.lower() in _PREDICATING else None)
+        if v is None or _denied(v) or _denied(t) or any(c.dep_ in ("aux", "auxpass") and c.lower_ in _MODALS
+                                                        for c in v.children):
+            return None
+        own = v
+        if t.dep_ == "ccomp":  # "made helmets optional": the parser gives the small clause its own subject
+            subj = _subject(t)
+        elif v.lemma_.lower() in ("be", "become", "remain", "stay", "seem") or any(c.dep_ == "auxpass"
+                                                                                  for c in v.children):
+            subj = _subject(v)
+        else:
+            subj = _subject(v, ("dobj",))
+    if subj is None or subj.pos_ not in ("NOUN", "PROPN", "PRON") or subj.lower_ in ("none", "nothing", "nobody"):
+        return None
+    return subj, own
