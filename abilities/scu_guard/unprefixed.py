@@ -48,6 +48,7 @@ class _Duty:
     phrase: str  # its WordNet phrase ("animal"; the key may be folded onto a synonym)
     subject_mods: frozenset[str]
     places: frozenset[str]
+    scope: frozenset[str] = frozenset()  # nouns of the subject's own place phrase ("in the back office")
 
 
 def _word_keys(word: str) -> frozenset[str]:
@@ -79,7 +80,8 @@ def _duty(text: str) -> _Duty | None:
               if n.pos_ == "NOUN" and n.dep_ in ("pobj", "conj")}  # "tags on the wrist and the ankle"
     return _Duty(frozenset(k for v in verbs for k in _keys(v)), frozenset(key(t) for t in things),
                  frozenset(mods) - GENERIC, key(subj), categories.phrase_of(text, key(subj)) or subj.lemma_.lower(),
-                 frozenset(key(c) for c in subj.children if c.dep_ in ("amod", "compound")), frozenset(places))
+                 frozenset(key(c) for c in subj.children if c.dep_ in ("amod", "compound")), frozenset(places),
+                 frozenset(key(n) for p in subj.children if p.dep_ == "prep" for n in p.subtree if n.pos_ == "NOUN"))
 
 
 def _prefixed(doc: Any, t: Any) -> str | None:
@@ -199,8 +201,8 @@ def denies_required(form: Form, doc: Any, start: int, end: int) -> Any | None:
     if not _PREFIXED_RE.search(doc.text[start:end]):
         return None
     duty = _duty(form.text)
-    if duty is None:
-        return None
+    if duty is None or duty.scope - {key(x) for x in doc}:
+        return None  # "Every cash count in the back office": whether the claim's count was there is not told
     for t in doc:
         if not (start <= t.idx < end):
             continue
