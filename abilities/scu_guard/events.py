@@ -65,7 +65,7 @@ def _noun_mods(t: Any) -> frozenset[str]:
                                                                                                  "VERB")) - GENERIC
 
 
-def _modal_root(doc: Any) -> Any | None:
+def modal_root(doc: Any) -> Any | None:
     """The rule's main verb when it is a content verb under a modal ("must", "may", "shall", "can"), else None."""
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
     if root is None or root.pos_ != "VERB" or key(root) in GENERIC:
@@ -83,7 +83,7 @@ def rule_event(text: str) -> RuleEvent | None:
     if _SCOPED_RE.search(text):
         return None
     doc = parse(text)
-    root = _modal_root(doc)
+    root = modal_root(doc)
     if root is None:
         return None
     if any(t.dep_ == "conj" and t.pos_ == "VERB" for t in doc):
@@ -265,7 +265,7 @@ def _rule_verb_things(text: str) -> tuple[str, bool, tuple[str, ...]] | None:
     the subject of its passive, with their coordinated nouns), whatever else narrows the rule; None when the rule
     is no modal verb with such a thing or WordNet knows none of them."""
     doc = parse(text)
-    root = _modal_root(doc)
+    root = modal_root(doc)
     if root is None:
         return None
     passive = any(c.dep_ == "auxpass" for c in root.children)

@@ -47,6 +47,7 @@ from abilities.scu_guard import (
     stand_in,
     stayed,
     two_roles,
+    unprefixed,
     waived,
     windows,
     withheld,
@@ -2434,6 +2435,12 @@ def check_modal(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                     out.append(_finding(f, claim, s.start_char, s.end_char, "require",
                                         f"the claim leaves undone what {f.text!r} requires", firm=True))
                     break
+        if f.modality == "must" and not any(o.constraint == f.text and o.firm for o in out):
+            doc = parse(claim.text)  # "three of them untagged" for "Every animal ... must carry an ear tag"
+            w = unprefixed.denies_required(f, doc, 0, len(claim.text))
+            if w is not None:
+                out.append(_finding(f, claim, w.sent.start_char, w.sent.end_char, "require",
+                                    f"the claim says {w.text!r} of what {f.text!r} requires", firm=True))
         if f.modality == "must" and not (set(f.action) & NEGATING) and not any(o.constraint == f.text for o in out) \
                 and _scope_named(f, claim, but=withheld.holder_words(f.text)):
             # "worked the mixer without a hairnet", "without disinfecting it": the duty's thing or act said to be
