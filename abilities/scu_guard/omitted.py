@@ -51,7 +51,7 @@ _LATER = frozenset({"later", "afterwards", "afterward", "subsequently", "tomorro
 # verbs that tell a thing held back, not an event that went on: "Kayak 7 stayed on the rack"
 _HELD_BACK = frozenset({"stay", "remain", "wait", "sit", "keep", "hold", "park", "postpone", "cancel", "delay",
                         "stop", "halt", "defer", "suspend", "have", "be"})
-_EXCEPT_RE = re.compile(r"\b(?:except|unless|other than|apart from|excluding|exempt)\b(.*)$", re.I)
+EXCEPT_RE = re.compile(r"\b(?:except|unless|other than|apart from|excluding|exempt)\b(.*)$", re.I)
 _DEADLINE_RE = re.compile(r"\b(?:within|later than|at the latest|until|by (?:the )?(?:end|close|noon|midnight|\d)|"
                           r"\d+\s*(?:working |business |calendar )?(?:minute|hour|day|week|month)s?)\b", re.I)
 _UN_RE = re.compile(r"^(?:un|non-?)([a-z]{3,}(?:ed|en|t))$")
@@ -160,7 +160,7 @@ def required_step(text: str) -> Step | None:
     subj -= {"anyone", "everyone", "everybody", "person", "one"}
     narrowing = {_lemma(w) for s in subject for c in s.children if c.dep_ in ("amod", "compound", "nmod", "acl", "relcl")
                  for w in c.subtree if w.pos_ in ("NOUN", "PROPN", "ADJ", "VERB") and not w.is_stop}
-    m = _EXCEPT_RE.search(text)
+    m = EXCEPT_RE.search(text)
     exception = frozenset(_lemma(t) for t in parse(m.group(1)) if t.pos_ in ("NOUN", "VERB", "ADJ")) if m else \
         frozenset()
     if not (acts or words):

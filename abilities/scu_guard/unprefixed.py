@@ -24,6 +24,7 @@ from abilities.scu_guard.events import modal_root
 from abilities.scu_guard.form_types import Form
 from abilities.scu_guard.forms import GENERIC
 from abilities.scu_guard.nlp import MODALS, key, parse, word_key
+from abilities.scu_guard.omitted import EXCEPT_RE
 
 # a cheap gate before any parse work: a word with a denying prefix
 _PREFIXED_RE = re.compile(r"\b(?:un[a-z-]{3,}(?:ed|en)|non\s?-\s?[a-z]{3,})\b", re.I)
@@ -62,7 +63,10 @@ def _keys(t: Any) -> frozenset[str]:
 
 @lru_cache(maxsize=2048)
 def _duty(text: str) -> _Duty | None:
-    """The rule's verbs, required thing and subject, when it is a duty ("must", "shall") with one subject."""
+    """The rule's verbs, required thing and subject, when it is a duty ("must", "shall") with one subject and no
+    exception (an unwashed carrot is no breach of "washed ..., except those sold as field stock")."""
+    if EXCEPT_RE.search(text):
+        return None
     doc = parse(text)
     root = modal_root(doc)
     if root is None or not any(c.dep_ in ("aux", "auxpass") and c.lower_ in _DUTY_MODALS for c in root.children) \
