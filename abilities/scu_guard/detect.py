@@ -27,6 +27,7 @@ from abilities.scu_guard.lexicon import (
     USAGE,
     stem,
 )
+from abilities.scu_guard.lifted_bans import granted_on_release, prefix_denied
 from abilities.scu_guard.quantities import Quantity, find_days, find_quantities, find_times
 from abilities.scu_guard.rules import Rule, member_mentions, parse_rule
 from abilities.scu_guard.text import Segment, polarity, segments, sentences, tokenize
@@ -277,6 +278,8 @@ def _find_polar(rule: Rule, seg: Segment, sent: set[str], claim: set[str]) -> st
             return None  # "flash photography was kept to the lobby" for "forbidden in the dome"
         if not rule.obj_locative and not _action_hit(rule, seg) and _only_as_place(rule, seg):
             return None  # "books can be read in the reading room" does not make them leave it
+        if prefix_denied(rule, seg) or granted_on_release(rule, seg):
+            return None  # "given non-principal parts"; "may rehearse again once the physio cleared him"
         cue = _has(seg, PERMIT) or _has(seg, DENY) or _action_hit(rule, seg)
         if rule.action == "PERMIT" and _has(seg, USAGE):
             cue = True
