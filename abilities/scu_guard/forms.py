@@ -147,6 +147,19 @@ _SOONER_RE = re.compile(r"\b(?:sooner|earlier)\s+than\s*$", re.I)
 _NOT_SOONER_RE = re.compile(r"\b(?:no|not|never|n't)\s+(?:\w+\s+){0,3}(?:sooner|earlier)\s+than\s*$", re.I)
 
 
+# "there is no U-pick outside those dates": the period named before is the allowed one
+_OUTSIDE_PERIOD_RE = re.compile(r"\boutside\s+(?:of\s+)?(?:it\b|them\b|(?:those|these|that|this|the)\s+(?:dates|days|"
+                                r"period|season|window|months|weeks)\b)", re.I)
+# "The hire season runs from Saturday, May 24 through ...": a season or term told as running is its open period
+_RUNS_FROM_RE = re.compile(r"\b(?:runs?|lasts?|is\s+open|are\s+open)\s+(?:from\s+)?(?:\w+,?\s+)?$", re.I)
+
+
+def _season_of_duty(form: Form, deny: bool) -> bool:
+    """Is the rule's period the season of a repeated duty ("cleaned at least every 10 days from May through
+    September")? It bounds when the duty holds; it forbids nothing in it."""
+    return not deny and form.quantity is not None and bool(form.quantity.period)
+
+
 def _hours_then_ban(low: str, range_end: int, deny: bool) -> bool:
     """Is a range of hours stated as a plain fact before a ban in a later clause ("Open studio runs from 10 am
     to 9 pm; members may not stay on after 9 pm")? The range is the open time; the ban falls outside it."""
@@ -489,11 +502,12 @@ def _understand(text: str, grammar_pairs: bool = True) -> Form | None:
             form.action = ["open"]
     # calendar windows ("from June through September", "between 1 March and 30 April")
     dates = rule_dates(text)
-    if len(dates) >= 2 and form.window is None:
+    if len(dates) >= 2 and form.window is None and not _season_of_duty(form, deny):
         import datetime as dt
 
         a, b = dt.date.fromordinal(dates[0].first), dt.date.fromordinal(dates[1].last)
-        if not deny and allowed_period(form):
+        if (not deny and allowed_period(form)) or _OUTSIDE_PERIOD_RE.search(text[dates[1].end:]) or \
+                _RUNS_FROM_RE.search(text[: dates[0].start]):
             # "offered only between 15 October and 15 December", "must be held between 1 May and 30 June": the
             # period named is the allowed one, both ends in it; the forbidden window is the rest of the year,
             # from the day after its end round to the day before its start

@@ -698,7 +698,7 @@ _MONTH_ALT = _alt(list(MONTHS))
 _DATE_RE = re.compile(
     rf"(?<![\w])(?:(?P<d1>[0-3]?\d)(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m1>{_MONTH_ALT})\.?(?:,?\s+(?P<y1>\d{{4}}))?"
     rf"|(?P<m2>{_MONTH_ALT})\.?\s+(?P<d2>[0-3]?\d)(?:st|nd|rd|th)?(?![\d:])(?:,?\s+(?P<y2>\d{{4}}))?"
-    rf"|(?P<q>early|mid|late|mid-)?-?\s?(?P<m3>{_MONTH_ALT})(?:\s+(?P<y3>\d{{4}}))?"
+    rf"|(?:(?P<q>early|mid|late)-?\s?)?(?P<m3>{_MONTH_ALT})(?:\s+(?P<y3>\d{{4}}))?"
     rf"|(?P<iso>\d{{4}}-\d{{2}}-\d{{2}}))(?![\w])",
     re.I,
 )
