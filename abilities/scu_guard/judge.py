@@ -2128,10 +2128,17 @@ def _adjective_mods(text: str) -> dict[str, frozenset[str]]:
     """Each noun of a rule with the adjectives that say which kind of it the rule binds ("synthetic hair")."""
     out: dict[str, frozenset[str]] = {}
     for t in parse(text):
-        mods = frozenset(key(c) for c in t.children if c.dep_ == "amod" and c.pos_ == "ADJ" and not _generic_word(c))
+        mods = frozenset(key(c) for c in t.children if _kind_adjective(c))
         if t.pos_ in ("NOUN", "PROPN") and mods:
             out[key(t)] = out.get(key(t), frozenset()) | mods
     return out
+
+
+def _kind_adjective(c: Any) -> bool:
+    """Is a noun's modifier an adjective that picks a kind ("synthetic", "indoor"), not an order or amount word
+    ("last", "several") nor a participle telling a state ("measured", "finished")?"""
+    return c.dep_ == "amod" and c.pos_ == "ADJ" and not c.is_stop and not _generic_word(c) and \
+        not c.lower_.endswith("ed")
 
 
 def _other_adjective_kind(form: Form, claim: Claim, clause: Clause, a: measure.Amount) -> bool:
@@ -2144,8 +2151,8 @@ def _other_adjective_kind(form: Form, claim: Claim, clause: Clause, a: measure.A
     for t in parse(claim.text):
         if not (clause.start <= t.idx < clause.end) or a.start <= t.idx < a.end or key(t) not in rule:
             continue
-        theirs = {key(c) for c in t.children if c.dep_ == "amod" and c.pos_ == "ADJ" and not _generic_word(c)}
-        if theirs and not (theirs & rule[key(t)]) and not (rule[key(t)] & clause.keys):
+        theirs = {key(c) for c in t.children if _kind_adjective(c)}
+        if theirs and not (theirs & (rule[key(t)] | _content_keys(form.text))) and not (rule[key(t)] & clause.keys):
             return True
     return False
 
