@@ -1700,6 +1700,8 @@ def check_bounds(forms: Sequence[Form], claim: Claim) -> list[Finding]:
                 continue  # "out two minutes before the 4 o'clock lock-up" for "listed 7 days after intake"
             if band.reference_side == "before" and f.modality == "may":
                 continue
+            if id(a) in own and _other_adjective_kind(f, claim, clause, a):
+                continue  # "the human-hair unit" for a bound on "synthetic hair": another kind, outside the scope
             if windows.count_window(f):
                 continue  # "at most 3 tours in a single day": the day is where the tours are counted
             if _overlap(f, clause) == 0 and not _distinctive(f, forms):
@@ -2117,6 +2119,40 @@ def _other_kind(form: Form, clause: Clause) -> bool:
         if theirs and not (theirs & mods) and not (mods & clause.keys):
             return True
         if mods & clause.denied:
+            return True
+    return False
+
+
+@lru_cache(maxsize=4096)
+def _adjective_mods(text: str) -> dict[str, frozenset[str]]:
+    """Each noun of a rule with the adjectives that say which kind of it the rule binds ("synthetic hair")."""
+    out: dict[str, frozenset[str]] = {}
+    for t in parse(text):
+        mods = frozenset(key(c) for c in t.children if _kind_adjective(c))
+        if t.pos_ in ("NOUN", "PROPN") and mods:
+            out[key(t)] = out.get(key(t), frozenset()) | mods
+    return out
+
+
+def _kind_adjective(c: Any) -> bool:
+    """Is a noun's modifier an adjective that picks a kind ("synthetic", "indoor"), not an order or amount word
+    ("last", "several") nor a participle telling a state ("measured", "finished")?"""
+    return c.dep_ == "amod" and c.pos_ == "ADJ" and not c.is_stop and not _generic_word(c) and \
+        not c.lower_.endswith("ed")
+
+
+def _other_adjective_kind(form: Form, claim: Claim, clause: Clause, a: measure.Amount) -> bool:
+    """Does the clause name the rule's noun with another adjective than the rule's, outside the amount ("the
+    human-hair unit" for "tools on synthetic hair", "the indoor pool" for "outdoor pools")? An adjective picks a
+    kind the rule's bound does not cover; a noun modifier alone ("the server room" of "guest rooms") does not."""
+    rule = _adjective_mods(form.text)
+    if not rule:
+        return False
+    for t in parse(claim.text):
+        if not (clause.start <= t.idx < clause.end) or a.start <= t.idx < a.end or key(t) not in rule:
+            continue
+        theirs = {key(c) for c in t.children if _kind_adjective(c)}
+        if theirs and not (theirs & (rule[key(t)] | _content_keys(form.text))) and not (rule[key(t)] & clause.keys):
             return True
     return False
 
@@ -3291,7 +3327,10 @@ def _precedes(claim: Claim, x: Clause, y: Clause, xw: set[str], yw: set[str]) ->
         if px is not None and py is not None and min(px, py) < m.start() < max(px, py):
             left_is_x = px < py
             word = m.group("m").lower()
-            if word == "until" and (x if left_is_x else y).negverb:
+            # "scrubbed until water sheeted off it, and only then was the ground rolled on": a later-marker after
+            # "until" puts the right event after the point "until" names, in either reading of the left one
+            later_right = word == "until" and bool(ORDER_LATER.search(claim.text, m.end(), max(px, py)))
+            if word == "until" and (x if left_is_x else y).negverb and not later_right:
                 # "kept the doors shut until 19:07, two minutes after tuning finished": a state held off until a
                 # point is the event done at that point, after what "until" names
                 return not left_is_x
