@@ -96,6 +96,14 @@ HELD_OUT = {
     # v57-v58: near misses (84 OK claims, 28 contradictions each), written at the start of round 16, first run on
     # the starting code (..._firstrun_v57_v58_round16_start.json: 0.63 / 0.45 and 0.65 / 0.75), then development data
     "heldout_v57.jsonl": (0.65, 0.98), "heldout_v58.jsonl": (0.66, 0.98),
+    # v59-v60: written at the start of round 17, sealed until its end, first run on the starting code
+    # (bench/results/scu_guard_firstrun_v59_v60_round17_start.json: 0.49 / 0.90 and 0.54 / 0.80) and on round 17's
+    # final code (..._firstrun_v59_v60_round17.json: 0.50 / 0.91 and 0.54 / 0.80), then development data (their four
+    # false REJECTs and a season rule read on the wrong side fixed after the sealed run: docs, "Round 17, measured")
+    "heldout_v59.jsonl": (0.53, 0.98), "heldout_v60.jsonl": (0.56, 0.98),
+    # v61-v62: near misses (84 OK claims, 28 contradictions each), written at the start of round 17, first run on
+    # the starting code (..._firstrun_v61_v62_round17_start.json: 0.63 / 0.54 and 0.59 / 0.30), then development data
+    "heldout_v61.jsonl": (0.69, 0.98), "heldout_v62.jsonl": (0.66, 0.98),
 }
 # Round 9 (decision policy, docs "Round 9: decision policy"): a count matched by its noun, a claim stating two
 # amounts of the rule's dimension and an exclusion only the typed reading finds wait in REVIEW (each was wrong
