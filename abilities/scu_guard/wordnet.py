@@ -76,21 +76,33 @@ class _WordNet:
         self.data = mmap.mmap(self._fh.fileno(), 0, access=mmap.ACCESS_READ)
 
     @lru_cache(maxsize=65536)  # noqa: B019 - one instance per process
-    def synset(self, offset: int) -> tuple[tuple[str, ...], tuple[int, ...], bool]:
-        """(lemmas, hypernym and instance-hypernym offsets, is it an instance) of the synset at ``offset``."""
+    def _record(self, offset: int) -> tuple[tuple[str, ...], tuple[tuple[str, int, str, str], ...]]:
+        """(lemmas, pointers as (symbol, offset, part of speech, source/target)) of the synset at ``offset``,
+        wndb(5WN): the one place a data line is split."""
         end = self.data.find(b"\n", offset)
         parts = self.data[offset:end].decode("latin-1").split()
         w_cnt = int(parts[3], 16)
         lemmas = tuple(parts[4 + 2 * i].lower() for i in range(w_cnt))
         i = 4 + 2 * w_cnt
-        p_cnt = int(parts[i])
-        ups: list[int] = []
-        instance = False
-        for k in range(p_cnt):
-            sym, off, pos = parts[i + 1 + 4 * k], parts[i + 2 + 4 * k], parts[i + 3 + 4 * k]
-            if pos == self.pos and sym in ("@", "@i"):
-                ups.append(int(off))
-                instance = instance or sym == "@i"
+        ptrs = tuple((parts[i + 1 + 4 * k], int(parts[i + 2 + 4 * k]), parts[i + 3 + 4 * k], parts[i + 4 + 4 * k])
+                     for k in range(int(parts[i])))
+        return lemmas, ptrs
+
+    def lexfile(self, offset: int) -> int:
+        """The lexicographer file of the synset at ``offset`` (WordNet's broad sort: 13 food, 32 communication)."""
+        end = self.data.find(b"\n", offset)
+        return int(self.data[offset:end].split(maxsplit=2)[1])
+
+    def pointers(self, offset: int, symbol: str) -> tuple[int, ...]:
+        """The offsets the synset points to by ``symbol`` ("*" entailment, "+" derivation, "@" hypernym)."""
+        return tuple(off for sym, off, _, _ in self._record(offset)[1] if sym == symbol)
+
+    @lru_cache(maxsize=65536)  # noqa: B019
+    def synset(self, offset: int) -> tuple[tuple[str, ...], tuple[int, ...], bool]:
+        """(lemmas, hypernym and instance-hypernym offsets, is it an instance) of the synset at ``offset``."""
+        lemmas, ptrs = self._record(offset)
+        ups = [off for sym, off, pos, _ in ptrs if pos == self.pos and sym in ("@", "@i")]
+        instance = any(pos == self.pos and sym == "@i" for sym, _, pos, _ in ptrs)
         return lemmas, tuple(ups), instance
 
     @lru_cache(maxsize=65536)  # noqa: B019
@@ -98,17 +110,12 @@ class _WordNet:
         """The synsets of part of speech ``pos`` ("n", "v") linked to this one as derivationally related forms
         ("+" pointers: "pay" -> "payment", "flavouring" -> "flavour"); with ``lemma``, only the links of that
         very word of the synset ("adjudicator" -> adjudicate), wndb(5WN)."""
-        end = self.data.find(b"\n", offset)
-        parts = self.data[offset:end].decode("latin-1").split()
-        w_cnt = int(parts[3], 16)
-        words = [parts[4 + 2 * i].lower() for i in range(w_cnt)]
-        i = 4 + 2 * w_cnt
+        words, ptrs = self._record(offset)
         out: list[int] = []
-        for k in range(int(parts[i])):
-            sym, off, p, st = parts[i + 1 + 4 * k: i + 5 + 4 * k]
+        for sym, off, p, st in ptrs:
             source = int(st[:2], 16)
             if sym == "+" and p == pos and (not lemma or 0 < source <= len(words) and words[source - 1] == lemma):
-                out.append(int(off))
+                out.append(off)
         return tuple(out)
 
     @lru_cache(maxsize=65536)  # noqa: B019
@@ -509,21 +516,14 @@ def verb_lexfiles(verb: str, n: int = 1) -> tuple[int, ...]:
     wn = _load_verbs()
     if wn is None or verb in TOO_GENERAL_VERBS:
         return ()
-    out: list[int] = []
-    for off in wn.index.get(verb, ())[:n]:
-        end = wn.data.find(b"\n", off)
-        out.append(int(wn.data[off:end].split(maxsplit=2)[1]))
-    return tuple(out)
+    return tuple(wn.lexfile(off) for off in wn.index.get(verb, ())[:n])
 
 
 def offset_lexfile(offset: int) -> int:
     """The lexicographer file of a noun synset (WordNet's broad sort of noun: 13 food, 21 possession, 27
     substance, ...); -1 when WordNet is absent."""
     wn = _load()
-    if wn is None:
-        return -1
-    end = wn.data.find(b"\n", offset)
-    return int(wn.data[offset:end].split(maxsplit=2)[1])
+    return -1 if wn is None else wn.lexfile(offset)
 
 
 def offset_depth(offset: int) -> int:
@@ -572,10 +572,4 @@ def verb_entails(verb: str, category: str) -> bool:
     if wn is None or category in TOO_GENERAL_VERBS:
         return False
     cats = frozenset(wn.index.get(category, ())[:CATEGORY_SENSES])
-    for off in wn.index.get(verb, ()):
-        end = wn.data.find(b"\n", off)
-        parts = wn.data[off:end].decode("latin-1").split()
-        i = 4 + 2 * int(parts[3], 16)
-        if any(parts[i + 1 + 4 * k] == "*" and int(parts[i + 2 + 4 * k]) in cats for k in range(int(parts[i]))):
-            return True
-    return False
+    return any(set(wn.pointers(off, "*")) & cats for off in wn.index.get(verb, ()))
